@@ -1,0 +1,70 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Every target compiles in Swift 6 language mode with these upcoming features on, so
+/// imports are explicit and existentials are spelled `any`.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "quotebook",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "quotebook", targets: ["quotebook"])
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(name: "Logging", swiftSettings: strictSettings),
+        .target(name: "HTTPServer", dependencies: ["Logging"], swiftSettings: strictSettings),
+        .target(name: "Templates", swiftSettings: strictSettings),
+        .target(name: "Store", dependencies: ["CSQLite", "Logging"], swiftSettings: strictSettings),
+        .target(
+            name: "App",
+            dependencies: ["HTTPServer", "Templates", "Store", "Logging"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "quotebook",
+            dependencies: ["App", "HTTPServer", "Templates", "Store", "Logging"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "TestSupport",
+            dependencies: ["App", "HTTPServer", "Templates", "Store", "Logging"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "HTTPServerTests",
+            dependencies: ["HTTPServer", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TemplatesTests",
+            dependencies: ["Templates"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StoreTests",
+            dependencies: ["Store", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AppTests",
+            dependencies: ["App", "Store", "Templates", "HTTPServer", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["App", "Store", "Templates", "HTTPServer", "TestSupport", "quotebook"],
+            swiftSettings: strictSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,141 @@
+package import Foundation
+package import Logging
+
+/// The command line and `QUOTEBOOK_*` environment, parsed: flags win over the environment,
+/// the environment over defaults (SPEC.md "Running").
+package struct AppOptions: Sendable, Equatable {
+    package var host = "127.0.0.1"
+    package var port = 8080
+    /// Where the database lives.
+    package var dataDirectory = URL(fileURLWithPath: "data", isDirectory: true)
+    /// Folder holding `Templates/` and `Public/`; nil means "find it" (see ``resolveRoot``).
+    package var root: URL?
+    /// Re-read templates when they change and show error details.
+    package var isDevelopment = false
+    package var logLevel = LogLevel.info
+
+    package init() {}
+
+    /// What the executable was asked to do.
+    package enum Command: Equatable {
+        case serve(AppOptions)
+        case help
+        /// `quotebook render …`, with the words after `render`.
+        case render([String])
+    }
+
+    /// A flag or value the parser refused; the message is for the person who typed it.
+    package struct ParseError: Error, CustomStringConvertible, Equatable {
+        package let description: String
+
+        package init(description: String) {
+            self.description = description
+        }
+    }
+
+    /// Parses `arguments` (without the program name) over `environment`.
+    package static func parse(arguments: [String], environment: [String: String]) throws(ParseError) -> Command {
+        if arguments.first == "render" { return .render(Array(arguments.dropFirst())) }
+        var options = AppOptions()
+        for option in Option.allCases {
+            if let value = environment[option.environmentName] {
+                try options.apply(option, value: value, source: option.environmentName)
+            }
+        }
+        var words = arguments[...]
+        while let word = words.popFirst() {
+            if word == "--help" || word == "-h" { return .help }
+            let (name, inlineValue) = split(word)
+            guard let option = Option(rawValue: name) else { throw ParseError(description: "unknown option \(word); see --help") }
+            if option.takesValue {
+                guard let value = inlineValue ?? words.popFirst() else {
+                    throw ParseError(description: "\(name) needs a value; see --help")
+                }
+                try options.apply(option, value: value, source: name)
+            } else {
+                try options.apply(option, value: inlineValue ?? "true", source: name)
+            }
+        }
+        return .serve(options)
+    }
+
+    /// The text `--help` prints.
+    package static let usage = """
+        Usage: quotebook [options]
+               quotebook render NAME [--templates DIR] [--repeat N] < context.json
+
+        Serves Quotebook over HTTP. Every option can also be set as QUOTEBOOK_<NAME>
+        (for example QUOTEBOOK_PORT=9000); a flag wins over the environment.
+
+        Options:
+          --host HOST        address to listen on (default 127.0.0.1)
+          --port PORT        port to listen on; 0 picks a free one (default 8080)
+          --data DIR         where the database is kept (default ./data)
+          --root DIR         folder holding Templates/ and Public/ (default: the current
+                             directory, then the package root)
+          --dev              re-read templates when they change; error pages show details
+          --log-level LEVEL  trace, debug, info, notice, warning or error (default info)
+          --help             show this text
+
+        """
+
+    /// The folder holding `Templates/` and `Public/`: `--root`, else the current directory if it
+    /// has `Templates/`, else `packageRoot`.
+    package func resolveRoot(currentDirectory: URL, packageRoot: URL) -> URL {
+        if let root { return root }
+        let local = currentDirectory.appendingPathComponent("Templates", isDirectory: true)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: local.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            return currentDirectory
+        }
+        return packageRoot
+    }
+
+    private enum Option: String, CaseIterable {
+        case host = "--host"
+        case port = "--port"
+        case data = "--data"
+        case root = "--root"
+        case dev = "--dev"
+        case logLevel = "--log-level"
+
+        var takesValue: Bool { self != .dev }
+
+        var environmentName: String {
+            "QUOTEBOOK_" + rawValue.dropFirst(2).uppercased().replacingOccurrences(of: "-", with: "_")
+        }
+    }
+
+    private static func split(_ word: String) -> (String, String?) {
+        guard let equals = word.firstIndex(of: "=") else { return (word, nil) }
+        return (String(word[..<equals]), String(word[word.index(after: equals)...]))
+    }
+
+    private mutating func apply(_ option: Option, value: String, source: String) throws(ParseError) {
+        switch option {
+        case .host:
+            guard !value.isEmpty else { throw ParseError(description: "\(source) must not be empty") }
+            host = value
+        case .port:
+            guard let number = Int(value), (0...65_535).contains(number) else {
+                throw ParseError(description: "\(source) must be a port number from 0 to 65535, not \(value)")
+            }
+            port = number
+        case .data:
+            dataDirectory = URL(fileURLWithPath: value, isDirectory: true)
+        case .root:
+            root = URL(fileURLWithPath: value, isDirectory: true)
+        case .dev:
+            switch value.lowercased() {
+            case "1", "true", "yes", "on": isDevelopment = true
+            case "0", "false", "no", "off", "": isDevelopment = false
+            default: throw ParseError(description: "\(source) must be true or false, not \(value)")
+            }
+        case .logLevel:
+            guard let level = LogLevel(name: value) else {
+                throw ParseError(description: "\(source) must be one of trace, debug, info, notice, warning, error")
+            }
+            logLevel = level
+        }
+    }
+}

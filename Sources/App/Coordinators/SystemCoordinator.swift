@@ -1,0 +1,30 @@
+package import HTTPServer
+
+/// Health check and the files of `Public/`, the fallback for paths no feature claims.
+package struct SystemCoordinator: Sendable {
+    private let staticFiles: StaticFiles
+
+    package init(staticFiles: StaticFiles) {
+        self.staticFiles = staticFiles
+    }
+
+    package func start(_ route: SystemRoute, request: HTTPRequest) -> Navigation {
+        switch route {
+        case .health:
+            return .respond(.text("ok"))
+        }
+    }
+
+    /// The file of `Public/` at the request's path, if there is one: the file for GET and HEAD,
+    /// a 405 page for other methods.
+    package func staticFile(for request: HTTPRequest) -> Navigation? {
+        if request.method == .get || request.method == .head {
+            return staticFiles.response(for: request).map(Navigation.respond)
+        }
+        var probe = request
+        probe.method = .get
+        probe.body = []
+        guard staticFiles.response(for: probe) != nil else { return nil }
+        return .present(ErrorView.page(for: .methodNotAllowed([.get, .head])))
+    }
+}

@@ -1,0 +1,101 @@
+package import HTTPServer
+
+/// A typed identifier for one page or action of the app: the only place URLs are spelled.
+///
+/// Each conforming enum parses a method and path into a case and generates the path of every
+/// case, and the two round-trip (see `RouteTests`).
+package protocol Route: Hashable, Sendable {
+    /// Every route whose path is `segments` (percent-decoded path segments), whatever its method.
+    static func routes(at segments: [String]) -> [Self]
+    /// The method this route answers (HEAD is served wherever GET is).
+    var method: HTTPMethod { get }
+    /// The decoded path segments this route generates; `[]` is `/`.
+    var segments: [String] { get }
+}
+
+/// The outcome of matching a request against one route enum.
+package enum RouteMatch<R: Route>: Equatable {
+    case found(R)
+    /// The path is this enum's, but not with that method; `allowed` goes in the `Allow` header.
+    case methodNotAllowed(allowed: [HTTPMethod])
+    case notFound
+}
+
+extension Route {
+    /// The percent-encoded path of this route, for links, form actions and redirects.
+    package var path: String {
+        "/" + segments.map(PathSegments.encode).joined(separator: "/")
+    }
+
+    /// Picks the case for `method` at `segments`; HEAD matches GET routes (RFC 9110 §9.3.2).
+    package static func match(method: HTTPMethod, segments: [String]) -> RouteMatch<Self> {
+        let candidates = routes(at: segments)
+        guard !candidates.isEmpty else { return .notFound }
+        let wanted = method == .head ? HTTPMethod.get : method
+        if let route = candidates.first(where: { $0.method == wanted }) { return .found(route) }
+        var allowed = candidates.map(\.method)
+        if allowed.contains(.get) { allowed.append(.head) }
+        return .methodNotAllowed(allowed: allowed)
+    }
+}
+
+/// Splitting a request path into decoded segments and encoding them back.
+package enum PathSegments {
+    /// `/quotes/7/edit` → `["quotes", "7", "edit"]`; `/` → `[]`. Nil for a path that is not
+    /// origin-form or whose percent-escapes are not valid UTF-8.
+    package static func decode(_ path: String) -> [String]? {
+        guard path.hasPrefix("/") else { return nil }
+        if path == "/" { return [] }
+        var segments: [String] = []
+        for raw in Array(path.utf8.dropFirst()).split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+            guard let segment = try? percentDecode(raw) else { return nil }
+            segments.append(segment)
+        }
+        return segments
+    }
+
+    /// Percent-encodes everything but RFC 3986 unreserved characters in one segment.
+    package static func encode(_ segment: String) -> String {
+        var out = ""
+        for byte in segment.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.unicodeScalars.append(UnicodeScalar(byte))
+            default:
+                out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return out
+    }
+
+    /// Decodes `%XX` escapes only (`+` stays `+` in a path, unlike in a form).
+    private static func percentDecode(_ bytes: ArraySlice<UInt8>) throws(URLEncodedForm.DecodingError) -> String {
+        guard bytes.contains(UInt8(ascii: "%")) || bytes.contains(UInt8(ascii: "+")) else {
+            guard let string = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8 }
+            return string
+        }
+        // Protect literal plus signs from the form decoder's `+` → space rule.
+        var escaped: [UInt8] = []
+        for byte in bytes {
+            if byte == UInt8(ascii: "+") { escaped += Array("%2B".utf8) } else { escaped.append(byte) }
+        }
+        return try URLEncodedForm.decode(escaped)
+    }
+
+    /// Parses a positive decimal id in canonical form (no sign, no leading zeros), so that
+    /// every accepted segment is exactly the one the route generates.
+    package static func identifier(_ segment: String) -> Int? {
+        guard let first = segment.utf8.first, first != UInt8(ascii: "0"), segment.utf8.count <= 18,
+            segment.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else { return nil }
+        return Int(segment)
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
+    }
+}

@@ -1,0 +1,27 @@
+package import HTTPServer
+
+/// Pages that belong to no feature.
+package enum SystemRoute: Route {
+    /// `GET /healthz`: `200 ok` as text/plain.
+    case health
+
+    package static func routes(at segments: [String]) -> [SystemRoute] {
+        segments == ["healthz"] ? [.health] : []
+    }
+
+    package var method: HTTPMethod { .get }
+
+    package var segments: [String] {
+        switch self {
+        case .health: ["healthz"]
+        }
+    }
+}
+
+/// Files of `Public/` that pages link to; served at the same path by the static-file fallback.
+package enum PublicAsset: String, CaseIterable, Sendable {
+    case stylesheet = "site.css"
+
+    /// The URL path of the file.
+    package var path: String { "/" + rawValue }
+}

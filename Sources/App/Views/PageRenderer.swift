@@ -1,0 +1,95 @@
+package import HTTPServer
+package import Logging
+package import Templates
+
+/// Turns a ``Page`` into an HTML response: wraps the view's context with what the layout needs,
+/// renders it, and adds the headers every HTML response carries (SPEC.md "Sessions and security").
+package struct PageRenderer: Sendable {
+    /// Where compiled templates come from: fixed at start-up, or re-read when files change (`--dev`).
+    package enum Source: Sendable {
+        case compiled(TemplateLibrary)
+        case reloading(TemplateReloader)
+    }
+
+    private let source: Source
+    private let showsErrorDetails: Bool
+    private let logger: Logger
+
+    /// - Parameter showsErrorDetails: put template and server error details on error pages (`--dev` only).
+    package init(source: Source, showsErrorDetails: Bool, logger: Logger) {
+        self.source = source
+        self.showsErrorDetails = showsErrorDetails
+        self.logger = logger
+    }
+
+    /// Headers on every HTML response.
+    package static let securityHeaders: HTTPHeaders = [
+        "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "same-origin",
+    ]
+
+    package func response(for page: Page) -> HTTPResponse {
+        do {
+            let html = try render(page)
+            return htmlResponse(html, status: page.status, extra: page.headers)
+        } catch {
+            logger.error("rendering \(page.template) failed: \(error)")
+            return faultResponse(error)
+        }
+    }
+
+    private func render(_ page: Page) throws -> String {
+        let library: TemplateLibrary
+        switch source {
+        case .compiled(let compiled): library = compiled
+        case .reloading(let reloader): library = try reloader.library()
+        }
+        return try library.render(page.template, LayoutContext(page: page.context, showsErrorDetails: showsErrorDetails))
+    }
+
+    /// The 500 page when a page itself fails to render; falls back to plain text if even the
+    /// error template cannot render (a broken layout in `--dev`).
+    private func faultResponse(_ error: any Error) -> HTTPResponse {
+        let page = ErrorView.page(for: .serverFault(details: "\(error)"))
+        if let html = try? render(page) {
+            return htmlResponse(html, status: page.status, extra: [:])
+        }
+        let text = showsErrorDetails ? "Internal Server Error\n\n\(error)\n" : "Internal Server Error\n"
+        var response = HTTPResponse.text(text, status: .internalServerError)
+        for (name, value) in Self.securityHeaders { response.headers.add(name: name, value: value) }
+        return response
+    }
+
+    private func htmlResponse(_ html: String, status: HTTPStatus, extra: HTTPHeaders) -> HTTPResponse {
+        var headers = Self.securityHeaders
+        headers.add(name: "Content-Type", value: "text/html; charset=utf-8")
+        headers.add(name: "Cache-Control", value: "no-cache")
+        for (name, value) in extra { headers.add(name: name, value: value) }
+        return HTTPResponse(status: status, headers: headers, body: Array(html.utf8))
+    }
+}
+
+/// What the layout sees: the site's navigation and the page's own context under `page`.
+struct LayoutContext: Encodable {
+    let page: any Encodable & Sendable
+    let showsErrorDetails: Bool
+    let site = SiteLinks()
+
+    enum CodingKeys: String, CodingKey {
+        case page, site, showsErrorDetails
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(page, forKey: .page)
+        try container.encode(site, forKey: .site)
+        try container.encode(showsErrorDetails, forKey: .showsErrorDetails)
+    }
+}
+
+/// Links in the layout's navigation, generated from routes.
+struct SiteLinks: Encodable {
+    let home = QuotesRoute.home.path
+    let stylesheet = PublicAsset.stylesheet.path
+}

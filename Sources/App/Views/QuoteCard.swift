@@ -1,0 +1,32 @@
+import Store
+
+/// A quote as templates show it: text, author, links, dates already written out.
+struct QuoteCard: Encodable, Sendable {
+    let id: Int
+    let text: String
+    let author: String
+    let url: String
+    let editURL: String
+    let addedBy: String
+    let addedAt: String
+    let addedAtISO: String
+    let updatedAt: String
+    let updatedAtISO: String
+    let version: Int
+    let isEdited: Bool
+
+    init(_ quote: Quote) {
+        id = quote.id.rawValue
+        text = quote.text
+        author = quote.author
+        url = QuotesRoute.show(quote.id).path
+        editURL = QuotesRoute.edit(quote.id).path
+        addedBy = quote.addedBy == nil ? "no one" : "a member"
+        addedAt = DateText.readable(quote.addedAt)
+        addedAtISO = DateText.machine(quote.addedAt)
+        updatedAt = DateText.readable(quote.updatedAt)
+        updatedAtISO = DateText.machine(quote.updatedAt)
+        version = quote.version
+        isEdited = quote.version > 1
+    }
+}

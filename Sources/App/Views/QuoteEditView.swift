@@ -1,0 +1,65 @@
+import HTTPServer
+package import Store
+
+/// Renders ``QuoteEditState``: the edit form (200, or 422 with a message per wrong field), the
+/// conflict page (409) with both texts, or the saved quote.
+package enum QuoteEditView {
+    struct Context: Encodable, Sendable {
+        let form: FormContext
+        let conflict: QuoteCard?
+    }
+
+    /// The form's fields as typed, where it posts, and a message per wrong field.
+    struct FormContext: Encodable, Sendable {
+        let action: String
+        let cancelURL: String
+        let text: String
+        let author: String
+        let version: Int
+        let textError: String?
+        let authorError: String?
+        let hasErrors: Bool
+    }
+
+    package static func page(for state: QuoteEditState) -> Page {
+        switch state {
+        case let .editing(form, problems):
+            Page(
+                template: "quote_edit",
+                status: problems.isEmpty ? .ok : .unprocessableContent,
+                context: Context(form: formContext(form, problems: problems), conflict: nil)
+            )
+        case let .conflict(current, mine):
+            Page(
+                template: "quote_edit",
+                status: .conflict,
+                context: Context(form: formContext(mine, problems: [:]), conflict: QuoteCard(current))
+            )
+        case .saved(let quote):
+            QuoteView.page(for: .showing(quote))
+        case .notFound:
+            ErrorView.page(for: .notFound)
+        }
+    }
+
+    private static func formContext(_ form: QuoteForm, problems: [QuoteField: FieldProblem]) -> FormContext {
+        FormContext(
+            action: QuotesRoute.update(form.id).path,
+            cancelURL: QuotesRoute.show(form.id).path,
+            text: form.draft.text,
+            author: form.draft.author,
+            version: form.version,
+            textError: problems[.text].map { message(for: $0, field: "the quote's text") },
+            authorError: problems[.author].map { message(for: $0, field: "who said it") },
+            hasErrors: !problems.isEmpty
+        )
+    }
+
+    /// The sentence shown beside a wrong field.
+    package static func message(for problem: FieldProblem, field: String) -> String {
+        switch problem {
+        case .empty: "Please enter \(field)."
+        case .tooLong(let maximum): "Please keep \(field) to \(maximum) characters or fewer."
+        }
+    }
+}

@@ -1,0 +1,15 @@
+/// Renders ``QuoteState``: one quote with who added it and when it last changed.
+package enum QuoteView {
+    struct Context: Encodable, Sendable {
+        let quote: QuoteCard
+    }
+
+    package static func page(for state: QuoteState) -> Page {
+        switch state {
+        case .showing(let quote):
+            Page(template: "quote", context: Context(quote: QuoteCard(quote)))
+        case .notFound:
+            ErrorView.page(for: .notFound)
+        }
+    }
+}

@@ -1,0 +1,74 @@
+/// Byte classes of the HTTP grammar (RFC 9110 §5.6.2 tokens, §5.5 field values).
+enum ASCII {
+    static let cr: UInt8 = 0x0D
+    static let lf: UInt8 = 0x0A
+    static let space: UInt8 = 0x20
+    static let tab: UInt8 = 0x09
+    static let colon: UInt8 = 0x3A
+    static let comma: UInt8 = 0x2C
+    static let semicolon: UInt8 = 0x3B
+
+    /// `tchar` of RFC 9110 §5.6.2.
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+            UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+            UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
+    }
+
+    /// A byte allowed inside a field value: HTAB, SP, VCHAR or obs-text (RFC 9110 §5.5); never
+    /// NUL, CR, LF or another control.
+    static func isFieldValueByte(_ byte: UInt8) -> Bool {
+        byte == tab || (byte >= 0x20 && byte != 0x7F)
+    }
+
+    /// A byte allowed in a request target: visible ASCII (RFC 9112 §3.2, RFC 3986).
+    static func isTargetByte(_ byte: UInt8) -> Bool {
+        byte >= 0x21 && byte <= 0x7E
+    }
+
+    /// A byte allowed in a `Host` value (RFC 3986 §3.2.2 reg-name, IP literal, port).
+    static func isHostByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "!"),
+            UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="),
+            UInt8(ascii: ":"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "%"):
+            true
+        default:
+            false
+        }
+    }
+
+    /// The value of a hexadecimal digit, or nil.
+    static func hexValue(_ byte: UInt8) -> Int? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): Int(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): Int(byte - UInt8(ascii: "A") + 10)
+        default: nil
+        }
+    }
+
+    /// Whether `bytes` equals `lowercased` ignoring ASCII case; `lowercased` must be lower case.
+    static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ lowercased: StaticString) -> Bool {
+        guard bytes.count == lowercased.utf8CodeUnitCount else { return false }
+        let expected = lowercased.utf8Start
+        for index in 0..<bytes.count {
+            var byte = bytes[index]
+            if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { byte |= 0x20 }
+            if byte != expected[index] { return false }
+        }
+        return true
+    }
+}

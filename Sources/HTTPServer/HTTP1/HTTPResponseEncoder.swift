@@ -1,0 +1,103 @@
+/// Serialises a response head and body into one buffer, so the connection sends both with one
+/// `send` (RFC 9112 §4 status line, §6 framing).
+///
+/// The encoder owns the framing fields: it writes `Date`, `Content-Length` and `Connection`
+/// itself and drops any the responder set (except a `Content-Length` on a HEAD or 304
+/// response without body, which states the size a GET would have had, RFC 9110 §8.6).
+/// Fields containing CR, LF or NUL are dropped (no response splitting).
+enum HTTPResponseEncoder {
+    /// What the encoder needs to know about the request being answered.
+    struct Context {
+        var isHead: Bool
+        var version: HTTPVersion
+        var keepAlive: Bool
+        /// The body follows as a stream: chunked for HTTP/1.1, until close for HTTP/1.0.
+        var isStreamed = false
+    }
+
+    /// Appends the encoded response to `buffer`; returns the number of body bytes written.
+    @discardableResult
+    static func encode(_ response: HTTPResponse, context: Context, dateField: [UInt8], into buffer: inout [UInt8]) -> Int {
+        let code = response.status.code
+        buffer.reserveCapacity(buffer.count + 256 + response.body.count)
+        buffer.append(contentsOf: "HTTP/1.1 ".utf8)
+        appendDecimal(code, to: &buffer)
+        buffer.append(ASCII.space)
+        buffer.append(contentsOf: response.status.reason.utf8)
+        buffer.append(contentsOf: crlf)
+        var explicitLength: String?
+        for field in response.headers {
+            let name = field.name
+            if name.caseInsensitiveEquals("Content-Length") {
+                explicitLength = field.value
+                continue
+            }
+            if name.caseInsensitiveEquals("Date") || name.caseInsensitiveEquals("Connection")
+                || name.caseInsensitiveEquals("Transfer-Encoding")
+            {
+                continue
+            }
+            guard isSafe(name), isSafe(field.value) else { continue }
+            buffer.append(contentsOf: name.utf8)
+            buffer.append(contentsOf: colonSpace)
+            buffer.append(contentsOf: field.value.utf8)
+            buffer.append(contentsOf: crlf)
+        }
+        buffer.append(contentsOf: dateField)
+        let mayHaveBody = code >= 200 && code != 204 && code != 304
+        if context.isStreamed && mayHaveBody {
+            if context.version == .http1_1 { buffer.append(contentsOf: transferEncodingChunked) }
+        } else if mayHaveBody || code == 304 {
+            if response.body.isEmpty, context.isHead || code == 304, let explicitLength,
+                explicitLength.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+            {
+                buffer.append(contentsOf: contentLengthName)
+                buffer.append(contentsOf: explicitLength.utf8)
+                buffer.append(contentsOf: crlf)
+            } else if mayHaveBody {
+                buffer.append(contentsOf: contentLengthName)
+                appendDecimal(response.body.count, to: &buffer)
+                buffer.append(contentsOf: crlf)
+            }
+        }
+        if !context.keepAlive {
+            buffer.append(contentsOf: connectionClose)
+        } else if context.version == .http1_0 {
+            buffer.append(contentsOf: connectionKeepAlive)
+        }
+        buffer.append(contentsOf: crlf)
+        guard mayHaveBody, !context.isHead, !context.isStreamed else { return 0 }
+        buffer.append(contentsOf: response.body)
+        return response.body.count
+    }
+
+    /// The interim `100 Continue` (RFC 9110 §15.2.1).
+    static let continueResponse = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+
+    static let crlf: [UInt8] = [ASCII.cr, ASCII.lf]
+    private static let colonSpace: [UInt8] = [ASCII.colon, ASCII.space]
+    private static let contentLengthName = Array("Content-Length: ".utf8)
+    private static let connectionClose = Array("Connection: close\r\n".utf8)
+    private static let transferEncodingChunked = Array("Transfer-Encoding: chunked\r\n".utf8)
+
+    /// Appends one chunk (RFC 9112 §7.1) holding `bytes` (not empty).
+    static func appendChunk(_ bytes: [UInt8], to buffer: inout [UInt8]) {
+        buffer.append(contentsOf: String(bytes.count, radix: 16).utf8)
+        buffer.append(contentsOf: crlf)
+        buffer.append(contentsOf: bytes)
+        buffer.append(contentsOf: crlf)
+    }
+
+    /// The last chunk with an empty trailer section.
+    static let lastChunk = Array("0\r\n\r\n".utf8)
+    private static let connectionKeepAlive = Array("Connection: keep-alive\r\n".utf8)
+
+    private static func isSafe(_ text: String) -> Bool {
+        !text.utf8.contains { $0 == ASCII.cr || $0 == ASCII.lf || $0 == 0 }
+    }
+
+    static func appendDecimal(_ value: Int, to buffer: inout [UInt8]) {
+        if value >= 10 { appendDecimal(value / 10, to: &buffer) }
+        buffer.append(UInt8(ascii: "0") + UInt8(value % 10))
+    }
+}

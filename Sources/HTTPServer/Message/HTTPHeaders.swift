@@ -1,0 +1,58 @@
+/// An ordered list of header fields; names compare case-insensitively (RFC 9110 §5.1).
+package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+    /// Fields in the order they were added, with the name's original spelling.
+    package private(set) var fields: [(name: String, value: String)] = []
+
+    package init() {}
+
+    package init(dictionaryLiteral elements: (String, String)...) {
+        for (name, value) in elements { add(name: name, value: value) }
+    }
+
+    /// The first value of `name`, or nil.
+    package subscript(name: String) -> String? {
+        fields.first { $0.name.caseInsensitiveEquals(name) }?.value
+    }
+
+    /// Every value of `name`, in order.
+    package func values(for name: String) -> [String] {
+        fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
+    }
+
+    package func contains(_ name: String) -> Bool { self[name] != nil }
+
+    package mutating func add(name: String, value: String) {
+        fields.append((name, value))
+    }
+
+    /// Replaces every field called `name` with one field holding `value`.
+    package mutating func set(name: String, value: String) {
+        remove(name: name)
+        add(name: name, value: value)
+    }
+
+    package mutating func remove(name: String) {
+        fields.removeAll { $0.name.caseInsensitiveEquals(name) }
+    }
+
+    package var count: Int { fields.count }
+
+    package func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
+        fields.makeIterator()
+    }
+
+    package static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+        lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
+    }
+}
+
+extension String {
+    /// ASCII case-insensitive comparison, enough for header names and tokens.
+    package func caseInsensitiveEquals(_ other: String) -> Bool {
+        let lhs = utf8, rhs = other.utf8
+        guard lhs.count == rhs.count else { return false }
+        return zip(lhs, rhs).allSatisfy { a, b in
+            a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
+        }
+    }
+}

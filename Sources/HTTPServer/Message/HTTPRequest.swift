@@ -1,0 +1,74 @@
+/// A complete request as the connection hands it to the responder: head plus the whole body.
+package struct HTTPRequest: Sendable {
+    package var method: HTTPMethod
+    /// The request target exactly as received (origin-form `/a?b`, absolute-form, or `*`).
+    package var target: String
+    /// The path of the target, still percent-encoded (`/quotes/1`); `*` for `OPTIONS *`.
+    package var path: String
+    /// The query after `?`, still percent-encoded, or nil when there is none.
+    package var query: String?
+    package var version: HTTPVersion
+    package var headers: HTTPHeaders
+    package var body: [UInt8]
+
+    package init(
+        method: HTTPMethod,
+        target: String,
+        version: HTTPVersion = .http1_1,
+        headers: HTTPHeaders = [:],
+        body: [UInt8] = []
+    ) {
+        self.method = method
+        self.target = target
+        self.version = version
+        self.headers = headers
+        self.body = body
+        let (path, query) = HTTPRequest.split(target: target)
+        self.path = path
+        self.query = query
+    }
+
+    /// Splits a target into path and query, reducing absolute-form (`http://host/p?q`) to its
+    /// path as RFC 9112 §3.2.2 requires of a server.
+    package static func split(target: String) -> (path: String, query: String?) {
+        var rest = Substring(target)
+        if !rest.hasPrefix("/"), let scheme = rest.firstRange(of: "://") {
+            let afterAuthority = rest[scheme.upperBound...]
+            if let slash = afterAuthority.firstIndex(where: { $0 == "/" || $0 == "?" }) {
+                rest = afterAuthority[slash...]
+            } else {
+                rest = "/"
+            }
+            if rest.hasPrefix("?") { rest = "/" + rest }
+        }
+        guard let mark = rest.firstIndex(of: "?") else { return (String(rest), nil) }
+        return (String(rest[..<mark]), String(rest[rest.index(after: mark)...]))
+    }
+
+    /// The query decoded as `application/x-www-form-urlencoded`; empty when there is none.
+    package var queryItems: URLEncodedForm {
+        (try? URLEncodedForm(query.map { Array($0.utf8) } ?? [])) ?? URLEncodedForm()
+    }
+
+    /// Whether the client asked to close after this exchange (`Connection: close`, or HTTP/1.0
+    /// without `keep-alive`) — RFC 9112 §9.3.
+    package var wantsClose: Bool {
+        let tokens = headers.values(for: "Connection")
+            .flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingASCIIWhitespace().lowercased() }
+        switch version {
+        case .http1_1: return tokens.contains("close")
+        case .http1_0: return !tokens.contains("keep-alive")
+        }
+    }
+}
+
+extension Substring {
+    /// The substring without leading and trailing spaces and tabs (RFC 9110 OWS).
+    package func trimmingASCIIWhitespace() -> Substring {
+        var result = self
+        while let first = result.first, first == " " || first == "\t" { result.removeFirst() }
+        while let last = result.last, last == " " || last == "\t" { result.removeLast() }
+        return result
+    }
+}

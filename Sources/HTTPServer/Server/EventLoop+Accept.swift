@@ -1,0 +1,107 @@
+import Logging
+
+extension EventLoop {
+    /// Most connections accepted per readiness event, so one loop cannot take a whole burst.
+    static let acceptBatch = 32
+    /// How long accepting pauses after `EMFILE`/`ENFILE`/`ENOBUFS`/`ENOMEM`.
+    static let acceptPause: UInt64 = 100_000_000
+
+    func startListening() {
+        guard !isListening, !isShuttingDown else { return }
+        do {
+            try Platform.epollControl(
+                poller.rawValue, .add, fd: listener.rawValue,
+                events: Platform.eventReadable | Platform.eventExclusive, token: Self.listenerToken)
+            isListening = true
+        } catch {
+            logger.error("cannot watch the listening socket: \(error)")
+        }
+    }
+
+    func stopListening() {
+        guard isListening else { return }
+        isListening = false
+        try? Platform.epollControl(poller.rawValue, .delete, fd: listener.rawValue, events: 0, token: 0)
+    }
+
+    /// Accepts pending connections and hands each to the least-loaded loop; on descriptor or memory exhaustion stops watching the
+    /// listener for ``acceptPause`` instead of spinning on a socket that stays readable.
+    func acceptConnections() {
+        for _ in 0..<Self.acceptBatch {
+            let fd: Int32
+            do {
+                guard let accepted = try Platform.accept(listener.rawValue) else { return }
+                fd = accepted
+            } catch {
+                switch error.errno {
+                case Platform.errnoConnectionAborted?:
+                    continue
+                case Platform.errnoTooManyFiles?, Platform.errnoSystemTooManyFiles?, Platform.errnoNoBuffers?,
+                    Platform.errnoNoMemory?:
+                    logger.warning("accept paused for 100 ms: \(error)")
+                default:
+                    logger.error("accept paused for 100 ms: \(error)")
+                }
+                stopListening()
+                acceptResumesAt = now &+ Self.acceptPause
+                return
+            }
+            let owner = balancer.assign(preferring: index)
+            if owner == index {
+                register(FileDescriptor(fd))
+            } else {
+                inboxes[owner].post(.adopt(fd))
+            }
+        }
+    }
+
+    func register(_ socket: FileDescriptor) {
+        guard !isShuttingDown else {
+            socket.close()
+            balancer.release(index)
+            return
+        }
+        let fd = Int(socket.rawValue)
+        serial &+= 1
+        let connection = Connection(
+            socket: socket, id: serial << 32 | UInt64(fd), limits: configuration.limits,
+            now: Platform.monotonicNanoseconds())
+        do {
+            try Platform.epollControl(
+                poller.rawValue, .add, fd: socket.rawValue,
+                events: Platform.eventReadable | Platform.eventWritable | Platform.eventHangUp
+                    | Platform.eventEdgeTriggered,
+                token: UInt64(fd))
+        } catch {
+            logger.error("cannot watch a new connection: \(error)")
+            socket.close()
+            balancer.release(index)
+            return
+        }
+        if fd >= connections.count {
+            connections.append(contentsOf: repeatElement(nil, count: max(fd + 1 - connections.count, connections.count)))
+        }
+        connections[fd] = connection
+        connectionCount += 1
+    }
+
+    /// Closes the socket (which also removes it from the poller) and forgets the connection;
+    /// a response still being computed for it is dropped when it arrives. `reason` goes to the
+    /// debug log.
+    func close(_ connection: Connection, reason: @autoclosure () -> String) {
+        guard connection.socket.isOpen else { return }
+        logger.debug("closing connection \(connection.socket.rawValue) id \(connection.id >> 32) on loop \(index): \(reason())")
+        let fd = Int(connection.socket.rawValue)
+        if let stream = connection.stream {
+            stream.channel.close()
+            stream.task.cancel()
+            connection.stream = nil
+        }
+        connection.socket.close()
+        if fd < connections.count, connections[fd] === connection {
+            connections[fd] = nil
+            connectionCount -= 1
+            balancer.release(index)
+        }
+    }
+}

@@ -1,0 +1,229 @@
+import Logging
+
+/// One event-loop thread: its own `epoll` instance, the connections it accepted, and their
+/// timers. Created and run on its own thread by ``HTTPServer``; never touched from elsewhere.
+///
+/// Ownership: the loop owns its poller descriptor and every ``Connection`` in ``connections``
+/// (indexed by descriptor number). Other threads reach it only through its ``LoopInbox``.
+/// Sockets are registered edge-triggered for input and output, once; the shared listening
+/// socket level-triggered with `EPOLLEXCLUSIVE`. The responder runs in a `Task` on the
+/// cooperative pool, never on this thread; `epoll_wait` runs only here.
+final class EventLoop {
+    static let listenerToken = UInt64.max
+    static let inboxToken = UInt64.max - 1
+    /// How long a closing connection waits for the client's FIN before it is dropped.
+    static let lingerTimeout: UInt64 = 2_000_000_000
+    /// The same during a graceful shutdown.
+    static let shutdownLingerTimeout: UInt64 = 50_000_000
+    static let shutdownSweepInterval: UInt64 = 10_000_000
+    /// Stop parsing pipelined requests while this many response bytes wait to be sent.
+    static let outputHighWater = 256 * 1024
+    /// Stop reading while this many received bytes wait to be parsed.
+    static let inputHighWater = 64 * 1024
+    static let readBufferSize = 64 * 1024
+
+    let configuration: HTTPServerConfiguration
+    let responder: any HTTPResponder
+    let logger: Logger
+    let listener: ListeningSocket
+    let inbox: LoopInbox
+    /// Every loop's inbox (this one's at ``index``), to hand accepted connections over.
+    let inboxes: [LoopInbox]
+    let balancer: LoopBalancer
+    let poller: FileDescriptor
+    let index: Int
+
+    var connections: [Connection?] = []
+    var connectionCount = 0
+    var serial: UInt64 = 0
+    let readBuffer: UnsafeMutableRawBufferPointer
+    var now: UInt64
+    let sweepInterval: UInt64
+    var nextSweep: UInt64
+
+    var isListening = false
+    var acceptResumesAt: UInt64?
+    var shutdownDeadline: UInt64?
+    var isShuttingDown: Bool { shutdownDeadline != nil }
+
+    var dateSecond = -1
+    var dateField: [UInt8] = []
+
+    init(
+        index: Int, configuration: HTTPServerConfiguration, responder: any HTTPResponder, logger: Logger,
+        listener: ListeningSocket, inboxes: [LoopInbox], balancer: LoopBalancer
+    ) throws(HTTPServerError) {
+        self.index = index
+        self.configuration = configuration
+        self.responder = responder
+        self.logger = logger
+        self.listener = listener
+        self.inbox = inboxes[index]
+        self.inboxes = inboxes
+        self.balancer = balancer
+        self.poller = FileDescriptor(try Platform.epollCreate())
+        readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
+        now = Platform.monotonicNanoseconds()
+        let timeouts = configuration.timeouts
+        let shortest = [timeouts.header, timeouts.bodyRead, timeouts.idle, timeouts.write].map(\.nanoseconds).min() ?? 0
+        sweepInterval = min(max(shortest / 10, 2_000_000), 250_000_000)
+        nextSweep = now &+ sweepInterval
+    }
+
+    deinit {
+        readBuffer.deallocate()
+        poller.close()
+    }
+
+    /// Serves until a shutdown has been posted and every connection is closed.
+    func run() {
+        do {
+            try Platform.epollControl(
+                poller.rawValue, .add, fd: inbox.wakeDescriptor, events: Platform.eventReadable, token: Self.inboxToken)
+            startListening()
+            while !(isShuttingDown && connectionCount == 0) {
+                let timeout = inbox.prepareToSleep() ? waitTimeout() : 0
+                var isClockFresh = false
+                _ = try Platform.epollWait(poller.rawValue, maxEvents: 256, timeoutMilliseconds: timeout) {
+                    events, token in
+                    if !isClockFresh {
+                        // The wait may have lasted long: timers must see the time of the events.
+                        now = Platform.monotonicNanoseconds()
+                        isClockFresh = true
+                        inbox.markAwake()
+                    }
+                    handle(events: events, token: token)
+                }
+                now = Platform.monotonicNanoseconds()
+                runInbox()
+                if now >= nextSweep { sweep() }
+            }
+        } catch {
+            logger.error("event loop \(index) stopped: \(error)")
+        }
+        for connection in connections.compactMap({ $0 }) { close(connection, reason: "loop stopped") }
+        stopListening()
+        inbox.close()
+    }
+
+    /// Handles what other threads (and this loop's own tasks) posted: responses, jobs of tasks
+    /// that prefer this loop, shutdown. Repeats a few times so a response produced by a job
+    /// run here is written in the same iteration.
+    func runInbox() {
+        for _ in 0..<4 {
+            let messages = inbox.wakeAndTakeAll()
+            if messages.isEmpty { return }
+            for message in messages {
+                switch message {
+                case .response(let id, let response): deliver(response, to: id)
+                case .job(let job): job.runSynchronously(on: inbox.asUnownedTaskExecutor())
+                case .adopt(let fd): register(FileDescriptor(fd))
+                case .streamChunk(let id, let bytes): sendStreamChunk(bytes, to: id)
+                case .streamEnd(let id): endStream(of: id)
+                case .shutdown: beginShutdown()
+                }
+            }
+        }
+    }
+
+    /// Milliseconds until the next timer check, or -1 when nothing is timed.
+    func waitTimeout() -> Int32 {
+        guard connectionCount > 0 || acceptResumesAt != nil || isShuttingDown else { return -1 }
+        let current = Platform.monotonicNanoseconds()
+        guard nextSweep > current else { return 0 }
+        return Int32(min((nextSweep - current + 999_999) / 1_000_000, 1000))
+    }
+
+    func handle(events: UInt32, token: UInt64) {
+        switch token {
+        case Self.listenerToken:
+            acceptConnections()
+        case Self.inboxToken:
+            break  // handled by runInbox() after the batch
+        default:
+            let fd = Int(token)
+            guard fd < connections.count, let connection = connections[fd] else { return }
+            if events & Platform.eventError != 0 {
+                close(connection, reason: "socket error")
+                return
+            }
+            if events & (Platform.eventReadable | Platform.eventHangUp) != 0 {
+                connection.isReadable = true
+                if events & Platform.eventHangUp != 0 { connection.sawHangUp = true }
+            }
+            if events & Platform.eventWritable != 0, connection.hasPendingOutput {
+                flush(connection)
+                // Output drained below the high-water mark: resume parsing buffered requests.
+                process(connection)
+            }
+            readAndProcess(connection)
+        }
+    }
+
+    /// Checks every connection's deadline, resumes accepting after a pause, and ends the
+    /// shutdown grace period.
+    func sweep() {
+        nextSweep = now &+ (isShuttingDown ? Self.shutdownSweepInterval : sweepInterval)
+        if let resume = acceptResumesAt, now >= resume, !isShuttingDown {
+            acceptResumesAt = nil
+            startListening()
+        }
+        if let deadline = shutdownDeadline, now >= deadline {
+            for connection in connections.compactMap({ $0 }) { close(connection, reason: "shutdown grace period over") }
+            return
+        }
+        let timeouts = configuration.timeouts
+        // While shutting down, a closing connection waits only briefly for the client's FIN.
+        let linger = isShuttingDown ? Self.shutdownLingerTimeout : Self.lingerTimeout
+        for case let connection? in connections {
+            guard let deadline = connection.deadline(timeouts: timeouts, lingerTimeout: linger),
+                now >= deadline
+            else { continue }
+            timeOut(connection)
+        }
+    }
+
+    /// Ends a connection that waited too long: 408 if a request had started (RFC 9110
+    /// §15.5.9), silently if it was idle, sending or lingering.
+    func timeOut(_ connection: Connection) {
+        switch connection.wait {
+        case .head, .body:
+            reject(connection, HTTPRejection(.requestTimeout, "request not received in time"))
+        case .idle, .sending, .lingering, .responder:
+            close(connection, reason: "\(connection.wait) timeout")
+        }
+    }
+
+    /// Stops accepting, closes idle connections, and lets the others finish until the grace
+    /// period ends.
+    func beginShutdown() {
+        guard !isShuttingDown else { return }
+        shutdownDeadline = now &+ configuration.timeouts.shutdownGrace.nanoseconds
+        nextSweep = now &+ Self.shutdownSweepInterval
+        stopListening()
+        acceptResumesAt = nil
+        for case let connection? in connections where connection.stream != nil {
+            // Streams (server-sent events) would never end by themselves.
+            finishStream(connection, keepAlive: false)
+        }
+        for case let connection? in connections {
+            // A request that reached the socket just before the shutdown is still served.
+            readAndProcess(connection)
+            guard connection.socket.isOpen, connection.isIdle || connection.wait == .head else { continue }
+            close(connection, reason: "idle at shutdown")
+        }
+    }
+
+    /// The `Date: …\r\n` line for this second (RFC 9110 §6.6.1), formatted once per second.
+    func currentDateField() -> [UInt8] {
+        let second = Platform.wallClockSeconds()
+        if second != dateSecond {
+            dateSecond = second
+            dateField = Array("Date: \(HTTPDate.format(secondsSinceEpoch: second))\r\n".utf8)
+        }
+        return dateField
+    }
+}
+
+@available(*, unavailable)
+extension EventLoop: Sendable {}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// Everything that tunes the server, with the defaults of SPEC.md's "HTTP" section.
+package struct HTTPServerConfiguration: Sendable {
+    /// Address to bind, numeric IPv4 or IPv6, or `localhost`.
+    package var host: String
+    /// Port to bind; 0 asks the kernel for a free one (the bound port is reported when listening).
+    package var port: Int
+    /// Sizes past which requests are refused (413, 414, 431).
+    package var limits: HTTPLimits
+    /// How long the server waits on clients.
+    package var timeouts: HTTPTimeouts
+    /// Event-loop threads, each with its own `epoll` instance; default one per core.
+    package var eventLoopCount: Int
+    /// Where the responder's task runs; see ``ResponderExecution``.
+    package var responderExecution: ResponderExecution = .cooperativePool
+    /// Pending connections the kernel queues before `accept` (`listen(2)` backlog).
+    package var backlog: Int = 4096
+
+    /// A configuration with SPEC.md defaults for anything not given.
+    package init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        limits: HTTPLimits = HTTPLimits(),
+        timeouts: HTTPTimeouts = HTTPTimeouts(),
+        eventLoopCount: Int = HTTPServerConfiguration.defaultEventLoopCount
+    ) {
+        self.host = host
+        self.port = port
+        self.limits = limits
+        self.timeouts = timeouts
+        self.eventLoopCount = max(1, eventLoopCount)
+    }
+
+    /// One loop per online core.
+    package static var defaultEventLoopCount: Int { ProcessInfo.processInfo.activeProcessorCount }
+}

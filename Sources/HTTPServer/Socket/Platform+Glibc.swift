@@ -1,0 +1,268 @@
+import Glibc
+
+/// Thin typed wrappers over the Linux system calls the server uses; the only file (with
+/// `FileSystem+Glibc.swift`) that spells C names.
+///
+/// Every call goes through ``Platform/call(_:_:)``, which retries `EINTR`, reports
+/// `EAGAIN`/`EWOULDBLOCK` as ``IOOutcome/wouldBlock`` and turns any other `-1` into an
+/// ``HTTPServerError/systemCall(_:errno:)`` naming the call, with `errno` read first.
+enum Platform {
+    /// The result of a non-blocking call: a value, or "try again when the poller says so".
+    enum IOOutcome: Equatable {
+        case done(Int)
+        case wouldBlock
+    }
+
+    /// Runs `body` (a C call returning -1 on failure) until it does not fail with `EINTR`.
+    static func call(_ name: String, _ body: () -> Int) throws(HTTPServerError) -> IOOutcome {
+        while true {
+            let result = body()
+            if result != -1 { return .done(result) }
+            let code = errno
+            switch code {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return .wouldBlock
+            default: throw .systemCall(name, errno: code)
+            }
+        }
+    }
+
+    /// Like ``call(_:_:)`` for calls that never legitimately would-block.
+    @discardableResult
+    static func callBlocking(_ name: String, _ body: () -> Int) throws(HTTPServerError) -> Int {
+        switch try call(name, body) {
+        case .done(let value): return value
+        case .wouldBlock: throw .systemCall(name, errno: EAGAIN)
+        }
+    }
+
+    /// `strerror` text for an errno value.
+    static func describe(errno code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+
+    /// Errno values the server reacts to by name.
+    static let errnoTooManyFiles: Int32 = EMFILE
+    static let errnoSystemTooManyFiles: Int32 = ENFILE
+    static let errnoNoBuffers: Int32 = ENOBUFS
+    static let errnoNoMemory: Int32 = ENOMEM
+    static let errnoConnectionAborted: Int32 = ECONNABORTED
+
+    // MARK: listening
+
+    /// A non-blocking, close-on-exec TCP socket bound to `host:port` with `SO_REUSEADDR`,
+    /// listening with `backlog`; returns the descriptor and the bound port.
+    static func makeListeningSocket(host: String, port: Int, backlog: Int32) throws(HTTPServerError) -> (fd: Int32, port: Int) {
+        let name = host == "localhost" ? "127.0.0.1" : host
+        var v4 = sockaddr_in()
+        var v6 = sockaddr_in6()
+        let isV6: Bool
+        if inet_pton(AF_INET, name, &v4.sin_addr) == 1 {
+            isV6 = false
+            v4.sin_family = sa_family_t(AF_INET)
+            v4.sin_port = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
+        } else if inet_pton(AF_INET6, name, &v6.sin6_addr) == 1 {
+            isV6 = true
+            v6.sin6_family = sa_family_t(AF_INET6)
+            v6.sin6_port = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
+        } else {
+            throw .invalidAddress(host)
+        }
+        guard (0...65535).contains(port) else { throw .invalidAddress("\(host):\(port)") }
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        let fd = Int32(try callBlocking("socket") { Int(socket(isV6 ? AF_INET6 : AF_INET, type, 0)) })
+        do {
+            try setOption(fd, level: SOL_SOCKET, option: SO_REUSEADDR, value: 1, name: "setsockopt(SO_REUSEADDR)")
+            if isV6 {
+                try callBlocking("bind") {
+                    withUnsafePointer(to: &v6) {
+                        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                            Int(bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)))
+                        }
+                    }
+                }
+            } else {
+                try callBlocking("bind") {
+                    withUnsafePointer(to: &v4) {
+                        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                            Int(bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)))
+                        }
+                    }
+                }
+            }
+            try callBlocking("listen") { Int(listen(fd, backlog)) }
+            var storage = sockaddr_in6()
+            var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+            try callBlocking("getsockname") {
+                withUnsafeMutablePointer(to: &storage) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Int(getsockname(fd, $0, &length)) }
+                }
+            }
+            // sin_port and sin6_port sit at the same offset.
+            let bound = Int(UInt16(bigEndian: storage.sin6_port))
+            return (fd, bound)
+        } catch {
+            _ = Glibc.close(fd)
+            throw error
+        }
+    }
+
+    /// Accepts one connection as a non-blocking, close-on-exec socket with `TCP_NODELAY` set.
+    static func accept(_ listener: Int32) throws(HTTPServerError) -> Int32? {
+        let flags = Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        switch try call("accept4", { Int(accept4Function(listener, nil, nil, flags)) }) {
+        case .wouldBlock: return nil
+        case .done(let fd):
+            let fd = Int32(fd)
+            var one: Int32 = 1
+            _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            return fd
+        }
+    }
+
+    private static func setOption(_ fd: Int32, level: Int32, option: Int32, value: Int32, name: String) throws(HTTPServerError) {
+        var value = value
+        try callBlocking(name) { Int(setsockopt(fd, level, option, &value, socklen_t(MemoryLayout<Int32>.size))) }
+    }
+
+    // MARK: reading and writing
+
+    /// Reads at most `buffer.count` bytes; `.done(0)` is end of stream.
+    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(HTTPServerError) -> IOOutcome {
+        try call("read") { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+    }
+
+    /// Sends bytes with `MSG_NOSIGNAL`, so a peer that has gone away is an `EPIPE` error, never a
+    /// `SIGPIPE`.
+    static func send(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) throws(HTTPServerError) -> IOOutcome {
+        try call("send") { Glibc.send(fd, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Half-closes the sending side (FIN), for a lingering close.
+    static func shutdownWrite(_ fd: Int32) {
+        _ = Glibc.shutdown(fd, Int32(SHUT_WR))
+    }
+
+    /// Closes a descriptor. `EINTR` is not retried: on Linux the descriptor is released anyway
+    /// and a retry could close a descriptor another thread has just been given.
+    static func close(_ fd: Int32) {
+        _ = Glibc.close(fd)
+    }
+
+    // MARK: epoll and eventfd
+
+    // Swift's Glibc module does not include <sys/epoll.h>, <sys/eventfd.h> or `accept4`
+    // (a _GNU_SOURCE declaration), and a C target would need a Package.swift change, so these
+    // few functions are looked up once in the already-loaded libc with `dlsym` and called
+    // through typed `@convention(c)` pointers. Their ABI is stable (Linux syscalls wrappers);
+    // constants below are from the kernel UAPI headers.
+    private typealias EpollCreate1 = @convention(c) (Int32) -> Int32
+    private typealias EpollCtl = @convention(c) (Int32, Int32, Int32, UnsafeMutableRawPointer?) -> Int32
+    private typealias EpollWait = @convention(c) (Int32, UnsafeMutableRawPointer?, Int32, Int32) -> Int32
+    private typealias EventFD = @convention(c) (UInt32, Int32) -> Int32
+    private typealias Accept4 = @convention(c) (Int32, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32) -> Int32
+
+    private static func symbol<Function>(_ name: String, as type: Function.Type) -> Function {
+        let handle = dlopen(nil, RTLD_NOW)
+        guard let pointer = dlsym(handle, name) else { preconditionFailure("libc has no \(name)") }
+        return unsafeBitCast(pointer, to: type)
+    }
+
+    private static let epollCreate1 = symbol("epoll_create1", as: EpollCreate1.self)
+    private static let epollCtl = symbol("epoll_ctl", as: EpollCtl.self)
+    private static let epollWaitFunction = symbol("epoll_wait", as: EpollWait.self)
+    private static let eventFD = symbol("eventfd", as: EventFD.self)
+    private static let accept4Function = symbol("accept4", as: Accept4.self)
+
+    /// `struct epoll_event` is packed on x86-64 (12 bytes), naturally aligned elsewhere.
+    #if arch(x86_64)
+        private static let epollEventSize = 12
+        private static let epollDataOffset = 4
+    #else
+        private static let epollEventSize = 16
+        private static let epollDataOffset = 8
+    #endif
+
+    /// Event bits (`EPOLLIN` …), named for Swift callers.
+    static let eventReadable: UInt32 = 0x001
+    static let eventWritable: UInt32 = 0x004
+    static let eventError: UInt32 = 0x008
+    static let eventHangUp: UInt32 = 0x010 | 0x2000  // EPOLLHUP | EPOLLRDHUP
+    static let eventExclusive: UInt32 = 1 << 28
+    static let eventEdgeTriggered: UInt32 = 1 << 31
+
+    static func epollCreate() throws(HTTPServerError) -> Int32 {
+        Int32(try callBlocking("epoll_create1") { Int(epollCreate1(O_CLOEXEC)) })
+    }
+
+    /// `EPOLL_CTL_ADD`, `_MOD` or `_DEL` for `fd` with `token` as the event's data.
+    static func epollControl(_ epoll: Int32, _ operation: EpollOperation, fd: Int32, events: UInt32, token: UInt64) throws(HTTPServerError)
+    {
+        let op: Int32
+        switch operation {
+        case .add: op = 1
+        case .delete: op = 2
+        case .modify: op = 3
+        }
+        try withUnsafeTemporaryAllocation(byteCount: 16, alignment: 8) { event throws(HTTPServerError) in
+            event.storeBytes(of: events, toByteOffset: 0, as: UInt32.self)
+            event.storeBytes(of: token, toByteOffset: epollDataOffset, as: UInt64.self)
+            try callBlocking("epoll_ctl") { Int(epollCtl(epoll, op, fd, event.baseAddress)) }
+        }
+    }
+
+    /// What ``epollControl(_:_:fd:events:token:)`` does.
+    enum EpollOperation { case add, modify, delete }
+
+    /// Waits at most `timeoutMilliseconds` (-1: forever) and calls `handle(events, token)` for
+    /// each ready descriptor; returns how many there were (0 on timeout or `EINTR`).
+    static func epollWait(_ epoll: Int32, maxEvents: Int, timeoutMilliseconds: Int32, _ handle: (UInt32, UInt64) -> Void)
+        throws(HTTPServerError) -> Int
+    {
+        try withUnsafeTemporaryAllocation(byteCount: maxEvents * epollEventSize, alignment: 8) { events throws(HTTPServerError) -> Int in
+            let count = Int(epollWaitFunction(epoll, events.baseAddress, Int32(maxEvents), timeoutMilliseconds))
+            if count < 0 {
+                let code = errno
+                if code == EINTR { return 0 }
+                throw .systemCall("epoll_wait", errno: code)
+            }
+            for index in 0..<count {
+                let base = index * epollEventSize
+                handle(
+                    events.loadUnaligned(fromByteOffset: base, as: UInt32.self),
+                    events.loadUnaligned(fromByteOffset: base + epollDataOffset, as: UInt64.self))
+            }
+            return count
+        }
+    }
+
+    static func eventCreate() throws(HTTPServerError) -> Int32 {
+        Int32(try callBlocking("eventfd") { Int(eventFD(0, O_NONBLOCK | O_CLOEXEC)) })
+    }
+
+    /// Adds one to an eventfd counter, waking its poller.
+    static func eventSignal(_ fd: Int32) {
+        var one: UInt64 = 1
+        _ = try? call("write(eventfd)") { Glibc.write(fd, &one, 8) }
+    }
+
+    /// Resets an eventfd counter.
+    static func eventDrain(_ fd: Int32) {
+        var value: UInt64 = 0
+        _ = try? call("read(eventfd)") { Glibc.read(fd, &value, 8) }
+    }
+
+    // MARK: time
+
+    /// Nanoseconds on the monotonic clock (only differences mean anything).
+    static func monotonicNanoseconds() -> UInt64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
+    }
+
+    /// Seconds since the Unix epoch on the wall clock.
+    static func wallClockSeconds() -> Int {
+        Int(time(nil))
+    }
+}

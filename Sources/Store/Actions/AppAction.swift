@@ -1,0 +1,25 @@
+package import Foundation
+
+/// Every change Quotebook can make, as a value. Each one applied is appended to the journal,
+/// so the journal is the history; the encoding is therefore a stored format: add cases, never
+/// change existing ones.
+package enum AppAction: Codable, Sendable, Equatable {
+    /// Adds a quote; the reducer gives it the next id.
+    case addQuote(QuoteDraft, by: UserID?, at: Date)
+    /// Replaces a quote's text and author, if it is still at `baseVersion`.
+    case editQuote(QuoteID, QuoteDraft, baseVersion: Int, by: UserID?, at: Date)
+}
+
+/// What an applied action did, handed to the caller and to subscribers.
+package enum AppEvent: Sendable, Equatable {
+    case quoteAdded(QuoteID)
+    case quoteEdited(QuoteID, version: Int)
+}
+
+/// Why the reducer refused an action: nothing was stored.
+package enum ActionRejection: Error, Sendable, Equatable {
+    case quoteNotFound(QuoteID)
+    /// Someone saved in between: the quote is no longer at the version the change started from.
+    case staleVersion(current: Quote)
+    case invalidQuote([QuoteField: FieldProblem])
+}

@@ -1,0 +1,19 @@
+import Dispatch
+
+/// A serial executor backed by its own dispatch queue, so an actor using it runs (and blocks
+/// in SQLite) on that queue's thread instead of holding a cooperative-pool thread.
+///
+/// Linux's Dispatch has no `DispatchSerialQueue` executor, hence this small one.
+final class DispatchQueueExecutor: SerialExecutor {
+    private let queue: DispatchQueue
+
+    init(label: String) {
+        queue = DispatchQueue(label: label, qos: .userInitiated)
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let unownedJob = UnownedJob(job)
+        let executor = asUnownedSerialExecutor()
+        queue.async { unownedJob.runSynchronously(on: executor) }
+    }
+}

@@ -1,0 +1,100 @@
+package import Foundation
+
+/// The journal as a SQLite table, in WAL mode with `synchronous=FULL` so an appended action
+/// survives a crash or power cut once `append` returns (https://sqlite.org/wal.html).
+///
+/// Opening never changes a file that is not Quotebook's: the application id and schema are
+/// checked with reads before anything is written.
+package final class SQLiteJournal: JournalStorage {
+    /// Quotebook's `PRAGMA application_id` ("QBK1"), https://sqlite.org/pragma.html#pragma_application_id.
+    package static let applicationID: Int64 = 0x5142_4B31
+
+    private let connection: SQLiteConnection
+    private let insert: SQLiteStatement
+
+    /// Opens the journal at `path` (a file, or `:memory:` for tests), creating the schema in a
+    /// new database and refusing a foreign or damaged one.
+    package init(path: String) throws(StoreError) {
+        let connection = try SQLiteConnection(path: path)
+        try SQLiteJournal.checkOwnership(of: connection)
+        try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")
+        try SchemaMigrator(migrations: SQLiteJournal.migrations).migrate(connection)
+        self.connection = connection
+        self.insert = try connection.prepare("INSERT INTO journal (action) VALUES (?)")
+    }
+
+    /// Opens `journal.sqlite3` inside `directory`, creating the directory if needed.
+    package convenience init(directory: URL) throws(StoreError) {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw StoreError.dataDirectory(path: directory.path, reason: error.localizedDescription)
+        }
+        try self.init(path: directory.appendingPathComponent("quotebook.sqlite3").path)
+    }
+
+    /// The numbered schema changes; each runs once, in one transaction with its version bump.
+    static let migrations: [String] = [
+        """
+        CREATE TABLE journal (
+            sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+            recorded_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+            action TEXT NOT NULL
+        );
+        """
+    ]
+
+    package func loadAll() throws(StoreError) -> [JournalEntry] {
+        let select = try connection.prepare("SELECT sequence, action FROM journal ORDER BY sequence")
+        let rows = try select.rows { ($0.int(at: 0), $0.text(at: 1)) }
+        var entries: [JournalEntry] = []
+        entries.reserveCapacity(rows.count)
+        for (sequence, json) in rows {
+            do {
+                let action = try JSONDecoder().decode(AppAction.self, from: Data(json.utf8))
+                entries.append(JournalEntry(sequence: sequence, action: action))
+            } catch {
+                throw StoreError.undecodableJournalEntry(sequence: sequence, reason: "\(error)")
+            }
+        }
+        return entries
+    }
+
+    package func append(_ action: AppAction) throws(StoreError) -> Int64 {
+        let json: String
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            json = String(decoding: try encoder.encode(action), as: UTF8.self)
+        } catch {
+            throw StoreError.sqlite(operation: "encode action", code: 0, message: "\(error)")
+        }
+        return try connection.transaction { () throws(StoreError) -> Int64 in
+            try insert.run([.text(json)])
+            return connection.lastInsertedRowID
+        }
+    }
+
+    package func close() {
+        connection.close()
+    }
+
+    /// Reads the application id and table count; only an empty database or one marked as
+    /// Quotebook's passes. A file SQLite cannot read is reported as damaged.
+    private static func checkOwnership(of connection: SQLiteConnection) throws(StoreError) {
+        let applicationID: Int64
+        let tableCount: Int64
+        do {
+            applicationID = try connection.prepare("PRAGMA application_id").rows { $0.int(at: 0) }.first ?? 0
+            tableCount = try connection.prepare("SELECT count(*) FROM sqlite_master").rows { $0.int(at: 0) }.first ?? 0
+        } catch {
+            throw StoreError.damagedDatabase(path: connection.path, reason: "\(error)")
+        }
+        if applicationID == SQLiteJournal.applicationID { return }
+        guard applicationID == 0, tableCount == 0 else { throw StoreError.foreignDatabase(path: connection.path) }
+        try connection.execute("PRAGMA application_id = \(SQLiteJournal.applicationID)")
+    }
+}
+
+@available(*, unavailable, message: "The journal belongs to the store that opened it.")
+extension SQLiteJournal: Sendable {}

@@ -1,0 +1,22 @@
+/// Everything Quotebook knows, rebuilt from the journal at start-up.
+///
+/// A value: the store publishes copies, so readers never see a change half-made.
+package struct AppState: Sendable, Equatable {
+    /// Every quote by id.
+    package var quotes: [QuoteID: Quote] = [:]
+    /// Quote ids in the order they were added (oldest first).
+    package var quoteOrder: [QuoteID] = []
+    /// Each quote's versions, oldest first; the last is the current one.
+    package var history: [QuoteID: [QuoteVersion]] = [:]
+    /// The quote most recently added or edited: the favourite shown to someone without one.
+    package var lastChangedQuote: QuoteID?
+    /// The id the next added quote receives.
+    package var nextQuoteID = QuoteID(1)
+
+    package init() {}
+
+    /// Quotes newest first (the order they were added), at most `limit`.
+    package func newestQuotes(limit: Int = .max) -> [Quote] {
+        quoteOrder.reversed().prefix(limit).compactMap { quotes[$0] }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+package import Logging
+import Synchronization
+
+/// The model controller: holds ``AppState``, applies ``AppAction``s through the pure reducer,
+/// and makes each one durable in the journal before anyone sees its effect.
+///
+/// Ownership: the journal (and its SQLite connection) is touched only by this actor, which runs
+/// on its own serial dispatch queue, so SQLite never blocks the cooperative pool. The published
+/// state sits in a `Mutex` so readers take a consistent copy without waiting for writers.
+package actor Store {
+    private let executor = DispatchQueueExecutor(label: "quotebook.store")
+    private let journal: any JournalStorage
+    private let published: Mutex<AppState>
+    private var subscribers: [UUID: AsyncStream<AppEvent>.Continuation] = [:]
+    private let logger: Logger
+    private var isClosed = false
+
+    package nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
+    /// Replays `journal` into a fresh state; when the journal is empty, applies and records
+    /// `seed` first (the first start's content).
+    package init(journal: sending any JournalStorage, seed: [AppAction] = [], logger: Logger) throws {
+        var state = AppState()
+        let entries = try journal.loadAll()
+        for entry in entries {
+            do {
+                _ = try AppReducer.reduce(&state, entry.action)
+            } catch {
+                // A recorded action was valid when it was recorded; refusing it now means the
+                // reducer changed incompatibly. Stop rather than serve a different history.
+                throw StoreError.undecodableJournalEntry(sequence: entry.sequence, reason: "replay rejected it: \(error)")
+            }
+        }
+        if entries.isEmpty {
+            for action in seed {
+                _ = try AppReducer.reduce(&state, action)
+                _ = try journal.append(action)
+            }
+        }
+        self.journal = journal
+        self.published = Mutex(state)
+        self.logger = logger
+        logger.info("state rebuilt from \(entries.count) journal entries")
+    }
+
+    /// The current state: a copy, consistent, never partly updated.
+    package nonisolated var state: AppState {
+        published.withLock { $0 }
+    }
+
+    /// Validates `action` with the reducer, appends it to the journal and commits, and only then
+    /// publishes the new state and tells subscribers.
+    ///
+    /// - Returns: what happened, or why the action was refused (nothing stored then).
+    /// - Throws: ``StoreError`` when the journal cannot be written; the state is unchanged.
+    package func dispatch(_ action: AppAction) throws(StoreError) -> Result<AppEvent, ActionRejection> {
+        guard !isClosed else { throw StoreError.sqlite(operation: "dispatch", code: 21, message: "store closed") }
+        var next = published.withLock { $0 }
+        let event: AppEvent
+        do {
+            event = try AppReducer.reduce(&next, action)
+        } catch {
+            return .failure(error)
+        }
+        _ = try journal.append(action)
+        published.withLock { $0 = next }
+        logger.debug("applied \(event)")
+        for continuation in subscribers.values { continuation.yield(event) }
+        return .success(event)
+    }
+
+    /// A stream of every event applied from now on; it ends when the consumer stops iterating
+    /// or the store closes.
+    package func subscribe() -> AsyncStream<AppEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: AppEvent.self, bufferingPolicy: .bufferingNewest(64))
+        let id = UUID()
+        subscribers[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.unsubscribe(id) }
+        }
+        return stream
+    }
+
+    private func unsubscribe(_ id: UUID) {
+        subscribers[id] = nil
+    }
+
+    /// Ends subscriptions and closes the journal; later dispatches fail.
+    package func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        for continuation in subscribers.values { continuation.finish() }
+        subscribers.removeAll()
+        journal.close()
+    }
+}

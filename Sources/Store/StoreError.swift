@@ -1,0 +1,33 @@
+/// Infrastructure failures of the store; expected outcomes (not found, stale version) are
+/// ``ActionRejection`` values instead.
+package enum StoreError: Error, CustomStringConvertible, Equatable {
+    /// A SQLite call failed with this extended result code (https://sqlite.org/rescode.html).
+    case sqlite(operation: String, code: Int32, message: String)
+    /// The file is a SQLite database of some other application; it is left untouched.
+    case foreignDatabase(path: String)
+    /// The file is not a readable SQLite database (damaged, or not SQLite at all).
+    case damagedDatabase(path: String, reason: String)
+    /// The database was written by a newer Quotebook whose schema this one does not know.
+    case newerSchema(path: String, version: Int)
+    /// A journal row could not be decoded back into an action.
+    case undecodableJournalEntry(sequence: Int64, reason: String)
+    /// The data directory could not be created or opened.
+    case dataDirectory(path: String, reason: String)
+
+    package var description: String {
+        switch self {
+        case let .sqlite(operation, code, message):
+            "SQLite error \(code) (\(message)) during \(operation)"
+        case let .foreignDatabase(path):
+            "\(path) is a SQLite database of another application, not Quotebook's; it was left as it was"
+        case let .damagedDatabase(path, reason):
+            "\(path) is not a readable Quotebook database (\(reason)); it was left as it was"
+        case let .newerSchema(path, version):
+            "\(path) has schema version \(version), newer than this Quotebook understands"
+        case let .undecodableJournalEntry(sequence, reason):
+            "journal entry \(sequence) cannot be read: \(reason)"
+        case let .dataDirectory(path, reason):
+            "cannot use data directory \(path): \(reason)"
+        }
+    }
+}

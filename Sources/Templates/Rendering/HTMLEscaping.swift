@@ -1,0 +1,57 @@
+/// HTML escaping for `{{name}}` interpolation: exactly `&` `<` `>` `"` `'` become `&amp;` `&lt;`
+/// `&gt;` `&quot;` `&#39;`; every other byte, including non-ASCII UTF-8, is copied unchanged.
+enum HTMLEscaping {
+    /// Bit `n` is set when byte `n` (below 64) must be escaped: `"` 0x22, `&` 0x26, `'` 0x27,
+    /// `<` 0x3C, `>` 0x3E.
+    private static let specialMask: UInt64 = 1 << 0x22 | 1 << 0x26 | 1 << 0x27 | 1 << 0x3C | 1 << 0x3E
+
+    /// Appends `string` to `output`, escaped. Runs of bytes that need no escaping are copied in
+    /// bulk; the scan costs one compare, shift and mask per byte.
+    static func append(_ string: String, to output: inout [UInt8]) {
+        let handled: Void? = string.utf8.withContiguousStorageIfAvailable { append($0, to: &output) }
+        if handled == nil {
+            append(Array(string.utf8), to: &output)
+        }
+    }
+
+    /// Appends UTF-8 `bytes` to `output`, escaped.
+    static func append(_ bytes: [UInt8], to output: inout [UInt8]) {
+        bytes.withUnsafeBufferPointer { append($0, to: &output) }
+    }
+
+    /// Appends UTF-8 `bytes` to `output`, escaped.
+    static func append(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        let count = bytes.count
+        var runStart = 0
+        while true {
+            let special = firstSpecial(in: bytes, from: runStart)
+            if special > runStart {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<special]))
+            }
+            guard special < count else { return }
+            appendEntity(for: bytes[special], to: &output)
+            runStart = special + 1
+        }
+    }
+
+    /// The index of the first byte at or after `start` that needs escaping, or `bytes.count`.
+    static func firstSpecial(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var index = start
+        while index < bytes.count, !isSpecial(bytes[index]) { index += 1 }
+        return index
+    }
+
+    private static func isSpecial(_ byte: UInt8) -> Bool {
+        byte < 64 && specialMask & (1 << UInt64(byte)) != 0
+    }
+
+    private static func appendEntity(for byte: UInt8, to output: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "&"): output.append(contentsOf: [0x26, 0x61, 0x6D, 0x70, 0x3B])  // &amp;
+        case UInt8(ascii: "<"): output.append(contentsOf: [0x26, 0x6C, 0x74, 0x3B])  // &lt;
+        case UInt8(ascii: ">"): output.append(contentsOf: [0x26, 0x67, 0x74, 0x3B])  // &gt;
+        case UInt8(ascii: "\""): output.append(contentsOf: [0x26, 0x71, 0x75, 0x6F, 0x74, 0x3B])  // &quot;
+        default: output.append(contentsOf: [0x26, 0x23, 0x33, 0x39, 0x3B])  // &#39;
+        }
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A TCP client on loopback for live tests: raw bytes in, parsed responses out.
+///
+/// Its socket calls block, so the async methods run them through ``offPool(_:)`` rather than
+/// on the cooperative pool, where they could starve the in-process server the test talks to.
+/// The socket and read buffer sit in a `Mutex`, one call at a time.
+package final class SocketClient: Sendable {
+    private let connection: Mutex<BlockingConnection>
+
+    /// Why a client call failed.
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
+    }
+
+    /// Connects to `127.0.0.1:port`; reads time out after `timeout` seconds.
+    package init(port: Int, timeout: Int = 10) throws {
+        connection = Mutex(try BlockingConnection(port: port, timeout: timeout))
+    }
+
+    /// Writes all of `bytes`.
+    package func send(_ bytes: [UInt8]) async throws {
+        try await withConnection { try $0.send(bytes) }
+    }
+
+    package func send(_ text: String) async throws {
+        try await send(Array(text.utf8))
+    }
+
+    /// Reads one response; `isHead` says the request was HEAD, so no body follows.
+    package func readResponse(isHead: Bool = false) async throws -> ClientResponse {
+        try await withConnection { try $0.readResponse(isHead: isHead) }
+    }
+
+    /// Sends `request` text and reads its response.
+    package func exchange(_ request: String) async throws -> ClientResponse {
+        try await send(request)
+        return try await readResponse(isHead: request.hasPrefix("HEAD "))
+    }
+
+    /// True when the server has closed the connection (reads end of stream) and nothing is left.
+    package func isClosedByPeer() async throws -> Bool {
+        try await withConnection { try $0.isClosedByPeer() }
+    }
+
+    package func close() {
+        connection.withLock { $0.close() }
+    }
+
+    private func withConnection<T: Sendable>(
+        _ body: @escaping @Sendable (inout BlockingConnection) throws -> T
+    ) async throws -> T {
+        try await offPool { try self.connection.withLock { try body(&$0) } }
+    }
+}
+
+/// The blocking socket under ``SocketClient``.
+struct BlockingConnection: ~Copyable {
+    private var fd: Int32
+    private var buffer: [UInt8] = []
+
+    init(port: Int, timeout: Int) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw SocketClient.Failure(description: "socket: errno \(errno)") }
+        var tv = timeval(tv_sec: timeout, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            throw SocketClient.Failure(description: "connect to port \(port): errno \(code)")
+        }
+    }
+
+    deinit {
+        if fd >= 0 { Glibc.close(fd) }
+    }
+
+    mutating func close() {
+        if fd >= 0 { Glibc.close(fd) }
+        fd = -1
+    }
+
+    func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard sent > 0 else { throw SocketClient.Failure(description: "send: errno \(errno)") }
+            offset += sent
+        }
+    }
+
+    mutating func readResponse(isHead: Bool) throws -> ClientResponse {
+        let headEnd = try readUntilHeadEnd()
+        let headText = String(decoding: buffer[..<headEnd], as: UTF8.self)
+        buffer.removeFirst(headEnd + 4)
+        var lines = headText.components(separatedBy: "\r\n")
+        let statusLine = lines.removeFirst()
+        let parts = statusLine.split(separator: " ", maxSplits: 2)
+        guard parts.count >= 2, let status = Int(parts[1]) else { throw SocketClient.Failure(description: "bad status line \(statusLine)") }
+        var headers: [(String, String)] = []
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers.append((String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+        }
+        var response = ClientResponse(status: status, headers: headers, body: [])
+        if isHead || status == 204 || status == 304 || (100..<200).contains(status) { return response }
+        if let length = response.header("Content-Length").flatMap(Int.init) {
+            while buffer.count < length { guard try fill() else { throw SocketClient.Failure(description: "closed mid-body") } }
+            response.body = Array(buffer[..<length])
+            buffer.removeFirst(length)
+        } else {
+            while try fill() {}
+            response.body = buffer
+            buffer.removeAll()
+        }
+        return response
+    }
+
+    mutating func isClosedByPeer() throws -> Bool {
+        guard buffer.isEmpty else { return false }
+        return try !fill()
+    }
+
+    private mutating func readUntilHeadEnd() throws -> Int {
+        while true {
+            if let end = findHeadEnd() { return end }
+            guard try fill() else { throw SocketClient.Failure(description: "connection closed before a response") }
+        }
+    }
+
+    private func findHeadEnd() -> Int? {
+        guard buffer.count >= 4 else { return nil }
+        for index in 0...(buffer.count - 4)
+        where buffer[index] == 13 && buffer[index + 1] == 10 && buffer[index + 2] == 13 && buffer[index + 3] == 10 {
+            return index
+        }
+        return nil
+    }
+
+    /// Reads more bytes; false at end of stream.
+    private mutating func fill() throws -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if count < 0 {
+            if errno == ECONNRESET { return false }
+            throw SocketClient.Failure(description: "recv: errno \(errno)")
+        }
+        if count == 0 { return false }
+        buffer.append(contentsOf: chunk[..<count])
+        return true
+    }
+}
+
+/// A response as a test client read it.
+package struct ClientResponse: Sendable {
+    package var status: Int
+    package var headers: [(String, String)]
+    package var body: [UInt8]
+
+    package func header(_ name: String) -> String? {
+        headers.first { $0.0.lowercased() == name.lowercased() }?.1
+    }
+
+    package var text: String { String(decoding: body, as: UTF8.self) }
+}

@@ -1,0 +1,97 @@
+// The composition root: reads the configuration, builds every dependency once, injects each into
+// the next through initialisers, and runs the server. Nothing else lives here.
+import App
+import Foundation
+import HTTPServer
+import Logging
+import Store
+import Templates
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let command: AppOptions.Command
+do {
+    command = try AppOptions.parse(arguments: arguments, environment: ProcessInfo.processInfo.environment)
+} catch {
+    FileHandle.standardError.write(Data("quotebook: \(error)\n".utf8))
+    exit(64)
+}
+
+let options: AppOptions
+switch command {
+case .help:
+    FileHandle.standardOutput.write(Data(AppOptions.usage.utf8))
+    exit(0)
+case .render(let words):
+    let result = RenderCommand.run(arguments: words, standardInput: FileHandle.standardInput.readDataToEndOfFile())
+    FileHandle.standardOutput.write(result.output)
+    if let message = result.error { FileHandle.standardError.write(Data("quotebook render: \(message)\n".utf8)) }
+    exit(result.exitCode)
+case .serve(let parsed):
+    options = parsed
+}
+
+/// Stops with a message on standard error and a non-zero status (start-up failures only).
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("quotebook: \(message)\n".utf8))
+    exit(1)
+}
+
+let logger = Logger(label: "quotebook", level: options.logLevel, sink: StandardErrorLogSink())
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let root = options.resolveRoot(currentDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), packageRoot: packageRoot)
+let templatesDirectory = root.appendingPathComponent("Templates", isDirectory: true)
+
+let templates: PageRenderer.Source
+do {
+    templates =
+        options.isDevelopment
+        ? .reloading(try TemplateReloader(directory: templatesDirectory))
+        : .compiled(try TemplateLibrary(directory: templatesDirectory))
+} catch {
+    fail("cannot start with a broken template: \(error)")
+}
+
+let store: Store
+do {
+    store = try Store(
+        journal: try SQLiteJournal(directory: options.dataDirectory),
+        seed: SeedContent.actions(at: Date()),
+        logger: logger.labeled("store")
+    )
+} catch {
+    fail("\(error)")
+}
+
+let dependencies = Dependencies(
+    store: store,
+    now: { Date() },
+    templates: templates,
+    staticFiles: StaticFiles(root: root.appendingPathComponent("Public", isDirectory: true)),
+    isDevelopment: options.isDevelopment,
+    logger: logger
+)
+let server = HTTPServer(
+    configuration: HTTPServerConfiguration(host: options.host, port: options.port),
+    responder: AppCoordinator(dependencies: dependencies),
+    logger: logger.labeled("http")
+)
+
+let port: Int
+do {
+    port = try server.start()
+} catch {
+    fail("cannot listen on \(options.host):\(options.port): \(error)")
+}
+
+// SIGINT and SIGTERM: stop accepting, let requests in flight finish, close the database, exit 0.
+let signals = TerminationSignals { [logger, server] signal in
+    logger.notice("signal \(signal): shutting down")
+    Task { await server.shutdown() }
+}
+
+let displayHost = options.host.contains(":") ? "[\(options.host)]" : options.host
+FileHandle.standardOutput.write(Data("Quotebook listening on http://\(displayHost):\(port)\n".utf8))
+await server.run()
+await store.close()
+logger.notice("stopped")
+exit(0)

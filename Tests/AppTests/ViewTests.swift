@@ -1,0 +1,68 @@
+import App
+import Foundation
+import HTTPServer
+import Store
+import Testing
+
+/// Views pick the template and status for every state.
+@Suite struct ViewTests {
+    let quote = Quote(
+        id: QuoteID(1), text: "Text", author: "Author", version: 3,
+        addedBy: nil, addedAt: Date(timeIntervalSince1970: 0), updatedBy: nil, updatedAt: Date(timeIntervalSince1970: 60)
+    )
+    var form: QuoteForm { QuoteForm(quote: quote) }
+
+    @Test func editingWithoutProblemsIs200Form() {
+        let page = QuoteEditView.page(for: .editing(form, problems: [:]))
+        #expect(page.template == "quote_edit")
+        #expect(page.status == .ok)
+    }
+
+    @Test func editingWithProblemsIs422Form() {
+        let page = QuoteEditView.page(for: .editing(form, problems: [.author: .empty]))
+        #expect(page.template == "quote_edit")
+        #expect(page.status == .unprocessableContent)
+    }
+
+    @Test func conflictIs409Form() {
+        let page = QuoteEditView.page(for: .conflict(current: quote, mine: form))
+        #expect(page.template == "quote_edit")
+        #expect(page.status == .conflict)
+    }
+
+    @Test func savedShowsTheQuote() {
+        let page = QuoteEditView.page(for: .saved(quote))
+        #expect(page.template == "quote")
+        #expect(page.status == .ok)
+    }
+
+    @Test func notFoundStatesAre404ErrorPages() {
+        for page in [QuoteEditView.page(for: .notFound), QuoteView.page(for: .notFound)] {
+            #expect(page.template == "error")
+            #expect(page.status == .notFound)
+        }
+    }
+
+    @Test func methodNotAllowedCarriesAllow() {
+        let page = ErrorView.page(for: .methodNotAllowed([.get, .head]))
+        #expect(page.status == .methodNotAllowed)
+        #expect(page.headers["Allow"] == "GET, HEAD")
+    }
+
+    @Test func serverFaultIs500() {
+        #expect(ErrorView.page(for: .serverFault(details: "boom")).status == .internalServerError)
+    }
+
+    @Test(arguments: [
+        (FieldProblem.empty, "Please enter the text."), (.tooLong(maximum: 5), "Please keep the text to 5 characters or fewer."),
+    ])
+    func fieldProblemsReadAsSentences(problem: FieldProblem, sentence: String) {
+        #expect(QuoteEditView.message(for: problem, field: "the text") == sentence)
+    }
+
+    @Test func datesAreWrittenInUTC() {
+        let date = Date(timeIntervalSince1970: 1_795_330_800)
+        #expect(DateText.readable(date) == "22 Nov 2026, 07:00 UTC")
+        #expect(DateText.machine(date) == "2026-11-22T07:00:00Z")
+    }
+}

@@ -1,0 +1,88 @@
+import App
+import Foundation
+import HTTPServer
+import Store
+import TestSupport
+import Testing
+
+/// Rules every page follows, checked through the coordinator tree with in-memory requests.
+@Suite struct PageRulesTests {
+    @Test(arguments: ["/", "/quotes/1", "/quotes/1/edit", "/nowhere"])
+    func htmlPagesAreCompleteDocumentsWithSecurityHeaders(path: String) async throws {
+        let app = try TestApp()
+        let response = await app.get(path)
+        #expect(response.text.hasPrefix("<!doctype html>"))
+        #expect(response.text.contains("<html lang=\"en\">"))
+        #expect(response.text.contains("<title>"))
+        #expect(response.headers["Content-Type"] == "text/html; charset=utf-8")
+        #expect(response.headers["Content-Security-Policy"]?.contains("default-src 'self'") == true)
+        #expect(response.headers["Content-Security-Policy"]?.contains("frame-ancestors 'none'") == true)
+        #expect(response.headers["X-Content-Type-Options"] == "nosniff")
+        #expect(response.headers["Referrer-Policy"] == "same-origin")
+    }
+
+    @Test func unknownPathIs404Page() async throws {
+        let response = try await TestApp().get("/no/such/page")
+        #expect(response.status == .notFound)
+        #expect(response.text.contains("Page not found"))
+    }
+
+    @Test func unknownQuoteIs404Page() async throws {
+        let app = try TestApp()
+        #expect(await app.get("/quotes/99").status == .notFound)
+        #expect(await app.get("/quotes/99/edit").status == .notFound)
+        #expect(await app.post("/quotes/99", form: ["text": "a", "author": "b", "version": "1"]).status == .notFound)
+    }
+
+    @Test func wrongMethodIs405WithAllow() async throws {
+        let app = try TestApp()
+        let response = await app.respond(HTTPRequest(method: .delete, target: "/quotes/1", headers: ["Host": "t"]))
+        #expect(response.status == .methodNotAllowed)
+        #expect(response.headers["Allow"] == "GET, POST, HEAD")
+        let onFile = await app.respond(HTTPRequest(method: .post, target: "/site.css", headers: ["Host": "t"]))
+        #expect(onFile.status == .methodNotAllowed)
+        #expect(onFile.headers["Allow"] == "GET, HEAD")
+    }
+
+    @Test func typedMarkupIsShownAsText() async throws {
+        let app = try TestApp()
+        let save = await app.post("/quotes/1", form: ["text": "<script>alert('x')</script>", "author": "\"Eve\" & co", "version": "1"])
+        #expect(save.status == .seeOther)
+        for path in ["/", "/quotes/1", "/quotes/1/edit"] {
+            let page = await app.get(path).text
+            #expect(!page.contains("<script>"))
+            #expect(page.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"))
+            #expect(page.contains("&quot;Eve&quot; &amp; co"))
+        }
+    }
+
+    @Test func incompleteFormIs400Page() async throws {
+        let app = try TestApp()
+        let response = await app.post("/quotes/1", form: ["text": "no version", "author": "x"])
+        #expect(response.status == .badRequest)
+        #expect(response.text.contains("<!doctype html>"))
+        #expect(app.store.state.quotes[QuoteID(1)]?.version == 1)
+    }
+
+    @Test func healthCheckIsPlainOK() async throws {
+        let response = try await TestApp().get("/healthz")
+        #expect(response.status == .ok)
+        #expect(response.text == "ok")
+        #expect(response.headers["Content-Type"]?.hasPrefix("text/plain") == true)
+    }
+
+    @Test func stylesheetIsServedFromPublic() async throws {
+        let response = try await TestApp().get("/site.css")
+        #expect(response.status == .ok)
+        #expect(response.headers["Content-Type"]?.hasPrefix("text/css") == true)
+        #expect(response.text.contains("font"))
+    }
+
+    @Test func everyFormFieldHasALabel() async throws {
+        let page = try await TestApp().get("/quotes/1/edit").text
+        for id in ["text", "author"] {
+            #expect(page.contains("<label for=\"\(id)\">"))
+            #expect(page.contains("id=\"\(id)\""))
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The real executable, started as a person starts it.
+@Suite(.timeLimit(.minutes(2))) struct ProcessTests {
+    @Test func printsTheListeningLineServesAndStopsCleanlyOnSIGTERM() async throws {
+        let data = try TemporaryDirectory()
+        defer { data.remove() }
+        let quotebook = try QuotebookProcess(arguments: ["--port", "0", "--data", data.url.path, "--root", RepositoryPaths.root.path])
+        let line = try await quotebook.waitUntilListening()
+        #expect(line.hasPrefix("Quotebook listening on http://127.0.0.1:"))
+        let port = try #require(quotebook.port)
+        #expect(port > 0)
+
+        let home = try await SocketClient(port: port).exchange("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(home.status == 200)
+        #expect(home.text.contains("Two things are infinite"))
+        #expect(await quotebook.stop(signal: SIGTERM) == 0)
+    }
+
+    @Test func stopsCleanlyOnSIGINTAndKeepsDataForTheNextStart() async throws {
+        let data = try TemporaryDirectory()
+        defer { data.remove() }
+        let arguments = ["--port", "0", "--data", data.url.path, "--root", RepositoryPaths.root.path]
+        let first = try QuotebookProcess(arguments: arguments)
+        try await first.waitUntilListening()
+        let body = "text=Kept+across+restarts&author=Tester&version=1"
+        let save = try await SocketClient(port: try #require(first.port)).exchange(
+            "POST /quotes/1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        )
+        #expect(save.status == 303)
+        #expect(await first.stop(signal: SIGINT) == 0)
+
+        let second = try QuotebookProcess(arguments: arguments)
+        try await second.waitUntilListening()
+        let show = try await SocketClient(port: try #require(second.port)).exchange("GET /quotes/1 HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(show.text.contains("Kept across restarts"))
+        #expect(await second.stop() == 0)
+    }
+
+    @Test func environmentVariablesConfigureTheServer() async throws {
+        let data = try TemporaryDirectory()
+        defer { data.remove() }
+        let quotebook = try QuotebookProcess(
+            arguments: [],
+            environment: ["QUOTEBOOK_PORT": "0", "QUOTEBOOK_DATA": data.url.path, "QUOTEBOOK_ROOT": RepositoryPaths.root.path]
+        )
+        try await quotebook.waitUntilListening()
+        #expect(quotebook.port != 8080)
+        #expect(FileManager.default.fileExists(atPath: data.url.appendingPathComponent("quotebook.sqlite3").path))
+        #expect(await quotebook.stop() == 0)
+    }
+
+    @Test func refusesADatabaseOfAnotherApplication() async throws {
+        let data = try TemporaryDirectory()
+        defer { data.remove() }
+        let file = data.url.appendingPathComponent("quotebook.sqlite3")
+        let bytes = Data("not a database at all, just some text that is long enough to matter".utf8)
+        try bytes.write(to: file)
+        let quotebook = try QuotebookProcess(arguments: ["--port", "0", "--data", data.url.path, "--root", RepositoryPaths.root.path])
+        #expect(await quotebook.waitForExit() != 0)
+        #expect(await quotebook.standardError().contains("left as it was"))
+        #expect(try Data(contentsOf: file) == bytes)
+    }
+
+    @Test func refusesToStartWithABrokenTemplate() async throws {
+        let root = try TemporaryDirectory()
+        defer { root.remove() }
+        let templates = root.url.appendingPathComponent("Templates")
+        try FileManager.default.copyItem(at: RepositoryPaths.templates, to: templates)
+        try "{{#page}}never closed".write(to: templates.appendingPathComponent("home.mustache"), atomically: true, encoding: .utf8)
+        let quotebook = try QuotebookProcess(arguments: [
+            "--port", "0", "--data", root.url.appendingPathComponent("data").path, "--root", root.url.path,
+        ])
+        #expect(await quotebook.waitForExit() != 0)
+        let message = await quotebook.standardError()
+        #expect(message.contains("home.mustache:1:"))
+    }
+
+    @Test func helpListsTheOptions() async throws {
+        let quotebook = try QuotebookProcess(arguments: ["--help"])
+        let line = await quotebook.firstLine()
+        #expect(line?.hasPrefix("Usage: quotebook") == true)
+        #expect(await quotebook.waitForExit() == 0)
+    }
+
+    @Test func badOptionExitsNonZeroWithAMessage() async throws {
+        let quotebook = try QuotebookProcess(arguments: ["--port", "banana"])
+        #expect(await quotebook.waitForExit() != 0)
+        #expect(await quotebook.standardError().contains("--port"))
+    }
+}

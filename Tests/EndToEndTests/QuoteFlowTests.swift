@@ -1,0 +1,116 @@
+import App
+import Foundation
+import HTTPServer
+import Store
+import TestSupport
+import Testing
+
+/// The walking skeleton's flows over a real socket, against the server started in this process.
+@Suite struct QuoteFlowTests {
+    func request(_ method: String, _ path: String, body: String? = nil, connection: String = "keep-alive") -> String {
+        var text = "\(method) \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: \(connection)\r\n"
+        if let body {
+            text += "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n"
+        }
+        return text + "\r\n" + (body ?? "")
+    }
+
+    func form(_ fields: KeyValuePairs<String, String>) -> String {
+        fields.map { "\(URLEncodedForm.encode($0.key))=\(URLEncodedForm.encode($0.value))" }.joined(separator: "&")
+    }
+
+    @Test func showEditSaveShowsTheNewText() async throws {
+        let app = try TestApp()
+        let live = try LiveServer(responder: app.coordinator)
+        let client = try live.connect()
+
+        let home = try await client.exchange(request("GET", "/"))
+        #expect(home.status == 200)
+        #expect(home.text.contains("Two things are infinite"))
+        #expect(home.text.contains("href=\"/quotes/1/edit\""))
+
+        let edit = try await client.exchange(request("GET", "/quotes/1/edit"))
+        #expect(edit.status == 200)
+        #expect(edit.text.contains("name=\"version\" value=\"1\""))
+
+        let save = try await client.exchange(
+            request(
+                "POST", "/quotes/1",
+                body: form(["text": "Simplicity is prerequisite for reliability.", "author": "Edsger W. Dijkstra", "version": "1"])))
+        #expect(save.status == 303)
+        #expect(save.header("Location") == "/quotes/1")
+
+        let show = try await client.exchange(request("GET", "/quotes/1"))
+        #expect(show.status == 200)
+        #expect(show.text.contains("Simplicity is prerequisite for reliability."))
+        #expect(show.text.contains("Edsger W. Dijkstra"))
+
+        let homeAgain = try await client.exchange(request("GET", "/", connection: "close"))
+        #expect(homeAgain.text.contains("Simplicity is prerequisite"))
+        await live.stop()
+    }
+
+    @Test func invalidEditIsAnsweredWith422KeepingTheInput() async throws {
+        let app = try TestApp()
+        let live = try LiveServer(responder: app.coordinator)
+        let client = try live.connect()
+        let response = try await client.exchange(
+            request("POST", "/quotes/1", body: form(["text": "   ", "author": "Kept <Author>", "version": "1"])))
+        #expect(response.status == 422)
+        #expect(response.text.contains("value=\"Kept &lt;Author&gt;\""))
+        #expect(response.text.contains("Please enter the quote&#39;s text."))
+        #expect(app.store.state.quotes[QuoteID(1)]?.version == 1)
+        await live.stop()
+    }
+
+    @Test func staleVersionIsAConflictShowingBothTexts() async throws {
+        let app = try TestApp()
+        let live = try LiveServer(responder: app.coordinator)
+        let client = try live.connect()
+        let first = try await client.exchange(request("POST", "/quotes/1", body: form(["text": "Theirs", "author": "Them", "version": "1"])))
+        #expect(first.status == 303)
+        let second = try await client.exchange(request("POST", "/quotes/1", body: form(["text": "Mine", "author": "Me", "version": "1"])))
+        #expect(second.status == 409)
+        #expect(second.text.contains("Theirs"))
+        #expect(second.text.contains(">Mine</textarea>"))
+        #expect(second.text.contains("name=\"version\" value=\"2\""))
+        #expect(app.store.state.quotes[QuoteID(1)]?.text == "Theirs")
+        await live.stop()
+    }
+
+    @Test func anEditSurvivesARestartOnTheSameDataDirectory() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.url.appendingPathComponent("quotebook.sqlite3").path
+
+        let first = try TestApp(journalPath: path)
+        let live = try LiveServer(responder: first.coordinator)
+        let save = try await live.connect().exchange(
+            request("POST", "/quotes/1", body: form(["text": "Persisted", "author": "Disk", "version": "1"])))
+        #expect(save.status == 303)
+        await live.stop()
+        await first.store.close()
+
+        let second = try TestApp(journalPath: path)
+        let again = try LiveServer(responder: second.coordinator)
+        let show = try await again.connect().exchange(request("GET", "/quotes/1"))
+        #expect(show.text.contains("Persisted"))
+        #expect(second.store.state.quotes.count == 1)
+        await again.stop()
+        await second.store.close()
+    }
+
+    @Test func malformedRequestGets400AndTheNextConnectionIsServed() async throws {
+        let app = try TestApp()
+        let live = try LiveServer(responder: app.coordinator)
+        let bad = try live.connect()
+        let rejected = try await bad.exchange("GARBAGE\r\n\r\n")
+        #expect(rejected.status == 400)
+        #expect(try await bad.isClosedByPeer())
+
+        let good = try await live.connect().exchange(request("GET", "/healthz"))
+        #expect(good.status == 200)
+        #expect(good.text == "ok")
+        await live.stop()
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import HTTPServer
+import Testing
+
+/// Static files: types, validators, conditional requests, and no way out of the root.
+@Suite struct StaticFilesTests {
+    /// A fresh folder tree: `outside/secret.txt`, `public/site.css`, `public/a/b.js`, a
+    /// symlink `public/escape` to the outside file and `public/link.css` to `site.css`.
+    struct Fixture {
+        let base: URL
+        let files: StaticFiles
+
+        init() throws {
+            base = FileManager.default.temporaryDirectory.appendingPathComponent("static-\(UUID().uuidString)")
+            let publicFolder = base.appendingPathComponent("public")
+            try FileManager.default.createDirectory(at: publicFolder.appendingPathComponent("a"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: base.appendingPathComponent("outside"), withIntermediateDirectories: true)
+            try Data("secret".utf8).write(to: base.appendingPathComponent("outside/secret.txt"))
+            try Data("body { color: red }".utf8).write(to: publicFolder.appendingPathComponent("site.css"))
+            try Data("let x = 1".utf8).write(to: publicFolder.appendingPathComponent("a/b.js"))
+            try Data("hidden".utf8).write(to: publicFolder.appendingPathComponent(".env"))
+            try Data("space".utf8).write(to: publicFolder.appendingPathComponent("my file.txt"))
+            try FileManager.default.createSymbolicLink(
+                atPath: publicFolder.appendingPathComponent("escape").path, withDestinationPath: "../outside/secret.txt")
+            try FileManager.default.createSymbolicLink(
+                atPath: publicFolder.appendingPathComponent("link.css").path, withDestinationPath: "site.css")
+            files = StaticFiles(root: publicFolder)
+        }
+
+        func get(_ path: String, method: HTTPMethod = .get, headers: HTTPHeaders = [:]) -> HTTPResponse? {
+            files.response(for: HTTPRequest(method: method, target: path, headers: headers))
+        }
+
+        func remove() {
+            try? FileManager.default.removeItem(at: base)
+        }
+    }
+
+    @Test func servesFileWithTypeAndValidators() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let response = try #require(fixture.get("/site.css"))
+        #expect(response.status == .ok)
+        #expect(String(decoding: response.body, as: UTF8.self) == "body { color: red }")
+        #expect(response.headers["Content-Type"] == "text/css; charset=utf-8")
+        #expect(response.headers["ETag"]?.hasPrefix("\"") == true)
+        #expect(response.headers["Last-Modified"]?.hasSuffix(" GMT") == true)
+        #expect(response.headers["Cache-Control"] == "no-cache")
+        #expect(fixture.get("/a/b.js")?.headers["Content-Type"] == "text/javascript; charset=utf-8")
+        #expect(fixture.get("/my%20file.txt")?.status == .ok)
+        #expect(fixture.get("/site.css", method: .head)?.status == .ok)
+    }
+
+    @Test func answers304ForMatchingETag() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let etag = try #require(fixture.get("/site.css")?.headers["ETag"])
+        for header in [etag, "W/\(etag)", "\"other\", \(etag)", "*"] {
+            let response = try #require(fixture.get("/site.css", headers: ["If-None-Match": header]))
+            #expect(response.status == .notModified)
+            #expect(response.body.isEmpty)
+            #expect(response.headers["ETag"] == etag)
+        }
+        #expect(fixture.get("/site.css", headers: ["If-None-Match": "\"nope\""])?.status == .ok)
+    }
+
+    @Test func answers304ForIfModifiedSinceNotBeforeModification() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let lastModified = try #require(fixture.get("/site.css")?.headers["Last-Modified"])
+        #expect(fixture.get("/site.css", headers: ["If-Modified-Since": lastModified])?.status == .notModified)
+        #expect(
+            fixture.get("/site.css", headers: ["If-Modified-Since": "Thu, 01 Jan 1970 00:00:00 GMT"])?.status == .ok)
+        // If-None-Match takes precedence (RFC 9110 §13.1.3).
+        #expect(
+            fixture.get("/site.css", headers: ["If-Modified-Since": lastModified, "If-None-Match": "\"x\""])?.status == .ok)
+    }
+
+    @Test func servesChangedFileFresh() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let first = try #require(fixture.get("/site.css"))
+        try Data("p { margin: 0 } /* longer */".utf8).write(to: fixture.base.appendingPathComponent("public/site.css"))
+        let second = try #require(fixture.get("/site.css"))
+        #expect(String(decoding: second.body, as: UTF8.self) == "p { margin: 0 } /* longer */")
+        #expect(second.headers["ETag"] != first.headers["ETag"])
+    }
+
+    @Test(arguments: [
+        "/../outside/secret.txt", "/%2e%2e/outside/secret.txt", "/%2E%2E/outside/secret.txt", "/a/../../outside/secret.txt",
+        "/..%2foutside%2fsecret.txt", "/..%2Foutside/secret.txt", "/..\\outside\\secret.txt", "/..%5coutside%5csecret.txt",
+        "/site.css%00.txt", "/%c0%ae%c0%ae/outside/secret.txt", "/%e0%80%ae%e0%80%ae/outside/secret.txt", "/escape",
+        "/.env", "/a/", "/a", "/", "//site.css", "/missing.css", "/site.css/", "/%zz", "site.css", "/./site.css",
+    ])
+    func refusesPathsOutsideRootOrNotRegularFiles(_ path: String) throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        #expect(fixture.get(path) == nil)
+    }
+
+    @Test func followsSymlinkInsideRoot() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        #expect(fixture.get("/link.css")?.status == .ok)
+    }
+
+    @Test func ignoresOtherMethods() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        #expect(fixture.get("/site.css", method: .post) == nil)
+    }
+
+    @Test func servesFileThroughServerWithHeadKeepingLength() async throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let files = fixture.files
+        let server = try TestServer(
+            responder: ClosureResponder { request in files.response(for: request) ?? .text("no", status: .notFound) })
+        let client = try server.connect()
+        let get = try await client.exchange("GET /site.css HTTP/1.1\r\nHost: h\r\n\r\n")
+        #expect(get.text == "body { color: red }")
+        client.send("HEAD /site.css HTTP/1.1\r\nHost: h\r\n\r\n")
+        let head = try await client.readResponse(isHead: true)
+        #expect(head.header("Content-Length") == "19")
+        let etag = try #require(get.header("ETag"))
+        let conditional = try await client.exchange("GET /site.css HTTP/1.1\r\nHost: h\r\nIf-None-Match: \(etag)\r\n\r\n")
+        #expect(conditional.status == 304)
+        #expect(conditional.body.isEmpty)
+        await server.stop()
+    }
+}

@@ -1,0 +1,32 @@
+import HTTPServer
+import Testing
+
+/// `application/x-www-form-urlencoded` decoding (WHATWG URL §5.1).
+@Suite struct URLEncodedFormTests {
+    @Test(arguments: [
+        ("a=1&b=2", [("a", "1"), ("b", "2")]),
+        ("text=Less+%3Cb%3E+%26+%22more%22&author=", [("text", "Less <b> & \"more\""), ("author", "")]),
+        ("flag&&x=%C3%A9", [("flag", ""), ("x", "é")]),
+        ("", []),
+        ("a=1=2", [("a", "1=2")]),
+    ])
+    func decodesPairsInOrder(input: String, expected: [(String, String)]) throws {
+        let form = try URLEncodedForm(Array(input.utf8))
+        #expect(form.pairs.map(\.name) == expected.map(\.0))
+        #expect(form.pairs.map(\.value) == expected.map(\.1))
+    }
+
+    @Test(arguments: ["a=%", "a=%4", "a=%zz", "%g0=1"])
+    func rejectsBadPercentEscape(_ input: String) {
+        #expect(throws: URLEncodedForm.DecodingError.badPercentEscape) { try URLEncodedForm(Array(input.utf8)) }
+    }
+
+    @Test func rejectsInvalidUTF8() {
+        #expect(throws: URLEncodedForm.DecodingError.invalidUTF8) { try URLEncodedForm(Array("a=%C0%AE".utf8)) }
+    }
+
+    @Test func decodesFromArraySlice() throws {
+        let bytes = Array("xx&a=b".utf8)
+        #expect(try URLEncodedForm(bytes[3...])["a"] == "b")
+    }
+}

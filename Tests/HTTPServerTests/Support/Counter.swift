@@ -1,0 +1,17 @@
+import Synchronization
+
+/// A thread-safe counter responders bump, so tests can wait for "the request has arrived".
+final class Counter: Sendable {
+    private let value = Mutex(0)
+
+    func increment() { value.withLock { $0 += 1 } }
+
+    var current: Int { value.withLock { $0 } }
+
+    /// Waits (polling every 5 ms, at most 5 s) until the count reaches `target`.
+    func wait(until target: Int) async throws {
+        for _ in 0..<1000 where current < target {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Logging
+import Store
+import TestSupport
+import Testing
+
+@Suite struct StoreTests {
+    let date = Date(timeIntervalSince1970: 1_000)
+    var seed: [AppAction] { [.addQuote(QuoteDraft(text: "Seeded", author: "Someone"), by: nil, at: date)] }
+
+    @Test func seedsAnEmptyJournalOnce() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let first = try Store(journal: try SQLiteJournal(directory: directory.url), seed: seed, logger: .discarding())
+        #expect(first.state.quotes.count == 1)
+        await first.close()
+        let second = try Store(journal: try SQLiteJournal(directory: directory.url), seed: seed, logger: .discarding())
+        #expect(second.state.quotes.count == 1)
+        #expect(second.state.quotes[QuoteID(1)]?.text == "Seeded")
+        await second.close()
+    }
+
+    @Test func dispatchedActionsSurviveReopening() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try Store(journal: try SQLiteJournal(directory: directory.url), seed: seed, logger: .discarding())
+        let result = try await store.dispatch(
+            .editQuote(QuoteID(1), QuoteDraft(text: "Edited", author: "Me"), baseVersion: 1, by: nil, at: date))
+        #expect(result == .success(.quoteEdited(QuoteID(1), version: 2)))
+        await store.close()
+
+        let reopened = try Store(journal: try SQLiteJournal(directory: directory.url), seed: seed, logger: .discarding())
+        #expect(reopened.state.quotes[QuoteID(1)]?.text == "Edited")
+        #expect(reopened.state.quotes[QuoteID(1)]?.version == 2)
+        #expect(reopened.state.history[QuoteID(1)]?.count == 2)
+        await reopened.close()
+    }
+
+    @Test func rejectedActionsAreNotJournaled() async throws {
+        let journal = try SQLiteJournal(path: ":memory:")
+        let store = try Store(journal: journal, seed: seed, logger: .discarding())
+        let result = try await store.dispatch(.editQuote(QuoteID(1), QuoteDraft(text: "", author: "Me"), baseVersion: 1, by: nil, at: date))
+        #expect(result == .failure(.invalidQuote([.text: .empty])))
+        #expect(store.state.quotes[QuoteID(1)]?.version == 1)
+        await store.close()
+    }
+
+    @Test func journalRecordsEveryAppliedActionInOrder() throws {
+        let journal = try SQLiteJournal(path: ":memory:")
+        let add = AppAction.addQuote(QuoteDraft(text: "A", author: "B"), by: UserID(rawValue: 7), at: date)
+        let edit = AppAction.editQuote(QuoteID(1), QuoteDraft(text: "C", author: "D"), baseVersion: 1, by: nil, at: date)
+        let first = try journal.append(add)
+        let second = try journal.append(edit)
+        #expect(second > first)
+        #expect(try journal.loadAll().map(\.action) == [add, edit])
+    }
+
+    @Test func subscribersReceiveAppliedEvents() async throws {
+        let store = try Store(journal: try SQLiteJournal(path: ":memory:"), seed: seed, logger: .discarding())
+        let events = await store.subscribe()
+        _ = try await store.dispatch(.editQuote(QuoteID(1), QuoteDraft(text: "New", author: "Me"), baseVersion: 1, by: nil, at: date))
+        var iterator = events.makeAsyncIterator()
+        let event = await iterator.next()
+        #expect(event == .quoteEdited(QuoteID(1), version: 2))
+        await store.close()
+    }
+
+    @Test func refusesADatabaseOfAnotherApplicationAndLeavesItUntouched() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.url.appendingPathComponent("quotebook.sqlite3").path
+        let other = try SQLiteConnection(path: path)
+        try other.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL); INSERT INTO invoices VALUES (1, 9.5);")
+        other.close()
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+
+        #expect(throws: StoreError.foreignDatabase(path: path)) {
+            _ = try SQLiteJournal(directory: directory.url)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test func refusesADamagedFileAndLeavesItUntouched() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.url.appendingPathComponent("quotebook.sqlite3")
+        let garbage = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        try garbage.write(to: url)
+
+        #expect {
+            _ = try SQLiteJournal(directory: directory.url)
+        } throws: { error in
+            if case .damagedDatabase = error as? StoreError { return true }
+            return false
+        }
+        #expect(try Data(contentsOf: url) == garbage)
+    }
+
+    @Test func usesWriteAheadLoggingWithFullSynchronousMode() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let journal = try SQLiteJournal(directory: directory.url)
+        _ = try journal.append(.addQuote(QuoteDraft(text: "A", author: "B"), by: nil, at: date))
+        let probe = try SQLiteConnection(path: directory.url.appendingPathComponent("quotebook.sqlite3").path)
+        #expect(try probe.prepare("PRAGMA journal_mode").rows { $0.text(at: 0) } == ["wal"])
+        journal.close()
+    }
+}
