@@ -34,6 +34,16 @@ let package = Package(
             dependencies: ["App", "HTTPServer", "Templates", "Store", "Logging"],
             swiftSettings: strictSettings
         ),
+        .executableTarget(
+            name: "ServerBenchmark",
+            dependencies: ["HTTPServer", "Templates", "Logging"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "TemplatesBenchmark",
+            dependencies: ["Templates"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "TestSupport",
             dependencies: ["App", "HTTPServer", "Templates", "Store", "Logging"],
@@ -41,7 +51,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HTTPServerTests",
-            dependencies: ["HTTPServer", "TestSupport"],
+            dependencies: ["HTTPServer", "Logging", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
