@@ -6,7 +6,8 @@ package import Store
 import Templates
 
 /// The app wired as `main.swift` wires it, but on a database the test chooses (in memory by
-/// default), a fixed clock, and the repository's templates and public files.
+/// default), a fixed clock, and the repository's templates (or a copy, for `--dev` reloading)
+/// and public files.
 package struct TestApp: Sendable {
     package let store: Store
     package let coordinator: AppCoordinator
@@ -16,7 +17,8 @@ package struct TestApp: Sendable {
     package static let fixedNow = Date(timeIntervalSince1970: 1_795_330_800)
 
     package init(
-        journalPath: String = ":memory:", seed: [AppAction] = SeedContent.actions(at: TestApp.fixedNow), isDevelopment: Bool = false
+        journalPath: String = ":memory:", seed: [AppAction] = SeedContent.actions(at: TestApp.fixedNow),
+        isDevelopment: Bool = false, templates: URL = RepositoryPaths.templates
     ) throws {
         logSink = InMemoryLogSink()
         let logger = Logger(label: "test", level: .debug, sink: logSink)
@@ -24,7 +26,8 @@ package struct TestApp: Sendable {
         let dependencies = Dependencies(
             store: store,
             now: { TestApp.fixedNow },
-            templates: .compiled(try TemplateLibrary(directory: RepositoryPaths.templates)),
+            templates: isDevelopment
+                ? .reloading(try TemplateReloader(directory: templates)) : .compiled(try TemplateLibrary(directory: templates)),
             staticFiles: StaticFiles(root: RepositoryPaths.publicFiles),
             isDevelopment: isDevelopment,
             logger: logger

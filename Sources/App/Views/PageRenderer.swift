@@ -45,14 +45,24 @@ package struct PageRenderer: Sendable {
         case .compiled(let compiled): library = compiled
         case .reloading(let reloader): library = try reloader.library()
         }
-        return try library.render(page.template, LayoutContext(page: page.context, showsErrorDetails: showsErrorDetails))
+        return try render(page, with: library)
     }
 
-    /// The 500 page when a page itself fails to render; falls back to plain text if even the
-    /// error template cannot render (a broken layout in `--dev`).
+    private func render(_ page: Page, with library: TemplateLibrary) throws -> String {
+        try library.render(page.template, LayoutContext(page: page.context, showsErrorDetails: showsErrorDetails))
+    }
+
+    /// The 500 page when a page itself fails to render. In `--dev` a template that no longer
+    /// parses makes every fresh library fail, so the error page is rendered with the last
+    /// library that compiled; plain text is the last resort.
     private func faultResponse(_ error: any Error) -> HTTPResponse {
         let page = ErrorView.page(for: .serverFault(details: "\(error)"))
-        if let html = try? render(page) {
+        let library: TemplateLibrary
+        switch source {
+        case .compiled(let compiled): library = compiled
+        case .reloading(let reloader): library = reloader.lastCompiled
+        }
+        if let html = try? render(page, with: library) {
             return htmlResponse(html, status: page.status, extra: [:])
         }
         let text = showsErrorDetails ? "Internal Server Error\n\n\(error)\n" : "Internal Server Error\n"

@@ -52,6 +52,12 @@ package final class TemplateReloader: Sendable {
         }
     }
 
+    /// The newest library that compiled, without looking at the files: what an error page can
+    /// still be rendered with while a changed template is broken.
+    package var lastCompiled: TemplateLibrary {
+        state.withLock { $0.library }
+    }
+
     private static func paths(_ files: [TemplateDirectory.File]) -> [String: String] {
         Dictionary(files.map { ($0.name, $0.path) }, uniquingKeysWith: { first, _ in first })
     }
