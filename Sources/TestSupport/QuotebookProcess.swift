@@ -23,15 +23,30 @@ package final class QuotebookProcess {
         return testBinary.deletingLastPathComponent().appendingPathComponent("quotebook")
     }
 
-    package init(arguments: [String], environment: [String: String] = [:]) throws {
+    /// Starts the executable; `input`, when given, is its whole standard input (else none).
+    package init(arguments: [String], environment: [String: String] = [:], input: Data? = nil) throws {
         process.executableURL = Self.executableURL
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("QUOTEBOOK_") }
             .merging(environment) { $1 }
         process.standardOutput = output
         process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
+        let inputPipe = input.map { _ in Pipe() }
+        process.standardInput = inputPipe ?? FileHandle.nullDevice
         try process.run()
+        if let input, let inputPipe {
+            let writer = inputPipe.fileHandleForWriting
+            Thread {
+                writer.write(input)
+                try? writer.close()
+            }.start()
+        }
+    }
+
+    /// Everything written to standard output (read to its end, i.e. after the process ended).
+    package func standardOutput() async -> Data {
+        let reader = output.fileHandleForReading
+        return await offPool { reader.readDataToEndOfFile() }
     }
 
     /// Reads standard output up to the first newline; nil if the process ended first.

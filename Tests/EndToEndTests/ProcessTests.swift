@@ -91,3 +91,38 @@ import Testing
         #expect(await quotebook.standardError().contains("--port"))
     }
 }
+
+/// `quotebook render NAME`, run as a person runs it.
+@Suite(.timeLimit(.minutes(2))) struct RenderProcessTests {
+    @Test func writesExactlyTheRenderedBytes() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try "<p>{{name}}</p>{{>tail}}".write(to: directory.url.appendingPathComponent("card.mustache"), atomically: true, encoding: .utf8)
+        try "!".write(to: directory.url.appendingPathComponent("tail.mustache"), atomically: true, encoding: .utf8)
+        let quotebook = try QuotebookProcess(
+            arguments: ["render", "card", "--templates", directory.url.path, "--repeat", "3"],
+            input: Data(#"{"name": "<Ada & Grace>"}"#.utf8)
+        )
+        let output = await quotebook.standardOutput()
+        #expect(await quotebook.waitForExit() == 0)
+        #expect(String(decoding: output, as: UTF8.self) == "<p>&lt;Ada &amp; Grace&gt;</p>!")
+    }
+
+    @Test func failsWithAMessageForAMissingTemplate() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let quotebook = try QuotebookProcess(
+            arguments: ["render", "absent", "--templates", directory.url.path], input: Data("{}".utf8))
+        #expect(await quotebook.standardOutput().isEmpty)
+        #expect(await quotebook.waitForExit() != 0)
+        #expect(await quotebook.standardError().contains("absent"))
+    }
+
+    @Test func failsWithAMessageForInvalidJSON() async throws {
+        let quotebook = try QuotebookProcess(
+            arguments: ["render", "home", "--templates", RepositoryPaths.templates.path], input: Data("{oops".utf8))
+        #expect(await quotebook.standardOutput().isEmpty)
+        #expect(await quotebook.waitForExit() != 0)
+        #expect(await quotebook.standardError().isEmpty == false)
+    }
+}

@@ -33,9 +33,19 @@ import Testing
         }
     }
 
-    @Test func treatsEmptyInputAsEmptyObject() throws {
+    @Test func refusesEmptyInputAsInvalidJSON() throws {
         try withTemplates { directory in
             let result = RenderCommand.run(arguments: ["footer", "--templates", directory.url.path], standardInput: Data())
+            #expect(result.exitCode != 0)
+            #expect(result.output.isEmpty)
+            #expect(result.error != nil)
+        }
+    }
+
+    @Test func rendersEmptyObjectContext() throws {
+        try withTemplates { directory in
+            let result = RenderCommand.run(
+                arguments: ["footer", "--templates", directory.url.path], standardInput: Data("{}".utf8))
             #expect(result.exitCode == 0)
             #expect(String(decoding: result.output, as: UTF8.self) == "<p></p>")
         }

@@ -11,13 +11,15 @@ struct SpecCase: Sendable, CustomTestStringConvertible {
     ]
 
     let module: String
+    /// 1-based position in its module's file: two `~inheritance` cases share a name.
+    let number: Int
     let name: String
     let template: String
     let partials: [String: String]
     let data: TemplateValue
     let expected: String
 
-    var testDescription: String { "\(module): \(name)" }
+    var testDescription: String { "\(module) #\(number): \(name)" }
 
     /// Every case of every module in ``modules``, in file order; empty when the fixtures are
     /// missing (``SpecTests`` checks the count).
@@ -34,7 +36,7 @@ struct SpecCase: Sendable, CustomTestStringConvertible {
         let url = try fixturesDirectory().appendingPathComponent("mustache-spec/\(module).json")
         let document = try TemplateValue(json: Data(contentsOf: url))
         guard case .object(let root) = document, case .list(let tests)? = root["tests"] else { return [] }
-        return tests.compactMap { test in
+        return tests.enumerated().compactMap { index, test in
             guard case .object(let fields) = test,
                 case .string(let name)? = fields["name"],
                 case .string(let template)? = fields["template"],
@@ -47,7 +49,7 @@ struct SpecCase: Sendable, CustomTestStringConvertible {
                 }
             }
             return SpecCase(
-                module: module, name: name, template: template, partials: partials, data: fields["data"] ?? .null,
+                module: module, number: index + 1, name: name, template: template, partials: partials, data: fields["data"] ?? .null,
                 expected: expected)
         }
     }

@@ -42,11 +42,10 @@ package enum RenderCommand {
         }
     }
 
+    /// The context is one JSON value; empty input is not JSON and is refused like any other
+    /// invalid input (pass `{}` for an empty context).
     private static func context(from input: Data) throws(TemplateError) -> TemplateValue {
-        if input.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
-            return .object([:])
-        }
-        return try TemplateValue(json: input)
+        try TemplateValue(json: input)
     }
 
     /// The parsed words.
