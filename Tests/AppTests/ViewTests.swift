@@ -2,6 +2,8 @@ import App
 import Foundation
 import HTTPServer
 import Store
+import Templates
+import TestSupport
 import Testing
 
 /// Views pick the template and status for every state.
@@ -14,31 +16,31 @@ import Testing
 
     @Test func editingWithoutProblemsIs200Form() {
         let page = QuoteEditView.page(for: .editing(form, problems: [:]))
-        #expect(page.template == "quote_edit")
+        #expect(page.template == .quoteEdit)
         #expect(page.status == .ok)
     }
 
     @Test func editingWithProblemsIs422Form() {
         let page = QuoteEditView.page(for: .editing(form, problems: [.author: .empty]))
-        #expect(page.template == "quote_edit")
+        #expect(page.template == .quoteEdit)
         #expect(page.status == .unprocessableContent)
     }
 
     @Test func conflictIs409Form() {
         let page = QuoteEditView.page(for: .conflict(current: quote, mine: form))
-        #expect(page.template == "quote_edit")
+        #expect(page.template == .quoteEdit)
         #expect(page.status == .conflict)
     }
 
     @Test func savedShowsTheQuote() {
         let page = QuoteEditView.page(for: .saved(quote))
-        #expect(page.template == "quote")
+        #expect(page.template == .quote)
         #expect(page.status == .ok)
     }
 
     @Test func notFoundStatesAre404ErrorPages() {
         for page in [QuoteEditView.page(for: .notFound), QuoteView.page(for: .notFound)] {
-            #expect(page.template == "error")
+            #expect(page.template == .error)
             #expect(page.status == .notFound)
         }
     }
@@ -64,5 +66,22 @@ import Testing
         let date = Date(timeIntervalSince1970: 1_795_330_800)
         #expect(DateText.readable(date) == "22 Nov 2026, 07:00 UTC")
         #expect(DateText.machine(date) == "2026-11-22T07:00:00Z")
+    }
+}
+
+/// Start-up refuses templates the views cannot render with.
+@Suite struct PageTemplateTests {
+    @Test func theRepositoryTemplatesServeEveryPage() throws {
+        #expect(PageTemplate.problems(in: try TemplateLibrary(directory: RepositoryPaths.templates)).isEmpty)
+    }
+
+    @Test func namesAMissingPageTemplateAndAMisspelledParent() throws {
+        let library = try TemplateLibrary(sources: [
+            "layout": "{{$content}}{{/content}}", "home": "{{<layuot}}{{/layuot}}", "quote": "", "error": "",
+        ])
+        let problems = PageTemplate.problems(in: library)
+        #expect(problems.contains("no template quote_edit.mustache"))
+        #expect(problems.contains("home:1:1: no template named 'layuot'"))
+        #expect(problems.count == 2)
     }
 }

@@ -78,6 +78,19 @@ import Testing
         #expect(message.contains("home.mustache:1:"))
     }
 
+    @Test func refusesToStartWithoutAPageTemplate() async throws {
+        let root = try TemporaryDirectory()
+        defer { root.remove() }
+        let templates = root.url.appendingPathComponent("Templates")
+        try FileManager.default.copyItem(at: RepositoryPaths.templates, to: templates)
+        try FileManager.default.removeItem(at: templates.appendingPathComponent("quote_edit.mustache"))
+        let quotebook = try QuotebookProcess(arguments: [
+            "--port", "0", "--data", root.url.appendingPathComponent("data").path, "--root", root.url.path,
+        ])
+        #expect(await quotebook.waitForExit() != 0)
+        #expect(await quotebook.standardError().contains("quote_edit.mustache"))
+    }
+
     @Test func helpListsTheOptions() async throws {
         let quotebook = try QuotebookProcess(arguments: ["--help"])
         let line = await quotebook.firstLine()

@@ -82,3 +82,20 @@ import Testing
         }
     }
 }
+
+/// Static partial and parent names that resolve to nothing are listed with their positions.
+@Suite struct UnresolvedReferenceTests {
+    @Test func listsPartialsAndParentsNamingNoTemplate() throws {
+        let library = try TemplateLibrary(sources: [
+            "page": "{{<layuot}}{{/layuot}}\n  {{>footer}}{{>*dynamic}}",
+            "footer": "{{>missing}}",
+        ])
+        let found = library.unresolvedReferences.map(\.description).sorted()
+        #expect(found == ["footer:1:1: no template named 'missing'", "page:1:1: no template named 'layuot'"])
+    }
+
+    @Test func listsNothingWhenEveryNameResolves() throws {
+        let library = try TemplateLibrary(sources: ["page": "{{<layout}}{{/layout}}{{>layout}}", "layout": "x"])
+        #expect(library.unresolvedReferences.isEmpty)
+    }
+}

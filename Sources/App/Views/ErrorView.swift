@@ -42,7 +42,7 @@ package enum ErrorView {
         _ status: HTTPStatus, _ heading: String, _ message: String, headers: HTTPHeaders = [:], details: String? = nil
     ) -> Page {
         Page(
-            template: "error", status: status, headers: headers,
+            template: .error, status: status, headers: headers,
             context: Context(status: status.code, heading: heading, message: message, details: details)
         )
     }

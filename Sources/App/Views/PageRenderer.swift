@@ -49,7 +49,7 @@ package struct PageRenderer: Sendable {
     }
 
     private func render(_ page: Page, with library: TemplateLibrary) throws -> String {
-        try library.render(page.template, LayoutContext(page: page.context, showsErrorDetails: showsErrorDetails))
+        try library.render(page.template.rawValue, LayoutContext(page: page.context, showsErrorDetails: showsErrorDetails))
     }
 
     /// The 500 page when a page itself fails to render. In `--dev` a template that no longer

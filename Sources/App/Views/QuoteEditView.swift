@@ -25,13 +25,13 @@ package enum QuoteEditView {
         switch state {
         case let .editing(form, problems):
             Page(
-                template: "quote_edit",
+                template: .quoteEdit,
                 status: problems.isEmpty ? .ok : .unprocessableContent,
                 context: Context(form: formContext(form, problems: problems), conflict: nil)
             )
         case let .conflict(current, mine):
             Page(
-                template: "quote_edit",
+                template: .quoteEdit,
                 status: .conflict,
                 context: Context(form: formContext(mine, problems: [:]), conflict: QuoteCard(current))
             )

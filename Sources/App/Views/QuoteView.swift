@@ -7,7 +7,7 @@ package enum QuoteView {
     package static func page(for state: QuoteState) -> Page {
         switch state {
         case .showing(let quote):
-            Page(template: "quote", context: Context(quote: QuoteCard(quote)))
+            Page(template: .quote, context: Context(quote: QuoteCard(quote)))
         case .notFound:
             ErrorView.page(for: .notFound)
         }

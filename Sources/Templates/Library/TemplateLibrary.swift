@@ -63,6 +63,13 @@ package struct TemplateLibrary: Sendable {
         }
     }
 
+    /// Every static partial or parent tag naming a template this library does not hold, with
+    /// its file, line and column. The spec renders such a tag as nothing, so this is not an
+    /// error here; an application whose templates must all resolve checks it at start-up.
+    package var unresolvedReferences: [TemplateError] {
+        programs.flatMap(\.unresolved)
+    }
+
     /// The templates' names, sorted.
     package var names: [String] { programs.map(\.name) }
 

@@ -34,6 +34,7 @@ struct Compiler {
     private var names: [Name] = []
     private var nameIndexes: [String: Int] = [:]
     private var calls: [Call] = []
+    private var unresolved: [TemplateError] = []
     private var arguments: [[BlockArgument]] = []
     private var blocks: [BlockSite] = []
     private var containers: [Container] = []
@@ -67,7 +68,7 @@ struct Compiler {
         try emit()
         return Program(
             name: name, index: index, code: code, text: text, lineStarts: lineStarts, names: names,
-            calls: calls, blocks: blocks, arguments: arguments)
+            calls: calls, blocks: blocks, arguments: arguments, unresolved: unresolved)
     }
 
     func error(at offset: Int, _ message: String) -> TemplateError {
@@ -166,12 +167,12 @@ struct Compiler {
             append(Instruction(opcode: tag.kind == .section ? .section : .inverted, a: nameIndex(tag.content)))
         case .partial:
             guard !isInsideParent else { break }
-            calls.append(Call(target: target(tag.content), indentation: indentation(of: tagIndex)))
+            calls.append(Call(target: target(of: tagIndex), indentation: indentation(of: tagIndex)))
             arguments.append([])
             append(Instruction(opcode: .partial, a: Int32(calls.count - 1)))
         case .parent:
             guard !isInsideParent else { return partner[tagIndex] + 1 }
-            calls.append(Call(target: target(tag.content), indentation: indentation(of: tagIndex)))
+            calls.append(Call(target: target(of: tagIndex), indentation: indentation(of: tagIndex)))
             arguments.append([])
             containers.append(.parent(instruction: code.count, call: calls.count - 1))
             append(Instruction(opcode: .parent, a: Int32(calls.count - 1)))
@@ -237,12 +238,14 @@ struct Compiler {
         return Int32(names.count - 1)
     }
 
-    private mutating func target(_ content: String) -> Call.Target {
+    private mutating func target(of tagIndex: Int) -> Call.Target {
+        let content = tags[tagIndex].content
         if content.hasPrefix("*") {
             let dynamic = String(content.dropFirst()).trimmingSpaces()
             return .dynamic(Int(nameIndex(dynamic)))
         }
         if let resolved = library[content] { return .resolved(resolved) }
+        unresolved.append(error(at: tags[tagIndex].start, "no template named '\(content)'"))
         return .missing
     }
 

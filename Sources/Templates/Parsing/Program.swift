@@ -29,10 +29,12 @@ final class Program: Sendable {
     let blocks: [BlockSite]
     /// Block arguments of each parent call, by call index (empty for partials).
     let arguments: [[BlockArgument]]
+    /// Where a static partial or parent names a template the library does not hold.
+    let unresolved: [TemplateError]
 
     init(
         name: String, index: Int, code: [Instruction], text: [UInt8], lineStarts: [Int], names: [Name],
-        calls: [Call], blocks: [BlockSite], arguments: [[BlockArgument]]
+        calls: [Call], blocks: [BlockSite], arguments: [[BlockArgument]], unresolved: [TemplateError]
     ) {
         self.name = name
         self.index = index
@@ -43,5 +45,6 @@ final class Program: Sendable {
         self.calls = calls
         self.blocks = blocks
         self.arguments = arguments
+        self.unresolved = unresolved
     }
 }

@@ -1,0 +1,19 @@
+package import Templates
+
+/// The templates the views render, one case per file in `Templates/` (`NAME.mustache`): views
+/// name a case, never a string, and start-up checks the set is complete.
+package enum PageTemplate: String, CaseIterable, Sendable {
+    case layout
+    case home
+    case quote
+    case quoteEdit = "quote_edit"
+    case error
+
+    /// Why `library` cannot serve the app: a page template it lacks, or a partial or parent tag
+    /// naming a template that does not exist (which Mustache would silently render as nothing).
+    /// Empty when every page can render.
+    package static func problems(in library: TemplateLibrary) -> [String] {
+        let missing = allCases.filter { !library.contains($0.rawValue) }.map { "no template \($0.rawValue).mustache" }
+        return missing + library.unresolvedReferences.map(\.description)
+    }
+}
