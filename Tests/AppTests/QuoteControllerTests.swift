@@ -38,6 +38,17 @@ import Testing
         #expect(controller.show(QuoteID(2)) == .notFound)
     }
 
+    @Test func editOfAnUnknownQuoteIsNotFound() throws {
+        let (controller, _) = try makeController()
+        #expect(controller.edit(QuoteID(99)) == .notFound)
+    }
+
+    @Test func anEmptyBookHasNoFavourite() throws {
+        let store = try Store(journal: try SQLiteJournal(path: ":memory:"), seed: [], logger: .discarding())
+        let controller = QuoteController(store: store, now: { Date(timeIntervalSince1970: 0) })
+        #expect(controller.home() == .showing(favourite: nil, recent: []))
+    }
+
     @Test func editStartsFromTheCurrentQuoteWithoutProblems() throws {
         let (controller, store) = try makeController()
         let quote = try #require(store.state.quotes[QuoteID(1)])

@@ -21,6 +21,12 @@ import Testing
         #expect(response.headers["Referrer-Policy"] == "same-origin")
     }
 
+    @Test func anEmptyBookStillHasAHomePage() async throws {
+        let response = try await TestApp(seed: []).get("/")
+        #expect(response.status == .ok)
+        #expect(response.text.contains("<!doctype html>"))
+    }
+
     @Test func unknownPathIs404Page() async throws {
         let response = try await TestApp().get("/no/such/page")
         #expect(response.status == .notFound)

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Store
+import Synchronization
 import TestSupport
 import Testing
 
@@ -104,5 +105,58 @@ import Testing
         let probe = try SQLiteConnection(path: directory.url.appendingPathComponent("quotebook.sqlite3").path)
         #expect(try probe.prepare("PRAGMA journal_mode").rows { $0.text(at: 0) } == ["wal"])
         journal.close()
+    }
+}
+
+/// Flipped by a test to make a ``FailingJournal`` fail; shared because the journal itself is
+/// handed over to the store.
+private final class FailureSwitch: Sendable {
+    let isOn = Atomic<Bool>(false)
+}
+
+/// A journal whose appends fail while its switch is on, as a full disk or a lost file would.
+private final class FailingJournal: JournalStorage {
+    private let inner: SQLiteJournal
+    private let failure: FailureSwitch
+
+    init(failure: FailureSwitch) throws {
+        inner = try SQLiteJournal(path: ":memory:")
+        self.failure = failure
+    }
+
+    func loadAll() throws(StoreError) -> [JournalEntry] { try inner.loadAll() }
+
+    func append(_ action: AppAction) throws(StoreError) -> Int64 {
+        if failure.isOn.load(ordering: .relaxed) {
+            throw StoreError.sqlite(operation: "append", code: 13, message: "database or disk is full")
+        }
+        return try inner.append(action)
+    }
+
+    func close() { inner.close() }
+}
+
+/// Commit, then publish: a change the journal could not store is seen by no one.
+@Suite struct StoreDurabilityTests {
+    @Test func aFailedAppendLeavesStateAndSubscribersUntouched() async throws {
+        let failure = FailureSwitch()
+        let date = Date(timeIntervalSince1970: 1_000)
+        let store = try Store(
+            journal: try FailingJournal(failure: failure),
+            seed: [.addQuote(QuoteDraft(text: "Seeded", author: "Someone"), by: nil, at: date)],
+            logger: .discarding())
+        let before = store.state
+        let events = await store.subscribe()
+        failure.isOn.store(true, ordering: .relaxed)
+
+        await #expect(throws: StoreError.self) {
+            try await store.dispatch(
+                .editQuote(QuoteID(1), QuoteDraft(text: "Lost", author: "Me"), baseVersion: 1, by: nil, at: date))
+        }
+        #expect(store.state == before)
+        await store.close()
+        var received: [AppEvent] = []
+        for await event in events { received.append(event) }
+        #expect(received.isEmpty)
     }
 }

@@ -9,10 +9,11 @@ import Synchronization
 /// ``StaticPath`` (no `..`, encoded separators, backslashes, NUL, bad UTF-8), then the file's
 /// real path (symlinks resolved) must still lie inside the root's real path.
 ///
-/// File contents up to ``cacheableSize`` are kept in memory, keyed by request path, and
-/// revalidated with one `stat` per request (size, inode and modification time), so a changed
-/// file is served fresh. The cache is the only mutable state and sits in a `Mutex` shared by
-/// copies of the value.
+/// File contents up to ``cacheableSize`` are kept in a bounded ``StaticFileCache`` (one entry
+/// per real file, found by the decoded and vetted request path, at most `cacheEntryLimit`
+/// files and `cacheByteLimit` bytes) and revalidated with one `stat` per request (size, inode
+/// and modification time), so a changed file is served fresh. The cache is the only mutable
+/// state and sits in a `Mutex` shared by copies of the value.
 package struct StaticFiles: Sendable {
     private struct Entry: Sendable {
         var realPath: String
@@ -27,20 +28,34 @@ package struct StaticFiles: Sendable {
 
     private let rootPath: String?
     private let cacheControl: String
-    private let box = CacheBox()
+    private let box: CacheBox
 
     /// Shares the cache between copies of the value (a `Mutex` cannot be copied).
     private final class CacheBox: Sendable {
-        let entries = Mutex<[String: Entry]>([:])
+        let cache: Mutex<StaticFileCache<Entry>>
+
+        init(entryLimit: Int, byteLimit: Int) {
+            cache = Mutex(StaticFileCache(entryLimit: entryLimit, byteLimit: byteLimit))
+        }
     }
 
     /// - Parameters:
     ///   - root: the folder whose files are served at the same relative paths.
     ///   - cacheControl: the `Cache-Control` sent with every file; the default makes clients
     ///     revalidate each time, which the `ETag` makes cheap.
-    package init(root: URL, cacheControl: String = "no-cache") {
+    ///   - cacheEntryLimit: most files (and most distinct request paths) kept in memory.
+    ///   - cacheByteLimit: most file bytes kept in memory in total.
+    package init(
+        root: URL, cacheControl: String = "no-cache", cacheEntryLimit: Int = 512, cacheByteLimit: Int = 32 * 1024 * 1024
+    ) {
         rootPath = FileSystem.realPath(root.path)
         self.cacheControl = cacheControl
+        box = CacheBox(entryLimit: cacheEntryLimit, byteLimit: cacheByteLimit)
+    }
+
+    /// What the cache holds now: files, distinct request paths, and body bytes.
+    package var cacheUsage: (files: Int, paths: Int, bytes: Int) {
+        box.cache.withLock { ($0.fileCount, $0.aliasCount, $0.byteCount) }
     }
 
     /// The response for a GET or HEAD of `request.path` when a regular file exists there under
@@ -58,14 +73,17 @@ package struct StaticFiles: Sendable {
         return HTTPResponse(status: .ok, headers: entry.headers, body: body)
     }
 
+    /// The file for an encoded request path: vetted and decoded first, so the cache is only
+    /// ever asked about (and filled with) canonical paths of files inside the root.
     private func entry(for path: String, rootPath: String) -> Entry? {
-        if let cached = box.entries.withLock({ $0[path] }),
-            let status = FileSystem.status(of: cached.realPath), status == cached.status
-        {
-            return cached
-        }
         guard let segments = StaticPath.segments(ofEncodedPath: path), !segments.isEmpty else { return nil }
-        let candidate = rootPath + "/" + segments.joined(separator: "/")
+        let relativePath = segments.joined(separator: "/")
+        if let cached = box.cache.withLock({ $0.value(forPath: relativePath) }),
+            let status = FileSystem.status(of: cached.realPath), status == cached.value.status
+        {
+            return cached.value
+        }
+        let candidate = rootPath + "/" + relativePath
         guard let realPath = FileSystem.realPath(candidate), realPath.hasPrefix(rootPath + "/"),
             let status = FileSystem.status(of: realPath), status.isRegularFile
         else { return nil }
@@ -83,7 +101,7 @@ package struct StaticFiles: Sendable {
                 return nil
             }
             entry.body = body
-            box.entries.withLock { $0[path] = entry }
+            box.cache.withLock { $0.insert(entry, cost: body.count, realPath: realPath, forPath: relativePath) }
         }
         return entry
     }
