@@ -21,7 +21,8 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "Logging", swiftSettings: strictSettings),
-        .target(name: "HTTPServer", dependencies: ["Logging"], swiftSettings: strictSettings),
+        .systemLibrary(name: "CLinuxEvents"),
+        .target(name: "HTTPServer", dependencies: ["CLinuxEvents", "Logging"], swiftSettings: strictSettings),
         .target(name: "Templates", swiftSettings: strictSettings),
         .target(name: "Store", dependencies: ["CSQLite", "Logging"], swiftSettings: strictSettings),
         .target(

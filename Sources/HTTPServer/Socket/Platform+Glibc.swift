@@ -1,3 +1,4 @@
+private import CLinuxEvents
 import Glibc
 
 /// Thin typed wrappers over the Linux system calls the server uses; the only file (with
@@ -110,7 +111,7 @@ enum Platform {
     /// Accepts one connection as a non-blocking, close-on-exec socket with `TCP_NODELAY` set.
     static func accept(_ listener: Int32) throws(HTTPServerError) -> Int32? {
         let flags = Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        switch try call("accept4", { Int(accept4Function(listener, nil, nil, flags)) }) {
+        switch try call("accept4", { Int(accept4(listener, nil, nil, flags)) }) {
         case .wouldBlock: return nil
         case .done(let fd):
             let fd = Int32(fd)
@@ -151,48 +152,19 @@ enum Platform {
 
     // MARK: epoll and eventfd
 
-    // Swift's Glibc module does not include <sys/epoll.h>, <sys/eventfd.h> or `accept4`
-    // (a _GNU_SOURCE declaration), and a C target would need a Package.swift change, so these
-    // few functions are looked up once in the already-loaded libc with `dlsym` and called
-    // through typed `@convention(c)` pointers. Their ABI is stable (Linux syscalls wrappers);
-    // constants below are from the kernel UAPI headers.
-    private typealias EpollCreate1 = @convention(c) (Int32) -> Int32
-    private typealias EpollCtl = @convention(c) (Int32, Int32, Int32, UnsafeMutableRawPointer?) -> Int32
-    private typealias EpollWait = @convention(c) (Int32, UnsafeMutableRawPointer?, Int32, Int32) -> Int32
-    private typealias EventFD = @convention(c) (UInt32, Int32) -> Int32
-    private typealias Accept4 = @convention(c) (Int32, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32) -> Int32
-
-    private static func symbol<Function>(_ name: String, as type: Function.Type) -> Function {
-        let handle = dlopen(nil, RTLD_NOW)
-        guard let pointer = dlsym(handle, name) else { preconditionFailure("libc has no \(name)") }
-        return unsafeBitCast(pointer, to: type)
-    }
-
-    private static let epollCreate1 = symbol("epoll_create1", as: EpollCreate1.self)
-    private static let epollCtl = symbol("epoll_ctl", as: EpollCtl.self)
-    private static let epollWaitFunction = symbol("epoll_wait", as: EpollWait.self)
-    private static let eventFD = symbol("eventfd", as: EventFD.self)
-    private static let accept4Function = symbol("accept4", as: Accept4.self)
-
-    /// `struct epoll_event` is packed on x86-64 (12 bytes), naturally aligned elsewhere.
-    #if arch(x86_64)
-        private static let epollEventSize = 12
-        private static let epollDataOffset = 4
-    #else
-        private static let epollEventSize = 16
-        private static let epollDataOffset = 8
-    #endif
+    // <sys/epoll.h>, <sys/eventfd.h> and `accept4` come from the CLinuxEvents module (shim.h),
+    // which also builds and reads the packed `struct epoll_event` in C.
 
     /// Event bits (`EPOLLIN` …), named for Swift callers.
-    static let eventReadable: UInt32 = 0x001
-    static let eventWritable: UInt32 = 0x004
-    static let eventError: UInt32 = 0x008
-    static let eventHangUp: UInt32 = 0x010 | 0x2000  // EPOLLHUP | EPOLLRDHUP
-    static let eventExclusive: UInt32 = 1 << 28
-    static let eventEdgeTriggered: UInt32 = 1 << 31
+    static let eventReadable = EPOLLIN.rawValue
+    static let eventWritable = EPOLLOUT.rawValue
+    static let eventError = EPOLLERR.rawValue
+    static let eventHangUp = EPOLLHUP.rawValue | EPOLLRDHUP.rawValue
+    static let eventExclusive = EPOLLEXCLUSIVE.rawValue
+    static let eventEdgeTriggered = EPOLLET.rawValue
 
     static func epollCreate() throws(HTTPServerError) -> Int32 {
-        Int32(try callBlocking("epoll_create1") { Int(epollCreate1(O_CLOEXEC)) })
+        Int32(try callBlocking("epoll_create1") { Int(epoll_create1(Int32(EPOLL_CLOEXEC))) })
     }
 
     /// `EPOLL_CTL_ADD`, `_MOD` or `_DEL` for `fd` with `token` as the event's data.
@@ -200,15 +172,11 @@ enum Platform {
     {
         let op: Int32
         switch operation {
-        case .add: op = 1
-        case .delete: op = 2
-        case .modify: op = 3
+        case .add: op = EPOLL_CTL_ADD
+        case .delete: op = EPOLL_CTL_DEL
+        case .modify: op = EPOLL_CTL_MOD
         }
-        try withUnsafeTemporaryAllocation(byteCount: 16, alignment: 8) { event throws(HTTPServerError) in
-            event.storeBytes(of: events, toByteOffset: 0, as: UInt32.self)
-            event.storeBytes(of: token, toByteOffset: epollDataOffset, as: UInt64.self)
-            try callBlocking("epoll_ctl") { Int(epollCtl(epoll, op, fd, event.baseAddress)) }
-        }
+        try callBlocking("epoll_ctl") { Int(clinuxevents_epoll_ctl(epoll, op, fd, events, token)) }
     }
 
     /// What ``epollControl(_:_:fd:events:token:)`` does.
@@ -219,25 +187,23 @@ enum Platform {
     static func epollWait(_ epoll: Int32, maxEvents: Int, timeoutMilliseconds: Int32, _ handle: (UInt32, UInt64) -> Void)
         throws(HTTPServerError) -> Int
     {
-        try withUnsafeTemporaryAllocation(byteCount: maxEvents * epollEventSize, alignment: 8) { events throws(HTTPServerError) -> Int in
-            let count = Int(epollWaitFunction(epoll, events.baseAddress, Int32(maxEvents), timeoutMilliseconds))
+        try withUnsafeTemporaryAllocation(of: epoll_event.self, capacity: maxEvents) { events throws(HTTPServerError) -> Int in
+            let count = Int(epoll_wait(epoll, events.baseAddress, Int32(maxEvents), timeoutMilliseconds))
             if count < 0 {
                 let code = errno
                 if code == EINTR { return 0 }
                 throw .systemCall("epoll_wait", errno: code)
             }
-            for index in 0..<count {
-                let base = index * epollEventSize
+            for index in 0..<Int32(count) {
                 handle(
-                    events.loadUnaligned(fromByteOffset: base, as: UInt32.self),
-                    events.loadUnaligned(fromByteOffset: base + epollDataOffset, as: UInt64.self))
+                    clinuxevents_event_mask(events.baseAddress, index), clinuxevents_event_token(events.baseAddress, index))
             }
             return count
         }
     }
 
     static func eventCreate() throws(HTTPServerError) -> Int32 {
-        Int32(try callBlocking("eventfd") { Int(eventFD(0, O_NONBLOCK | O_CLOEXEC)) })
+        Int32(try callBlocking("eventfd") { Int(eventfd(0, Int32(EFD_NONBLOCK) | Int32(EFD_CLOEXEC))) })
     }
 
     /// Adds one to an eventfd counter, waking its poller.
