@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
-# Measures the ServerBenchmark executable (the benchmark app of /work/shared/bench/servers/README.md
-# on our HTTPServer + Templates) with the shared harness, side by side with nginx (and with the
-# Swift peers when they have been built), alternating the order each round, then prints ratios.
+# Measures Quotebook's HTTP server + renderer on the shared benchmark app (ServerBenchmark: the app
+# of ../shared/bench/servers/README.md) and Quotebook's real home page, side by side with nginx and
+# the Swift peers (Hummingbird, FlyingFox; Vapor on request), with the shared harness, alternating
+# the order each round, then prints medians and ratios to nginx and to Hummingbird.
 #
 # usage: Benchmarks/servers.sh [ROUNDS]           (default 2)
-# env:   SERVER_BENCHMARK_BIN  use this binary instead of building .build-bench/release/ServerBenchmark
-#        PEERS_DIR             folder with built peers (e.g. a writable copy of bench/servers/peers
-#                              after bench/servers/build.sh); each */.build/release/App found is measured
-#        MODES                 responder execution modes to measure (default "loop pool")
+# env:   PEERS       peer folders of ../shared/bench/servers/peers to build and measure
+#                    (default "hummingbird-peer flyingfox-peer"; vapor-peer takes ~15 min to build)
+#        PEERS_DIR   use peers already built there instead (each */.build/release/App)
+#        MODES       ServerBenchmark responder modes (default "loop pool")
+#        APP=0       leave out Quotebook's real app (quotebook-app: GET / is the real home page;
+#                    it has no POST /quote, so its POST column is not comparable)
+#        SERVER_BENCHMARK_BIN, QUOTEBOOK_BIN   use these binaries instead of building
 #        and the harness's own knobs (DURATION, WARMUP, IDLE_CONNS, QUIET_PCT, ...).
 # Output: Benchmarks/servers-results/{results.tsv,summary.md,cpu_per_req.md,ratios.md,logs/}.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
-BENCH=${BENCH:-/work/shared/bench/servers}
+BENCH=${BENCH:-$(cd "$root/../shared/bench/servers" && pwd)}
 ROUNDS=${1:-2}
 MODES=${MODES:-loop pool}
 out=$here/servers-results
@@ -28,33 +32,48 @@ if ! command -v wrk >/dev/null || ! command -v nginx >/dev/null; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk nginx >/dev/null
 fi
 
-# 2. our server, release build (needs the ServerBenchmark target, see docs/PACKAGE_REQUESTS.md)
+# 2. our servers, release builds
 bin=${SERVER_BENCHMARK_BIN:-}
-if [ -z "$bin" ]; then
-    (cd "$root" && swift build -c release --scratch-path .build-bench --product ServerBenchmark) || {
-        echo "cannot build ServerBenchmark (is its target in Package.swift?)" >&2
+app=${QUOTEBOOK_BIN:-}
+if [ -z "$bin" ] || [ -z "$app" ]; then
+    (cd "$root" && swift build -c release --scratch-path .build-bench --product ServerBenchmark &&
+        swift build -c release --scratch-path .build-bench --product quotebook) || {
+        echo "cannot build ServerBenchmark and quotebook" >&2
         exit 1
     }
-    bin=$root/.build-bench/release/ServerBenchmark
+    bin=${bin:-$root/.build-bench/release/ServerBenchmark}
+    app=${app:-$root/.build-bench/release/quotebook}
 fi
 
-# 3. nginx needs a writable prefix: a copy of the reference folder
+# 3. nginx needs a writable prefix, and the peers a writable folder to build in: copies
 rm -rf "$work/nginx" && cp -r "$BENCH/nginx" "$work/nginx" && chmod -R u+w "$work/nginx"
+if [ -z "${PEERS_DIR:-}" ]; then
+    PEERS_DIR=$root/.build-bench/peers
+    mkdir -p "$PEERS_DIR"
+    for peer in ${PEERS:-hummingbird-peer flyingfox-peer}; do
+        if [ ! -x "$PEERS_DIR/$peer/.build/release/App" ]; then
+            rm -rf "$PEERS_DIR/$peer" && cp -r "$BENCH/peers/$peer" "$PEERS_DIR/$peer" && chmod -R u+w "$PEERS_DIR/$peer"
+            echo "building $peer (release)" >&2
+            (cd "$PEERS_DIR/$peer" && swift build -c release >&2) || echo "$peer did not build; not measured" >&2
+        fi
+    done
+fi
 
 servers=()
 for mode in $MODES; do
     servers+=("quotebook-$mode|8084|$work|exec env RESPONDER_EXECUTION=$mode $bin")
 done
-servers+=("nginx|8080|$work/nginx|exec ./start.sh")
-if [ -n "${PEERS_DIR:-}" ]; then
-    port=8081
-    for app in "$PEERS_DIR"/*/.build/release/App; do
-        [ -x "$app" ] || continue
-        peer=$(basename "$(dirname "$(dirname "$(dirname "$app")")")")
-        servers+=("${peer%-peer}|$port|$(dirname "$(dirname "$(dirname "$app")")")|exec .build/release/App")
-        port=$((port + 1))
-    done
+if [ "${APP:-1}" != 0 ]; then
+    servers+=("quotebook-app|8085|$root|exec $app --port \$PORT --data \$(mktemp -d) --log-level notice")
 fi
+servers+=("nginx|8080|$work/nginx|exec ./start.sh")
+port=8081
+for app_bin in "$PEERS_DIR"/*/.build/release/App; do
+    [ -x "$app_bin" ] || continue
+    peer=$(basename "$(dirname "$(dirname "$(dirname "$app_bin")")")")
+    servers+=("${peer%-peer}|$port|$(dirname "$(dirname "$(dirname "$app_bin")")")|exec .build/release/App")
+    port=$((port + 1))
+done
 
 # 4. alternate: odd rounds in list order, even rounds reversed
 for round in $(seq 1 "$ROUNDS"); do
@@ -71,7 +90,7 @@ for round in $(seq 1 "$ROUNDS"); do
     done
 done
 
-# 5. summaries and ratios to nginx (medians; only numbers this script measured)
+# 5. summaries and ratios to nginx and Hummingbird (medians; only numbers this script measured)
 python3 "$BENCH/tools/summarize.py" "$RESULTS" > "$out/summary.md"
 python3 "$BENCH/tools/cpu_per_req.py" "$LOGDIR" > "$out/cpu_per_req.md"
 python3 - "$RESULTS" > "$out/ratios.md" <<'PY'
@@ -91,18 +110,20 @@ print("| server | " + " | ".join(cols) + " |")
 print("|---" * (len(cols) + 1) + "|")
 for n in names:
     print(f"| {n} | " + " | ".join("-" if med(n, c) is None else f"{med(n, c):,.1f}" for c in cols) + " |")
-print()
-print("Ratios to nginx (req/s: higher is better; p99, startup, RSS: lower is better)")
-print()
-print("| server | " + " | ".join(cols) + " |")
-print("|---" * (len(cols) + 1) + "|")
-for n in names:
-    if n == "nginx": continue
-    cells = []
-    for c in cols:
-        a, b = med(n, c), med("nginx", c)
-        cells.append("-" if a is None or not b else f"{a / b:.2f}x")
-    print(f"| {n} | " + " | ".join(cells) + " |")
+for anchor in ("nginx", "hummingbird"):
+    if anchor not in names: continue
+    print()
+    print(f"Ratios to {anchor} (req/s: higher is better; p99, startup, RSS: lower is better)")
+    print()
+    print("| server | " + " | ".join(cols) + " |")
+    print("|---" * (len(cols) + 1) + "|")
+    for n in names:
+        if n == anchor: continue
+        cells = []
+        for c in cols:
+            a, b = med(n, c), med(anchor, c)
+            cells.append("-" if a is None or not b else f"{a / b:.2f}x")
+        print(f"| {n} | " + " | ".join(cells) + " |")
 PY
 cat "$out/ratios.md"
 echo

@@ -1,10 +1,10 @@
-// The benchmark app of /work/shared/bench/servers/README.md ("The app every peer serves") on
+// The benchmark app of ../shared/bench/servers/README.md ("The app every peer serves") on
 // our HTTPServer and Templates: GET / renders the favourite-quote page from two Mustache
 // templates per request, GET /site.css is a static file, POST /quote replaces the quote (303).
 //
 // Environment: PORT (default 8080), CSRF_TOKEN (default: random per process), BENCH_ROOT (a
 // folder holding Templates/ and Public/, as the peers have; default: the shared bench assets,
-// /work/shared/bench/servers/assets/mustache and its site.css), LOG_LEVEL (default notice: no per-request log),
+// ../shared/bench/servers/assets/mustache and its site.css, beside this repository), LOG_LEVEL (default notice: no per-request log),
 // RESPONDER_EXECUTION (`pool` or `loop`: ResponderExecution; default: the server's default).
 import Foundation
 import HTTPServer
@@ -71,8 +71,10 @@ if let configured = environment["BENCH_ROOT"] {
     templatesFolder = root.appendingPathComponent("Templates")
     publicFolder = root.appendingPathComponent("Public")
 } else {
-    // The shared assets: templates in mustache/, the stylesheet next to them.
-    let assets = URL(fileURLWithPath: "/work/shared/bench/servers/assets")
+    // The shared assets beside this repository: templates in mustache/, the stylesheet next to them.
+    let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    let assets = repository.appendingPathComponent("../shared/bench/servers/assets").standardized
     templatesFolder = assets.appendingPathComponent("mustache")
     publicFolder = assets
 }
