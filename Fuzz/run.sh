@@ -29,5 +29,13 @@ swiftc -swift-version 6 -parse-as-library -sanitize=fuzzer,address -O -g \
     "${sources[@]}" -o "$out/fuzz-request-parser"
 
 echo "fuzzing for ${SECONDS_TO_RUN}s" >&2
-"$out/fuzz-request-parser" -max_total_time="$SECONDS_TO_RUN" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
-    -print_final_stats=1 -artifact_prefix="$out/artifacts/" "$out/corpus" "$here/corpus"
+# SWIFT_BACKTRACE=enable=no: on a Swift trap let libFuzzer's handler print the stack and save the
+# input; the Swift backtracer would run first and trip ASan with its own memory reads.
+status=0
+SWIFT_BACKTRACE=enable=no "$out/fuzz-request-parser" -max_total_time="$SECONDS_TO_RUN" -max_len=4096 -timeout=10 \
+    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$out/artifacts/" "$out/corpus" "$here/corpus" || status=$?
+if [ "$status" -ne 0 ]; then
+    echo "fuzz: the fuzzer failed (exit $status); the input is in $out/artifacts/ (above: 'Test unit written to')." >&2
+    echo "fuzz: replay it with: $out/fuzz-request-parser $out/artifacts/<file>" >&2
+fi
+exit "$status"
