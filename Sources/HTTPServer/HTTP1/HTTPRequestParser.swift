@@ -74,6 +74,12 @@ package struct HTTPRequestParser: Sendable {
         return false
     }
 
+    /// The method and target of the current request once its request line has been accepted
+    /// (also after a later rejection of that request), nil before; for logs.
+    package var parsedRequestLine: (method: HTTPMethod, target: String)? {
+        target.isEmpty ? nil : (method, target)
+    }
+
     /// Whether the header section is complete and the parser is reading a body.
     package var isReadingBody: Bool {
         switch state {

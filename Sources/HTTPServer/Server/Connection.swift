@@ -47,6 +47,10 @@ final class Connection {
 
     /// When the first byte of the current request's header section arrived.
     var headStarted: UInt64?
+    /// When the current request started, as far as the log is concerned: its first byte read,
+    /// or the end of the previous response for bytes already buffered (pipelining). Unlike
+    /// ``headStarted`` it is kept while the body is read, so a rejection can say how long it took.
+    var requestStarted: UInt64
     /// Last time body bytes arrived.
     var lastBodyProgress: UInt64 = 0
     /// Last time the send buffer accepted bytes (or the connection became idle).
@@ -57,6 +61,7 @@ final class Connection {
         self.id = id
         self.parser = HTTPRequestParser(limits: limits)
         self.lastActivity = now
+        self.requestStarted = now
     }
 
     var unconsumedInput: Int { input.count - inputStart }

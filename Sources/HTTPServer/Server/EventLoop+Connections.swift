@@ -25,6 +25,7 @@ extension EventLoop {
                 connection.input.append(contentsOf: UnsafeRawBufferPointer(rebasing: readBuffer[..<count]))
                 if connection.headStarted == nil, connection.inFlight == nil, !connection.parser.isReadingBody {
                     connection.headStarted = now
+                    connection.requestStarted = now
                 }
                 if connection.parser.isReadingBody { connection.lastBodyProgress = now }
                 process(connection)
@@ -154,27 +155,47 @@ extension EventLoop {
         connection.inFlight = nil
         if closes { connection.closeAfterWrite = true }
         connection.lastActivity = now
-        logger.info(
-            "\(request.method) \(request.path) \(response.status.code) \(bodyBytes)B "
-                + "\(Self.milliseconds(from: request.started, to: Platform.monotonicNanoseconds()))ms")
+        connection.requestStarted = now
+        logAccess(
+            method: request.method.rawValue, path: request.path, status: response.status.code, bytes: bodyBytes,
+            started: request.started)
         flush(connection)
     }
 
     /// Answers a request the parser refused with a short text/plain response and closes
-    /// (these requests were never valid HTTP, so no application page).
+    /// (these requests were never valid HTTP, so no application page). The log line has the
+    /// access format (`-` for a method and path never parsed), then `rejected:` and the reason.
     func reject(_ connection: Connection, _ rejection: HTTPRejection) {
         connection.inFlight = nil
         let response = HTTPResponse.text(
             "\(rejection.status.code) \(rejection.status.reason): \(rejection.reason)\n", status: rejection.status)
-        HTTPResponseEncoder.encode(
+        let bodyBytes = HTTPResponseEncoder.encode(
             response, context: .init(isHead: false, version: .http1_1, keepAlive: false),
             dateField: currentDateField(), into: &connection.output)
         connection.closeAfterWrite = true
         connection.input = []
         connection.inputStart = 0
         connection.lastActivity = now
-        logger.info("rejected: \(rejection)")
+        let requestLine = connection.parser.parsedRequestLine
+        logAccess(
+            method: requestLine?.method.rawValue ?? "-",
+            path: requestLine.map { HTTPRequest.split(target: $0.target).path } ?? "-",
+            status: rejection.status.code, bytes: bodyBytes, started: connection.requestStarted,
+            note: "rejected: \(rejection.reason)")
         flush(connection)
+    }
+
+    /// One access line at info: `GET /path 200 2414B 0.123ms` (method, path without query,
+    /// status, or `stream` when nil, body bytes, time since `started`), then `note` if any.
+    /// Nothing is formatted when info is off.
+    func logAccess(
+        method: String, path: String, status: Int?, bytes: Int, started: UInt64,
+        note: @autoclosure () -> String? = nil
+    ) {
+        guard logger.isEnabled(.info) else { return }
+        let duration = Self.milliseconds(from: started, to: Platform.monotonicNanoseconds())
+        let statusText = status.map { "\($0)" } ?? "stream"
+        logger.info("\(method) \(path) \(statusText) \(bytes)B \(duration)ms\(note().map { " " + $0 } ?? "")")
     }
 
     /// Sends pending output until done or the socket's buffer is full (then waits for
@@ -211,80 +232,6 @@ extension EventLoop {
                 readAndProcess(connection)
             }
         }
-    }
-
-    /// Runs a streamed body's producer in a task (where the responder would run); its pieces
-    /// and its end come back through the inbox.
-    func startStream(_ stream: HTTPBodyStream, on connection: Connection, keepAlive: Bool) {
-        guard let request = connection.inFlight else { return }
-        connection.inFlight?.keepAlive = keepAlive
-        let channel = StreamChannel()
-        let writer = HTTPBodyWriter(connection: connection.id, inbox: inbox, channel: channel)
-        let inbox = self.inbox
-        let id = connection.id
-        let produce = stream.produce
-        let task: Task<Void, Never>
-        switch configuration.responderExecution {
-        case .cooperativePool:
-            task = Task {
-                await produce(writer)
-                inbox.post(.streamEnd(connection: id))
-            }
-        case .eventLoop:
-            task = Task(executorPreference: inbox) {
-                await produce(writer)
-                inbox.post(.streamEnd(connection: id))
-            }
-        }
-        connection.stream = (channel, task, request.version == .http1_1, 0)
-    }
-
-    /// One piece of a streamed body, framed as a chunk (HTTP/1.1) or raw (HTTP/1.0).
-    func sendStreamChunk(_ bytes: [UInt8], to id: UInt64) {
-        let fd = Int(id & 0xFFFF_FFFF)
-        guard fd < connections.count, let connection = connections[fd], connection.id == id,
-            let stream = connection.stream
-        else { return }
-        if stream.isChunked {
-            HTTPResponseEncoder.appendChunk(bytes, to: &connection.output)
-        } else {
-            connection.output.append(contentsOf: bytes)
-        }
-        connection.stream?.bytes += bytes.count
-        if connection.pendingOutput > HTTPBodyWriter.bufferLimit {
-            close(connection, reason: "streaming client does not read")
-            return
-        }
-        flush(connection)
-    }
-
-    /// The producer of a streamed body has returned.
-    func endStream(of id: UInt64) {
-        let fd = Int(id & 0xFFFF_FFFF)
-        guard fd < connections.count, let connection = connections[fd], connection.id == id,
-            connection.stream != nil
-        else { return }
-        finishStream(connection, keepAlive: connection.inFlight?.keepAlive ?? false)
-        if connection.socket.isOpen, connection.inFlight == nil, !connection.closeAfterWrite {
-            process(connection)
-            readAndProcess(connection)
-        }
-    }
-
-    /// Ends a streamed body (last chunk), logs the request, and closes if it cannot continue.
-    func finishStream(_ connection: Connection, keepAlive: Bool) {
-        guard let stream = connection.stream, let request = connection.inFlight else { return }
-        stream.channel.close()
-        stream.task.cancel()
-        connection.stream = nil
-        connection.inFlight = nil
-        if stream.isChunked { connection.output.append(contentsOf: HTTPResponseEncoder.lastChunk) }
-        if !keepAlive || !stream.isChunked || isShuttingDown { connection.closeAfterWrite = true }
-        connection.lastActivity = now
-        logger.info(
-            "\(request.method) \(request.path) stream \(stream.bytes)B "
-                + "\(Self.milliseconds(from: request.started, to: Platform.monotonicNanoseconds()))ms")
-        flush(connection)
     }
 
     static func milliseconds(from start: UInt64, to end: UInt64) -> String {

@@ -24,6 +24,12 @@ final class RawClient {
         isOpen = false
     }
 
+    /// Aborts the connection: the server sees a reset (RST), not an orderly close.
+    func reset() {
+        if isOpen { TestSocket.resetAndClose(fd) }
+        isOpen = false
+    }
+
     func send(_ text: String) {
         send(Array(text.utf8))
     }

@@ -2,7 +2,8 @@ import Foundation
 import HTTPServer
 import Logging
 
-/// The real server on a free loopback port (port 0), with an in-memory log, for one test.
+/// The real server on a loopback port (by default a free one, port 0), with an in-memory log,
+/// for one test.
 struct TestServer {
     let server: HTTPServer
     let port: Int
@@ -11,18 +12,19 @@ struct TestServer {
 
     init(
         responder: any HTTPResponder = EchoResponder(),
+        port: Int = 0,
         limits: HTTPLimits = HTTPLimits(),
         timeouts: HTTPTimeouts = HTTPTimeouts(),
         eventLoops: Int = 2,
         execution: ResponderExecution = TestServer.defaultExecution
     ) throws {
         var configuration = HTTPServerConfiguration(
-            host: "127.0.0.1", port: 0, limits: limits, timeouts: timeouts, eventLoopCount: eventLoops)
+            host: "127.0.0.1", port: port, limits: limits, timeouts: timeouts, eventLoopCount: eventLoops)
         configuration.responderExecution = execution
         let log = InMemoryLogSink()
         let server = HTTPServer(
             configuration: configuration, responder: responder, logger: Logger(label: "http", level: .debug, sink: log))
-        port = try server.start()
+        self.port = try server.start()
         self.server = server
         self.log = log
         running = Task { await server.run() }

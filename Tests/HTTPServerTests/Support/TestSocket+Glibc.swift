@@ -73,6 +73,13 @@ enum TestSocket {
         Glibc.shutdown(fd, Int32(SHUT_WR))
     }
 
+    /// Closes with `SO_LINGER` 0, so the kernel sends RST instead of FIN (an aborting client).
+    static func resetAndClose(_ fd: Int32) {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        Glibc.close(fd)
+    }
+
     static func close(_ fd: Int32) {
         Glibc.close(fd)
     }

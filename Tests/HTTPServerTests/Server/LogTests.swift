@@ -1,0 +1,77 @@
+import HTTPServer
+import Logging
+import Testing
+
+/// Every answered request, rejections and 408s included, leaves one info line in the access
+/// format `METHOD PATH STATUS BYTESB MILLISECONDSms` (`-` for what was never parsed).
+@Suite struct LogTests {
+    /// The info lines whose message matches `pattern` from the start to the end.
+    static func infoLines(of server: TestServer, matching pattern: String) throws -> [LogRecord] {
+        let regex = try Regex(pattern)
+        return server.log.entries.filter { $0.level == .info && (try? regex.wholeMatch(in: $0.message)) != nil }
+    }
+
+    @Test func writesAccessLineAtInfoLevel() async throws {
+        let server = try TestServer()
+        let client = try server.connect()
+        let response = try await client.exchange("GET /logged?q=1 HTTP/1.1\r\nHost: h\r\n\r\n")
+        await server.stop()
+        let lines = try Self.infoLines(of: server, matching: #"GET /logged 200 (\d+)B \d+\.\d{3}ms"#)
+        #expect(lines.count == 1)
+        #expect(lines.first?.message.contains(" \(response.body.count)B ") == true)
+        #expect(!server.log.entries.contains { $0.level != .info && $0.message.hasPrefix("GET /logged ") })
+    }
+
+    @Test func logsRejectionWithMethodPathStatusBytesAndDuration() async throws {
+        let server = try TestServer()
+        let client = try server.connect()
+        let response = try await client.exchange("GET /no-host?x=1 HTTP/1.1\r\n\r\n")
+        #expect(response.status == 400)
+        await server.stop()
+        let lines = try Self.infoLines(
+            of: server, matching: #"GET /no-host 400 \#(response.body.count)B \d+\.\d{3}ms rejected: missing Host"#)
+        #expect(lines.count == 1, "\(server.log.entries.map(\.message))")
+    }
+
+    @Test func logsRejectedUnparsableRequestWithDashes() async throws {
+        let server = try TestServer()
+        let client = try server.connect()
+        let response = try await client.exchange("GARBAGE\r\n\r\n")
+        #expect(response.status == 400)
+        await server.stop()
+        let lines = try Self.infoLines(
+            of: server, matching: #"- - 400 \#(response.body.count)B \d+\.\d{3}ms rejected: malformed request line"#)
+        #expect(lines.count == 1, "\(server.log.entries.map(\.message))")
+    }
+
+    @Test func logsOversizedBodyRejectionWithMethodAndPath() async throws {
+        var limits = HTTPLimits()
+        limits.formBody = 10
+        let server = try TestServer(limits: limits)
+        let client = try server.connect()
+        let response = try await client.exchange("POST /upload HTTP/1.1\r\nHost: h\r\nContent-Length: 50\r\n\r\n")
+        #expect(response.status == 413)
+        await server.stop()
+        let lines = try Self.infoLines(of: server, matching: #"POST /upload 413 \d+B \d+\.\d{3}ms rejected: .*"#)
+        #expect(lines.count == 1, "\(server.log.entries.map(\.message))")
+    }
+
+    @Test func logsHeaderTimeoutWithPathOnceRequestLineArrived() async throws {
+        var timeouts = HTTPTimeouts()
+        timeouts.header = .milliseconds(200)
+        let server = try TestServer(timeouts: timeouts)
+        let parsed = try server.connect()
+        parsed.send("GET /slow HTTP/1.1\r\nHost: h\r\n")
+        let unparsed = try server.connect()
+        unparsed.send("GET /sl")
+        #expect(try await parsed.readResponse().status == 408)
+        #expect(try await unparsed.readResponse().status == 408)
+        await server.stop()
+        // The 408 took at least the 200 ms of the timeout.
+        let timed = #"[2-9]\d{2}\.\d{3}ms|\d{4,}\.\d{3}ms"#
+        let withPath = try Self.infoLines(of: server, matching: #"GET /slow 408 \d+B (\#(timed)) rejected: .*"#)
+        let withDashes = try Self.infoLines(of: server, matching: #"- - 408 \d+B (\#(timed)) rejected: .*"#)
+        #expect(withPath.count == 1, "\(server.log.entries.map(\.message))")
+        #expect(withDashes.count == 1, "\(server.log.entries.map(\.message))")
+    }
+}
