@@ -79,7 +79,7 @@ let dependencies = Dependencies(
     logger: logger
 )
 let server = HTTPServer(
-    configuration: HTTPServerConfiguration(host: options.host, port: options.port),
+    configuration: options.serverConfiguration,
     responder: AppCoordinator(dependencies: dependencies),
     logger: logger.labeled("http")
 )

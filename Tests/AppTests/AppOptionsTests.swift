@@ -1,5 +1,6 @@
 import App
 import Foundation
+import HTTPServer
 import Logging
 import Testing
 
@@ -39,7 +40,39 @@ import Testing
         #expect(options.logLevel == .error)
     }
 
-    @Test(arguments: [["--port", "70000"], ["--port", "x"], ["--port"], ["--bogus"], ["--log-level", "loud"], ["--dev=maybe"]])
+    @Test func httpLimitsAndTimeoutsAreOptions() throws {
+        let options = try serve(
+            [
+                "--max-request-line", "100", "--max-header-bytes=200", "--max-header-fields", "3", "--max-form-body", "400",
+                "--header-timeout", "0.5", "--body-timeout", "2", "--idle-timeout", "3", "--write-timeout", "4",
+                "--shutdown-grace", "5", "--event-loops", "1",
+            ],
+            ["QUOTEBOOK_MAX_UPLOAD_BODY": "500", "QUOTEBOOK_IDLE_TIMEOUT": "99"])
+        let configuration = options.serverConfiguration
+        #expect(configuration.limits.requestLine == 100)
+        #expect(configuration.limits.headerSection == 200)
+        #expect(configuration.limits.headerCount == 3)
+        #expect(configuration.limits.formBody == 400)
+        #expect(configuration.limits.uploadBody == 500)
+        #expect(configuration.timeouts.header == .milliseconds(500))
+        #expect(configuration.timeouts.bodyRead == .seconds(2))
+        #expect(configuration.timeouts.idle == .seconds(3))
+        #expect(configuration.timeouts.write == .seconds(4))
+        #expect(configuration.timeouts.shutdownGrace == .seconds(5))
+        #expect(configuration.eventLoopCount == 1)
+    }
+
+    @Test func httpDefaultsAreTheSpecs() throws {
+        let configuration = try serve([]).serverConfiguration
+        #expect(configuration.limits == HTTPLimits())
+        #expect(configuration.timeouts == HTTPTimeouts())
+        #expect(configuration.eventLoopCount == HTTPServerConfiguration.defaultEventLoopCount)
+    }
+
+    @Test(arguments: [
+        ["--port", "70000"], ["--port", "x"], ["--port"], ["--bogus"], ["--log-level", "loud"], ["--dev=maybe"],
+        ["--max-form-body", "0"], ["--header-timeout", "-1"], ["--idle-timeout", "soon"], ["--event-loops", "0"],
+    ])
     func badOptionsAreRefusedWithAMessage(arguments: [String]) {
         #expect(throws: AppOptions.ParseError.self) { try AppOptions.parse(arguments: arguments, environment: [:]) }
     }

@@ -1,4 +1,5 @@
 package import Foundation
+package import HTTPServer
 package import Logging
 
 /// The command line and `QUOTEBOOK_*` environment, parsed: flags win over the environment,
@@ -13,8 +14,23 @@ package struct AppOptions: Sendable, Equatable {
     /// Re-read templates when they change and show error details.
     package var isDevelopment = false
     package var logLevel = LogLevel.info
+    /// Request size limits (`--max-request-line`, `--max-header-bytes`, `--max-header-fields`,
+    /// `--max-form-body`, `--max-upload-body`).
+    package var limits = HTTPLimits()
+    /// How long to wait on clients (`--header-timeout`, `--body-timeout`, `--idle-timeout`,
+    /// `--write-timeout`, `--shutdown-grace`).
+    package var timeouts = HTTPTimeouts()
+    /// Event-loop threads; nil means one per core.
+    package var eventLoops: Int?
 
     package init() {}
+
+    /// The server's configuration for these options.
+    package var serverConfiguration: HTTPServerConfiguration {
+        HTTPServerConfiguration(
+            host: host, port: port, limits: limits, timeouts: timeouts,
+            eventLoopCount: eventLoops ?? HTTPServerConfiguration.defaultEventLoopCount)
+    }
 
     /// What the executable was asked to do.
     package enum Command: Equatable {
@@ -77,6 +93,19 @@ package struct AppOptions: Sendable, Equatable {
           --log-level LEVEL  trace, debug, info, notice, warning or error (default info)
           --help             show this text
 
+        HTTP limits and timeouts (defaults as in SPEC.md):
+          --max-request-line BYTES    longest request line, else 414 (default 8192)
+          --max-header-bytes BYTES    largest header section, else 431 (default 16384)
+          --max-header-fields N       most header fields, else 431 (default 100)
+          --max-form-body BYTES       largest form body, else 413 (default 1048576)
+          --max-upload-body BYTES     largest multipart body, else 413 (default 3145728)
+          --header-timeout SECONDS    to receive a request's header section (default 10)
+          --body-timeout SECONDS      longest pause inside a request body (default 10)
+          --idle-timeout SECONDS      keep-alive between requests (default 60)
+          --write-timeout SECONDS     for a client to take more of a response (default 30)
+          --shutdown-grace SECONDS    for requests in flight at shutdown (default 10)
+          --event-loops N             event-loop threads (default: one per core)
+
         """
 
     /// The folder holding `Templates/` and `Public/`: `--root`, else the current directory if it
@@ -98,6 +127,17 @@ package struct AppOptions: Sendable, Equatable {
         case root = "--root"
         case dev = "--dev"
         case logLevel = "--log-level"
+        case maxRequestLine = "--max-request-line"
+        case maxHeaderBytes = "--max-header-bytes"
+        case maxHeaderFields = "--max-header-fields"
+        case maxFormBody = "--max-form-body"
+        case maxUploadBody = "--max-upload-body"
+        case headerTimeout = "--header-timeout"
+        case bodyTimeout = "--body-timeout"
+        case idleTimeout = "--idle-timeout"
+        case writeTimeout = "--write-timeout"
+        case shutdownGrace = "--shutdown-grace"
+        case eventLoops = "--event-loops"
 
         var takesValue: Bool { self != .dev }
 
@@ -136,6 +176,33 @@ package struct AppOptions: Sendable, Equatable {
                 throw ParseError(description: "\(source) must be one of trace, debug, info, notice, warning, error")
             }
             logLevel = level
+        case .maxRequestLine: limits.requestLine = try Self.count(value, source: source)
+        case .maxHeaderBytes: limits.headerSection = try Self.count(value, source: source)
+        case .maxHeaderFields: limits.headerCount = try Self.count(value, source: source)
+        case .maxFormBody: limits.formBody = try Self.count(value, source: source)
+        case .maxUploadBody: limits.uploadBody = try Self.count(value, source: source)
+        case .headerTimeout: timeouts.header = try Self.seconds(value, source: source)
+        case .bodyTimeout: timeouts.bodyRead = try Self.seconds(value, source: source)
+        case .idleTimeout: timeouts.idle = try Self.seconds(value, source: source)
+        case .writeTimeout: timeouts.write = try Self.seconds(value, source: source)
+        case .shutdownGrace: timeouts.shutdownGrace = try Self.seconds(value, source: source)
+        case .eventLoops: eventLoops = try Self.count(value, source: source)
         }
+    }
+
+    /// A whole number of at least 1.
+    private static func count(_ value: String, source: String) throws(ParseError) -> Int {
+        guard let number = Int(value), number >= 1 else {
+            throw ParseError(description: "\(source) must be a whole number of at least 1, not \(value)")
+        }
+        return number
+    }
+
+    /// Seconds, fractions allowed (`0.5`), more than 0 and at most a day.
+    private static func seconds(_ value: String, source: String) throws(ParseError) -> Duration {
+        guard let number = Double(value), number > 0, number <= 86_400 else {
+            throw ParseError(description: "\(source) must be a number of seconds above 0, not \(value)")
+        }
+        return .milliseconds(Int((number * 1000).rounded(.up)))
     }
 }
