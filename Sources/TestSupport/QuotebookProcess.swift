@@ -23,10 +23,16 @@ package final class QuotebookProcess {
         return testBinary.deletingLastPathComponent().appendingPathComponent("quotebook")
     }
 
-    /// Starts the executable; `input`, when given, is its whole standard input (else none).
-    package init(arguments: [String], environment: [String: String] = [:], input: Data? = nil) throws {
-        process.executableURL = Self.executableURL
-        process.arguments = arguments
+    /// Starts the executable; `input`, when given, is its whole standard input (else none);
+    /// `fileLimit` lowers its `RLIMIT_NOFILE` (through the shell's `ulimit -n`).
+    package init(arguments: [String], environment: [String: String] = [:], input: Data? = nil, fileLimit: Int? = nil) throws {
+        if let fileLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n \(fileLimit) && exec \"$0\" \"$@\"", Self.executableURL.path] + arguments
+        } else {
+            process.executableURL = Self.executableURL
+            process.arguments = arguments
+        }
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("QUOTEBOOK_") }
             .merging(environment) { $1 }
         process.standardOutput = output

@@ -139,3 +139,31 @@ import Testing
         #expect(await quotebook.standardError().isEmpty == false)
     }
 }
+
+/// Running out of file descriptors pauses accepting instead of crashing or spinning.
+@Suite(.timeLimit(.minutes(2))) struct DescriptorExhaustionTests {
+    @Test func survivesRunningOutOfDescriptorsAndServesOnceTheyAreFreed() async throws {
+        let data = try TemporaryDirectory()
+        defer { data.remove() }
+        // 64 descriptors: the runtime, SQLite (database, WAL, shm), epoll and eventfds take some;
+        // the 100 clients below take the rest, so accept fails with EMFILE for a while.
+        let quotebook = try QuotebookProcess(
+            arguments: ["--port", "0", "--data", data.url.path, "--root", RepositoryPaths.root.path, "--log-level", "warning"],
+            fileLimit: 64)
+        try await quotebook.waitUntilListening()
+        let port = try #require(quotebook.port)
+
+        var crowd: [SocketClient] = []
+        for _ in 0..<100 { crowd.append(try SocketClient(port: port, timeout: 2)) }
+        for client in crowd { client.close() }
+        crowd.removeAll()
+
+        // Accepting resumes: each of these is answered once earlier descriptors are closed.
+        for _ in 0..<3 {
+            let response = try await SocketClient(port: port).exchange("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            #expect(response.status == 200)
+        }
+        #expect(await quotebook.stop() == 0)
+        #expect(await quotebook.standardError().contains("accept"))
+    }
+}
