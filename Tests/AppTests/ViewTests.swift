@@ -67,6 +67,19 @@ import Testing
         #expect(DateText.readable(date) == "22 Nov 2026, 07:00 UTC")
         #expect(DateText.machine(date) == "2026-11-22T07:00:00Z")
     }
+
+    @Test func datesAgreeWithFoundationsCalendarAcrossCenturiesAndLeapDays() {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(secondsFromGMT: 0)
+        var generator = SystemRandomNumberGenerator()
+        // 1600-03-01 .. 2400-12-31, plus the edges that trip date arithmetic.
+        var seconds: [Double] = [-1, 0, 951_782_400, 951_868_799, 4_107_542_400, -2_208_988_800, 13_569_465_599]
+        for _ in 0..<5_000 { seconds.append(Double(Int64.random(in: -11_670_912_000...13_569_465_599, using: &generator))) }
+        for value in seconds {
+            let date = Date(timeIntervalSince1970: value)
+            #expect(DateText.machine(date) == formatter.string(from: date), "at \(value)")
+        }
+    }
 }
 
 /// Start-up refuses templates the views cannot render with.

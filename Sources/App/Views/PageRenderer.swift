@@ -39,7 +39,7 @@ package struct PageRenderer: Sendable {
         }
     }
 
-    private func render(_ page: Page) throws -> String {
+    private func render(_ page: Page) throws -> [UInt8] {
         let library: TemplateLibrary
         switch source {
         case .compiled(let compiled): library = compiled
@@ -48,8 +48,8 @@ package struct PageRenderer: Sendable {
         return try render(page, with: library)
     }
 
-    private func render(_ page: Page, with library: TemplateLibrary) throws -> String {
-        try library.render(page.template.rawValue, LayoutContext(page: page.context, showsErrorDetails: showsErrorDetails))
+    private func render(_ page: Page, with library: TemplateLibrary) throws -> [UInt8] {
+        try library.renderBytes(page.template.rawValue, LayoutContext(page: page.context, showsErrorDetails: showsErrorDetails))
     }
 
     /// The 500 page when a page itself fails to render. In `--dev` a template that no longer
@@ -71,12 +71,12 @@ package struct PageRenderer: Sendable {
         return response
     }
 
-    private func htmlResponse(_ html: String, status: HTTPStatus, extra: HTTPHeaders) -> HTTPResponse {
+    private func htmlResponse(_ html: [UInt8], status: HTTPStatus, extra: HTTPHeaders) -> HTTPResponse {
         var headers = Self.securityHeaders
         headers.add(name: "Content-Type", value: "text/html; charset=utf-8")
         headers.add(name: "Cache-Control", value: "no-cache")
         for (name, value) in extra { headers.add(name: name, value: value) }
-        return HTTPResponse(status: status, headers: headers, body: Array(html.utf8))
+        return HTTPResponse(status: status, headers: headers, body: html)
     }
 }
 
