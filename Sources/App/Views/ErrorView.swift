@@ -1,4 +1,5 @@
 package import HTTPServer
+import Templates
 
 /// Renders the error pages, all HTML in the layout.
 package enum ErrorView {
@@ -11,12 +12,18 @@ package enum ErrorView {
         case serverFault(details: String)
     }
 
-    struct Context: Encodable, Sendable {
+    struct Context: Sendable, TemplateValueConvertible {
         let status: Int
         let heading: String
         let message: String
         let details: String?
-        let homeURL = QuotesRoute.home.path
+
+        var templateValue: TemplateValue {
+            .object([
+                "status": .int(status), "heading": .string(heading), "message": .string(message),
+                "details": details.map(TemplateValue.string) ?? .null, "homeURL": .string(QuotesRoute.home.path),
+            ])
+        }
     }
 
     package static func page(for failure: Failure) -> Page {

@@ -1,17 +1,17 @@
+import Templates
+
 /// Renders ``HomeState``: the favourite quote, large, and the most recent quotes below it.
 package enum HomeView {
-    struct Context: Encodable, Sendable {
+    struct Context: Sendable, TemplateValueConvertible {
         let favourite: QuoteCard?
         let recent: [QuoteCard]
-        var hasRecent: Bool { !recent.isEmpty }
 
-        enum CodingKeys: String, CodingKey { case favourite, recent, hasRecent }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(favourite, forKey: .favourite)
-            try container.encode(recent, forKey: .recent)
-            try container.encode(hasRecent, forKey: .hasRecent)
+        var templateValue: TemplateValue {
+            .object([
+                "favourite": favourite?.templateValue ?? .null,
+                "recent": .list(recent.map(\.templateValue)),
+                "hasRecent": .bool(!recent.isEmpty),
+            ])
         }
     }
 

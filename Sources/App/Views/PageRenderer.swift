@@ -49,7 +49,9 @@ package struct PageRenderer: Sendable {
     }
 
     private func render(_ page: Page, with library: TemplateLibrary) throws -> [UInt8] {
-        try library.renderBytes(page.template.rawValue, LayoutContext(page: page.context, showsErrorDetails: showsErrorDetails))
+        try library.renderBytes(
+            page.template.rawValue,
+            context: LayoutContext(page: page.context, showsErrorDetails: showsErrorDetails).templateValue)
     }
 
     /// The 500 page when a page itself fails to render. In `--dev` a template that no longer
@@ -81,25 +83,21 @@ package struct PageRenderer: Sendable {
 }
 
 /// What the layout sees: the site's navigation and the page's own context under `page`.
-struct LayoutContext: Encodable {
-    let page: any Encodable & Sendable
+struct LayoutContext: TemplateValueConvertible {
+    let page: any TemplateValueConvertible & Sendable
     let showsErrorDetails: Bool
-    let site = SiteLinks()
 
-    enum CodingKeys: String, CodingKey {
-        case page, site, showsErrorDetails
+    var templateValue: TemplateValue {
+        .object([
+            "page": page.templateValue,
+            "site": Self.site,
+            "showsErrorDetails": .bool(showsErrorDetails),
+        ])
     }
 
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(page, forKey: .page)
-        try container.encode(site, forKey: .site)
-        try container.encode(showsErrorDetails, forKey: .showsErrorDetails)
-    }
-}
-
-/// Links in the layout's navigation, generated from routes.
-struct SiteLinks: Encodable {
-    let home = QuotesRoute.home.path
-    let stylesheet = PublicAsset.stylesheet.path
+    /// Links in the layout's navigation, generated from routes.
+    private static let site = TemplateValue.object([
+        "home": .string(QuotesRoute.home.path),
+        "stylesheet": .string(PublicAsset.stylesheet.path),
+    ])
 }

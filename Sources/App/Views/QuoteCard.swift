@@ -1,7 +1,8 @@
 import Store
+import Templates
 
 /// A quote as templates show it: text, author, links, dates already written out.
-struct QuoteCard: Encodable, Sendable {
+struct QuoteCard: Sendable, TemplateValueConvertible {
     let id: Int
     let text: String
     let author: String
@@ -28,5 +29,14 @@ struct QuoteCard: Encodable, Sendable {
         updatedAtISO = DateText.machine(quote.updatedAt)
         version = quote.version
         isEdited = quote.version > 1
+    }
+
+    var templateValue: TemplateValue {
+        .object([
+            "id": .int(id), "text": .string(text), "author": .string(author), "url": .string(url),
+            "editURL": .string(editURL), "addedBy": .string(addedBy), "addedAt": .string(addedAt),
+            "addedAtISO": .string(addedAtISO), "updatedAt": .string(updatedAt), "updatedAtISO": .string(updatedAtISO),
+            "version": .int(version), "isEdited": .bool(isEdited),
+        ])
     }
 }

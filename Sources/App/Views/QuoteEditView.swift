@@ -1,16 +1,21 @@
 import HTTPServer
 package import Store
+import Templates
 
 /// Renders ``QuoteEditState``: the edit form (200, or 422 with a message per wrong field), the
 /// conflict page (409) with both texts, or the saved quote.
 package enum QuoteEditView {
-    struct Context: Encodable, Sendable {
+    struct Context: Sendable, TemplateValueConvertible {
         let form: FormContext
         let conflict: QuoteCard?
+
+        var templateValue: TemplateValue {
+            .object(["form": form.templateValue, "conflict": conflict?.templateValue ?? .null])
+        }
     }
 
     /// The form's fields as typed, where it posts, and a message per wrong field.
-    struct FormContext: Encodable, Sendable {
+    struct FormContext: Sendable, TemplateValueConvertible {
         let action: String
         let cancelURL: String
         let text: String
@@ -19,6 +24,15 @@ package enum QuoteEditView {
         let textError: String?
         let authorError: String?
         let hasErrors: Bool
+
+        var templateValue: TemplateValue {
+            .object([
+                "action": .string(action), "cancelURL": .string(cancelURL), "text": .string(text),
+                "author": .string(author), "version": .int(version),
+                "textError": textError.map(TemplateValue.string) ?? .null,
+                "authorError": authorError.map(TemplateValue.string) ?? .null, "hasErrors": .bool(hasErrors),
+            ])
+        }
     }
 
     package static func page(for state: QuoteEditState) -> Page {

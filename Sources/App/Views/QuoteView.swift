@@ -1,7 +1,11 @@
+import Templates
+
 /// Renders ``QuoteState``: one quote with who added it and when it last changed.
 package enum QuoteView {
-    struct Context: Encodable, Sendable {
+    struct Context: Sendable, TemplateValueConvertible {
         let quote: QuoteCard
+
+        var templateValue: TemplateValue { .object(["quote": quote.templateValue]) }
     }
 
     package static func page(for state: QuoteState) -> Page {
