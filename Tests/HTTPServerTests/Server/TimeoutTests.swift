@@ -1,5 +1,7 @@
+import Foundation
 import HTTPServer
 import Logging
+import TestSupport
 import Testing
 
 /// Slow clients are cut off: header section, body and idle keep-alive timeouts, tested with
@@ -50,9 +52,14 @@ import Testing
         let server = try TestServer(timeouts: Self.timeouts(body: 1500))
         let client = try server.connect()
         client.send("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 6\r\n\r\n")
-        for byte in "abcdef".utf8 {
-            try await Task.sleep(for: .milliseconds(400))
-            client.send([byte])
+        // The trickle runs on a thread of its own: a Task.sleep on a busy cooperative pool (the
+        // whole suite under ThreadSanitizer) can wake a second late and turn a gap into a timeout.
+        let fd = client.fd
+        await offPool {
+            for byte in "abcdef".utf8 {
+                Thread.sleep(forTimeInterval: 0.4)
+                _ = TestSocket.send(fd, [byte])
+            }
         }
         #expect(try await client.readResponse().text.hasSuffix("body=abcdef"))
         await server.stop()
