@@ -13,7 +13,7 @@
 #                    it has no POST /quote, so its POST column is not comparable)
 #        SERVER_BENCHMARK_BIN, QUOTEBOOK_BIN   use these binaries instead of building
 #        and the harness's own knobs (DURATION, WARMUP, IDLE_CONNS, QUIET_PCT, ...).
-# Output: Benchmarks/servers-results/{results.tsv,summary.md,cpu_per_req.md,ratios.md,logs/}.
+# Output: Benchmarks/servers-results/{results.tsv,summary.md,cpu_per_req.md,ratios.md,idle10k.tsv,logs/}.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -90,7 +90,23 @@ for round in $(seq 1 "$ROUNDS"); do
     done
 done
 
-# 5. summaries and ratios to nginx and Hummingbird (medians; only numbers this script measured)
+# 5. RSS of Quotebook's real app holding 10,000 idle keep-alive connections (each made one GET /)
+if [ "${APP:-1}" != 0 ]; then
+    ulimit -n 20000 2>/dev/null || true
+    data=$(mktemp -d)
+    (cd "$root" && exec "$app" --port 8086 --data "$data" --log-level notice) >/dev/null 2>&1 &
+    pid=$!
+    for _ in $(seq 1 50); do curl -s -o /dev/null http://127.0.0.1:8086/healthz && break; sleep 0.1; done
+    idle_kb=$(awk '/VmRSS/ {print $2}' /proc/$pid/status)
+    # prints: requested opened still-open rss_kb
+    read -r _ answered open rss_kb < <(python3 "$BENCH/tools/idleconns.py" --port 8086 --pid $pid --n 10000 | tail -n 1)
+    kill -TERM $pid; wait $pid 2>/dev/null
+    printf '%s\tquotebook-app\tidle 10000: answered %s, still open %s, RSS %s kB (idle %s kB)\n' \
+        "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$answered" "$open" "$rss_kb" "$idle_kb" | tee -a "$out/idle10k.tsv"
+    rm -rf "$data"
+fi
+
+# 6. summaries and ratios to nginx and Hummingbird (medians; only numbers this script measured)
 python3 "$BENCH/tools/summarize.py" "$RESULTS" > "$out/summary.md"
 python3 "$BENCH/tools/cpu_per_req.py" "$LOGDIR" > "$out/cpu_per_req.md"
 python3 - "$RESULTS" > "$out/ratios.md" <<'PY'
