@@ -80,17 +80,17 @@ import Testing
     }
 
     @Test func readsWhatArrivedWhileTheLoopWasHeldUpBeforeCallingAClientIdle() async throws {
-        // One loop, responders on it: /stall holds the loop thread for 1.5 s, longer than the
-        // 1 s idle timeout. The other client sends its request during the stall; when the loop
+        // One loop, responders on it: /stall holds the loop thread for 3 s, longer than the
+        // 2 s idle timeout. The other client sends its request during the stall; when the loop
         // gets back, that client's idle deadline has passed but its request is waiting in the
         // socket, so it must be answered, not closed as idle (the loop handles the events of a
         // wait before it checks deadlines, with the clock of that wait).
         let responder = ClosureResponder { request in
-            if request.path == "/stall" { usleep(1_500_000) }  // blocks the loop thread on purpose
+            if request.path == "/stall" { usleep(3_000_000) }  // blocks the loop thread on purpose
             return HTTPResponse(status: .ok, body: Array(request.path.utf8))
         }
         let server = try TestServer(
-            responder: responder, timeouts: Self.timeouts(idle: 1000), eventLoops: 1, execution: .eventLoop)
+            responder: responder, timeouts: Self.timeouts(idle: 2000), eventLoops: 1, execution: .eventLoop)
         let waiting = try server.connect()
         #expect(try await waiting.exchange("GET /first HTTP/1.1\r\nHost: h\r\n\r\n").status == 200)
         let staller = try server.connect()
