@@ -1,10 +1,6 @@
 import Foundation
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A TCP client on loopback for live tests: raw bytes in, parsed responses out.
 ///
 /// Its socket calls block, so the async methods run them through ``offPool(_:)`` rather than
@@ -62,45 +58,29 @@ package final class SocketClient: Sendable {
 /// The blocking socket under ``SocketClient``.
 struct BlockingConnection: ~Copyable {
     private var fd: Int32
+    private let timeoutMilliseconds: Int32
     private var buffer: [UInt8] = []
 
     init(port: Int, timeout: Int) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw SocketClient.Failure(description: "socket: errno \(errno)") }
-        var tv = timeval(tv_sec: timeout, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+        do {
+            fd = try TestSocket.connect(port: port)
+        } catch {
+            throw SocketClient.Failure(description: "\(error)")
         }
-        guard result == 0 else {
-            let code = errno
-            Glibc.close(fd)
-            throw SocketClient.Failure(description: "connect to port \(port): errno \(code)")
-        }
+        timeoutMilliseconds = Int32(clamping: timeout * 1000)
     }
 
     deinit {
-        if fd >= 0 { Glibc.close(fd) }
+        if fd >= 0 { TestSocket.close(fd) }
     }
 
     mutating func close() {
-        if fd >= 0 { Glibc.close(fd) }
+        if fd >= 0 { TestSocket.close(fd) }
         fd = -1
     }
 
     func send(_ bytes: [UInt8]) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard sent > 0 else { throw SocketClient.Failure(description: "send: errno \(errno)") }
-            offset += sent
-        }
+        guard TestSocket.send(fd, bytes) else { throw SocketClient.Failure(description: "send: the peer is gone") }
     }
 
     mutating func readResponse(isHead: Bool) throws -> ClientResponse {
@@ -151,17 +131,19 @@ struct BlockingConnection: ~Copyable {
         return nil
     }
 
-    /// Reads more bytes; false at end of stream.
+    /// Reads more bytes; false at end of stream (or a reset).
     private mutating func fill() throws -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        if count < 0 {
-            if errno == ECONNRESET { return false }
-            throw SocketClient.Failure(description: "recv: errno \(errno)")
+        switch TestSocket.read(fd, milliseconds: timeoutMilliseconds) {
+        case .data(let bytes):
+            buffer.append(contentsOf: bytes)
+            return true
+        case .endOfStream, .reset:
+            return false
+        case .timedOut:
+            throw SocketClient.Failure(description: "no answer within \(timeoutMilliseconds) ms")
+        case .failed(let code):
+            throw SocketClient.Failure(description: "recv: errno \(code)")
         }
-        if count == 0 { return false }
-        buffer.append(contentsOf: chunk[..<count])
-        return true
     }
 }
 

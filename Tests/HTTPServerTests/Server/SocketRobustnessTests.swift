@@ -1,5 +1,6 @@
 import HTTPServer
 import Logging
+import TestSupport
 import Testing
 
 /// The server survives clients that misbehave at the socket level and restarts cleanly:
@@ -46,7 +47,7 @@ import Testing
             }
             client.shutdownWrite()
             while client.buffer.count < 256 * 1024 {
-                guard case .data = await client.read() else { break }
+                guard await client.read().isData else { break }
             }
             #expect(client.buffer.count >= 256 * 1024)
             client.reset()

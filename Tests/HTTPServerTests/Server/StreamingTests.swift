@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import TestSupport
 import Testing
 
 /// Streamed response bodies (server-sent events): chunked on HTTP/1.1, until close on 1.0,
@@ -19,7 +20,7 @@ import Testing
     /// Reads until `marker` has arrived (or the connection ends); the text received.
     static func read(_ client: RawClient, until marker: String) async -> String {
         while !String(decoding: client.buffer, as: UTF8.self).contains(marker) {
-            guard case .data = await client.read() else { break }
+            guard await client.read().isData else { break }
         }
         return String(decoding: client.buffer, as: UTF8.self)
     }

@@ -1,22 +1,33 @@
 import Glibc
 
-/// Blocking socket calls for the raw test client; the only test file spelling C names.
-enum TestSocket {
+/// Blocking socket calls for the test clients (``SocketClient`` and HTTPServerTests' raw client);
+/// with `Sanitizers.swift`, the only test-support file spelling C names.
+package enum TestSocket {
     /// What one timed read returned.
-    enum ReadResult: Sendable, Equatable {
+    package enum ReadResult: Sendable, Equatable {
         case data([UInt8])
         case endOfStream
         case reset
         case timedOut
         case failed(Int32)
+
+        /// Whether bytes arrived.
+        package var isData: Bool {
+            if case .data = self { return true }
+            return false
+        }
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
+
+        package init(description: String) {
+            self.description = description
+        }
     }
 
     /// A blocking TCP socket connected to 127.0.0.1:`port`.
-    static func connect(port: Int) throws -> Int32 {
+    package static func connect(port: Int) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
         var address = sockaddr_in()
@@ -39,7 +50,7 @@ enum TestSocket {
     }
 
     /// Writes all bytes; false if the peer is gone.
-    static func send(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+    package static func send(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -51,7 +62,7 @@ enum TestSocket {
     }
 
     /// Waits up to `milliseconds` for data and reads what is there.
-    static func read(_ fd: Int32, milliseconds: Int32) -> ReadResult {
+    package static func read(_ fd: Int32, milliseconds: Int32) -> ReadResult {
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         let ready = poll(&descriptor, 1, milliseconds)
         if ready == 0 { return .timedOut }
@@ -64,23 +75,23 @@ enum TestSocket {
     }
 
     /// Shrinks the receive buffer (to make a client that does not read fill up quickly).
-    static func setReceiveBuffer(_ fd: Int32, bytes: Int32) {
+    package static func setReceiveBuffer(_ fd: Int32, bytes: Int32) {
         var value = bytes
         setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &value, socklen_t(MemoryLayout<Int32>.size))
     }
 
-    static func shutdownWrite(_ fd: Int32) {
+    package static func shutdownWrite(_ fd: Int32) {
         Glibc.shutdown(fd, Int32(SHUT_WR))
     }
 
     /// Closes with `SO_LINGER` 0, so the kernel sends RST instead of FIN (an aborting client).
-    static func resetAndClose(_ fd: Int32) {
+    package static func resetAndClose(_ fd: Int32) {
         var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
         setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
         Glibc.close(fd)
     }
 
-    static func close(_ fd: Int32) {
+    package static func close(_ fd: Int32) {
         Glibc.close(fd)
     }
 }
