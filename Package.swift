@@ -57,7 +57,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TemplatesTests",
-            dependencies: ["Templates"],
+            dependencies: ["Templates", "TestSupport"],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),

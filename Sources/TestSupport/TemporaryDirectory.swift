@@ -9,6 +9,16 @@ package struct TemporaryDirectory: Sendable {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
+    /// Writes `text` to the file `name` in this directory.
+    package func write(_ name: String, _ text: String) throws {
+        try Data(text.utf8).write(to: url.appendingPathComponent(name))
+    }
+
+    /// Deletes the file `name` in this directory.
+    package func delete(_ name: String) throws {
+        try FileManager.default.removeItem(at: url.appendingPathComponent(name))
+    }
+
     package func remove() {
         try? FileManager.default.removeItem(at: url)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Templates
+import TestSupport
 import Testing
 
 /// `quotebook render NAME [--templates DIR] [--repeat N]`, run in-process.

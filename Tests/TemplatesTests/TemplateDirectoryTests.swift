@@ -1,5 +1,6 @@
 import Foundation
 import Templates
+import TestSupport
 import Testing
 
 /// `TemplateLibrary(directory:)` and `TemplateReloader` on real files.
