@@ -1,13 +1,15 @@
+import Foundation
 import App
 import HTTPServer
 import Store
+import TestSupport
 import Testing
 
 /// Every case of every route enum generates a path that parses back to itself, and paths that
 /// belong to no route are not claimed.
 @Suite struct RouteTests {
-    static let quoteRoutes: [QuotesRoute] = [.home, .show(QuoteID(1)), .edit(QuoteID(42)), .update(QuoteID(7))]
-    static let systemRoutes: [SystemRoute] = [.health]
+    static let quoteRoutes = QuotesRouteKind.allCases.map(\.example)
+    static let systemRoutes = SystemRouteKind.allCases.map(\.example)
 
     @Test(arguments: quoteRoutes)
     func quotesRouteRoundTrips(route: QuotesRoute) throws {
@@ -23,14 +25,18 @@ import Testing
         #expect(QuotesRoute.match(method: route.method, segments: segments) == .notFound)
     }
 
-    @Test func everyQuotesRouteCaseIsCovered() {
-        // A new case without a sample here fails to compile: the switch has no default.
-        for route in Self.quoteRoutes {
-            switch route {
-            case .home, .show, .edit, .update: continue
-            }
-        }
-        #expect(Set(Self.quoteRoutes.map { String(describing: $0).prefix(while: { $0 != "(" }) }).count == 4)
+    @Test func everyRouteCaseHasAnExample() {
+        // `kind` switches over every route case without a default, so a new case does not
+        // compile until it has a kind, and every kind must produce an example of itself.
+        #expect(QuotesRouteKind.allCases.map(\.example.kind) == QuotesRouteKind.allCases)
+        #expect(SystemRouteKind.allCases.map(\.example.kind) == SystemRouteKind.allCases)
+    }
+
+    @Test(arguments: PublicAsset.allCases)
+    func everyLinkedPublicFileExists(asset: PublicAsset) {
+        #expect(FileManager.default.fileExists(atPath: RepositoryPaths.publicFiles.appendingPathComponent(asset.rawValue).path))
+        #expect(QuotesRoute.match(method: .get, segments: [asset.rawValue]) == .notFound)
+        #expect(SystemRoute.match(method: .get, segments: [asset.rawValue]) == .notFound)
     }
 
     @Test func generatesTheSpecPaths() {
@@ -68,5 +74,49 @@ import Testing
     @Test func encodesSegmentsSoTheyDecodeBack() {
         let segment = "a b/ç?#%"
         #expect(PathSegments.decode("/" + PathSegments.encode(segment)) == [segment])
+    }
+}
+
+/// The cases of ``QuotesRoute`` without their values, each with an example value.
+enum QuotesRouteKind: CaseIterable {
+    case home, show, edit, update
+
+    var example: QuotesRoute {
+        switch self {
+        case .home: .home
+        case .show: .show(QuoteID(1))
+        case .edit: .edit(QuoteID(42))
+        case .update: .update(QuoteID(7))
+        }
+    }
+}
+
+extension QuotesRoute {
+    var kind: QuotesRouteKind {
+        switch self {
+        case .home: .home
+        case .show: .show
+        case .edit: .edit
+        case .update: .update
+        }
+    }
+}
+
+/// The cases of ``SystemRoute`` without their values, each with an example value.
+enum SystemRouteKind: CaseIterable {
+    case health
+
+    var example: SystemRoute {
+        switch self {
+        case .health: .health
+        }
+    }
+}
+
+extension SystemRoute {
+    var kind: SystemRouteKind {
+        switch self {
+        case .health: .health
+        }
     }
 }
