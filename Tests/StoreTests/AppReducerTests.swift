@@ -82,3 +82,23 @@ import Testing
         #expect(QuoteDraft(text: text, author: "Ada").problems.isEmpty)
     }
 }
+
+/// The trim rule of quote fields is Foundation's `whitespacesAndNewlines`, computed natively.
+@Suite struct TrimmingTests {
+    @Test(arguments: [
+        "", " ", "plain", "  both  ", "\t\n tabs and newlines \r\n", "\u{00A0}no-break\u{00A0}", "\u{2003}em\u{3000}",
+        "\u{2028}line separators\u{2029}", "\u{85}next line\u{85}", "inner  spaces stay", "\u{200B}zero width is not space\u{200B}",
+        " e\u{301} ", "\u{1F600} emoji \u{1F600}", "\u{FEFF}bom\u{FEFF}", "\u{180E}mongolian\u{180E}",
+    ])
+    func matchesFoundation(_ value: String) {
+        #expect(QuoteDraft.trimmingWhitespace(value) == value.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    @Test func matchesFoundationOnEveryBMPScalarAtTheEdges() {
+        for code in UInt32(0)...0xFFFF {
+            guard let scalar = Unicode.Scalar(code) else { continue }
+            let value = "\(Character(scalar))x\(Character(scalar))"
+            #expect(QuoteDraft.trimmingWhitespace(value) == value.trimmingCharacters(in: .whitespacesAndNewlines), "U+\(String(code, radix: 16))")
+        }
+    }
+}

@@ -49,9 +49,10 @@ package final class SQLiteJournal: JournalStorage {
         let rows = try select.rows { ($0.int(at: 0), $0.text(at: 1)) }
         var entries: [JournalEntry] = []
         entries.reserveCapacity(rows.count)
+        let decoder = JSONDecoder()
         for (sequence, json) in rows {
             do {
-                let action = try JSONDecoder().decode(AppAction.self, from: Data(json.utf8))
+                let action = try decoder.decode(AppAction.self, from: Data(json.utf8))
                 entries.append(JournalEntry(sequence: sequence, action: action))
             } catch {
                 throw StoreError.undecodableJournalEntry(sequence: sequence, reason: "\(error)")
