@@ -81,6 +81,61 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
+    @Test func refusesAnotherApplicationsWALDatabaseWithoutCheckpointingIt() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.url.appendingPathComponent("quotebook.sqlite3")
+        let wal = URL(fileURLWithPath: url.path + "-wal")
+        // Another application's database whose changes still sit in its WAL file.
+        let other = try SQLiteConnection(path: url.path)
+        try other.execute("PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0; CREATE TABLE notes (body TEXT);")
+        for index in 0..<200 { try other.execute("INSERT INTO notes VALUES ('note \(index) \(String(repeating: "x", count: 500))')") }
+        try other.setCheckpointOnClose(false)
+        other.close()
+        let (mainBefore, walBefore) = (try Data(contentsOf: url), try Data(contentsOf: wal))
+        #expect(walBefore.count > 100_000)
+
+        #expect(throws: StoreError.foreignDatabase(path: url.path)) {
+            _ = try SQLiteJournal(directory: directory.url)
+        }
+        #expect(try Data(contentsOf: url) == mainBefore)
+        #expect(try Data(contentsOf: wal) == walBefore)
+    }
+
+    @Test func refusesAnEmptyDatabaseThatCarriesAnotherSchemaVersion() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.url.appendingPathComponent("quotebook.sqlite3")
+        let other = try SQLiteConnection(path: url.path)
+        try other.execute("PRAGMA user_version = 5")
+        other.close()
+        let before = try Data(contentsOf: url)
+
+        #expect(throws: StoreError.foreignDatabase(path: url.path)) {
+            _ = try SQLiteJournal(directory: directory.url)
+        }
+        #expect(try Data(contentsOf: url) == before)
+    }
+
+    @Test func closingCheckpointsSoTheDatabaseFileAloneHoldsEveryChange() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.url.appendingPathComponent("quotebook.sqlite3")
+        let store = try Store(
+            journal: try SQLiteJournal(directory: directory.url),
+            seed: [.addQuote(QuoteDraft(text: "Kept", author: "Someone"), by: nil, at: Date(timeIntervalSince1970: 0))],
+            logger: .discarding())
+        await store.close()
+        #expect(!FileManager.default.fileExists(atPath: url.path + "-wal"))
+        // Only the main file, copied elsewhere, still opens with the seeded quote.
+        let copy = try TemporaryDirectory()
+        defer { copy.remove() }
+        try FileManager.default.copyItem(at: url, to: copy.url.appendingPathComponent("quotebook.sqlite3"))
+        let reopened = try Store(journal: try SQLiteJournal(directory: copy.url), logger: .discarding())
+        #expect(reopened.state.quotes[QuoteID(1)]?.text == "Kept")
+        await reopened.close()
+    }
+
     @Test func refusesADamagedFileAndLeavesItUntouched() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

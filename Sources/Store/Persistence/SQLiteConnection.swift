@@ -31,7 +31,15 @@ package final class SQLiteConnection {
         sqlite3_close_v2(handle)
     }
 
-    /// Closes the handle; later calls fail. Statements must be finalized first.
+    /// Whether closing the last connection copies the WAL into the database file. Off while a
+    /// file is being checked, so that refusing another application's database never rewrites it.
+    package func setCheckpointOnClose(_ enabled: Bool) throws(StoreError) {
+        let code = csqlite_set_checkpoint_on_close(try requireHandle(), enabled ? 1 : 0)
+        guard code == SQLITE_OK else { throw error(code, operation: "SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE") }
+    }
+
+    /// Closes the handle; later calls fail. Statements must be finalized first, or SQLite only
+    /// defers the close (and the WAL is not checkpointed).
     package func close() {
         sqlite3_close_v2(handle)
         handle = nil

@@ -10,15 +10,21 @@ package final class SQLiteJournal: JournalStorage {
     package static let applicationID: Int64 = 0x5142_4B31
 
     private let connection: SQLiteConnection
-    private let insert: SQLiteStatement
+    /// Finalized by ``close()`` before the connection, so the close is real.
+    private var insert: SQLiteStatement?
 
     /// Opens the journal at `path` (a file, or `:memory:` for tests), creating the schema in a
     /// new database and refusing a foreign or damaged one.
     package init(path: String) throws(StoreError) {
         let connection = try SQLiteConnection(path: path)
-        try SQLiteJournal.checkOwnership(of: connection)
+        // Nothing is written until the file is known to be Quotebook's (or new): no checkpoint of
+        // another application's WAL on close, and the checks below only read.
+        try connection.setCheckpointOnClose(false)
+        let isNew = try SQLiteJournal.checkOwnership(of: connection)
+        if isNew { try connection.execute("PRAGMA application_id = \(SQLiteJournal.applicationID)") }
         try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")
         try SchemaMigrator(migrations: SQLiteJournal.migrations).migrate(connection)
+        try connection.setCheckpointOnClose(true)
         self.connection = connection
         self.insert = try connection.prepare("INSERT INTO journal (action) VALUES (?)")
     }
@@ -71,29 +77,38 @@ package final class SQLiteJournal: JournalStorage {
             throw StoreError.sqlite(operation: "encode action", code: 0, message: "\(error)")
         }
         return try connection.transaction { () throws(StoreError) -> Int64 in
+            guard let insert else { throw StoreError.sqlite(operation: "append", code: 21, message: "journal closed") }
             try insert.run([.text(json)])
             return connection.lastInsertedRowID
         }
     }
 
+    /// Finalizes the statements and closes the database, which checkpoints the WAL into the
+    /// database file and removes it (a clean close: the file alone then holds every change).
     package func close() {
+        insert = nil
         connection.close()
     }
 
-    /// Reads the application id and table count; only an empty database or one marked as
-    /// Quotebook's passes. A file SQLite cannot read is reported as damaged.
-    private static func checkOwnership(of connection: SQLiteConnection) throws(StoreError) {
+    /// Reads the application id, table count and schema version, writing nothing: true for a new
+    /// (entirely empty) database, false for one marked as Quotebook's; anything else is another
+    /// application's. A file SQLite cannot read is reported as damaged.
+    private static func checkOwnership(of connection: SQLiteConnection) throws(StoreError) -> Bool {
         let applicationID: Int64
         let tableCount: Int64
+        let userVersion: Int64
         do {
             applicationID = try connection.prepare("PRAGMA application_id").rows { $0.int(at: 0) }.first ?? 0
             tableCount = try connection.prepare("SELECT count(*) FROM sqlite_master").rows { $0.int(at: 0) }.first ?? 0
+            userVersion = try connection.prepare("PRAGMA user_version").rows { $0.int(at: 0) }.first ?? 0
         } catch {
             throw StoreError.damagedDatabase(path: connection.path, reason: "\(error)")
         }
-        if applicationID == SQLiteJournal.applicationID { return }
-        guard applicationID == 0, tableCount == 0 else { throw StoreError.foreignDatabase(path: connection.path) }
-        try connection.execute("PRAGMA application_id = \(SQLiteJournal.applicationID)")
+        if applicationID == SQLiteJournal.applicationID { return false }
+        guard applicationID == 0, tableCount == 0, userVersion == 0 else {
+            throw StoreError.foreignDatabase(path: connection.path)
+        }
+        return true
     }
 }
 
