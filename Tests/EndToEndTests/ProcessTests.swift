@@ -52,6 +52,18 @@ import Testing
         #expect(await quotebook.stop() == 0)
     }
 
+    @Test func aSecondServerOnTheSameDataIsRefused() async throws {
+        let data = try TemporaryDirectory()
+        defer { data.remove() }
+        let arguments = ["--port", "0", "--data", data.url.path, "--root", RepositoryPaths.root.path]
+        let first = try QuotebookProcess(arguments: arguments)
+        try await first.waitUntilListening()
+        let second = try QuotebookProcess(arguments: arguments)
+        #expect(await second.waitForExit() != 0)
+        #expect(await second.standardError().contains("another Quotebook process"))
+        #expect(await first.stop() == 0)
+    }
+
     @Test func refusesADatabaseOfAnotherApplication() async throws {
         let data = try TemporaryDirectory()
         defer { data.remove() }

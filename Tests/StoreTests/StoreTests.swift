@@ -136,6 +136,21 @@ import Testing
         await reopened.close()
     }
 
+    @Test func oneJournalAtATimePerDataDirectory() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let first = try SQLiteJournal(directory: directory.url)
+        #expect {
+            _ = try SQLiteJournal(directory: directory.url)
+        } throws: { error in
+            guard case .dataDirectory(_, let reason) = error as? StoreError else { return false }
+            return reason.contains("another Quotebook process")
+        }
+        first.close()
+        let again = try SQLiteJournal(directory: directory.url)
+        again.close()
+    }
+
     @Test func refusesADamagedFileAndLeavesItUntouched() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -10,6 +10,8 @@ package final class SQLiteJournal: JournalStorage {
     package static let applicationID: Int64 = 0x5142_4B31
 
     private let connection: SQLiteConnection
+    /// Held from opening to ``close()`` when the journal lives in a data directory.
+    private var lock: DataDirectoryLock?
     /// Finalized by ``close()`` before the connection, so the close is real.
     private var insert: SQLiteStatement?
 
@@ -29,14 +31,17 @@ package final class SQLiteJournal: JournalStorage {
         self.insert = try connection.prepare("INSERT INTO journal (action) VALUES (?)")
     }
 
-    /// Opens `journal.sqlite3` inside `directory`, creating the directory if needed.
+    /// Opens `quotebook.sqlite3` inside `directory`, creating the directory if needed, and holds
+    /// the directory's lock until ``close()``: a second process on the same directory is refused.
     package convenience init(directory: URL) throws(StoreError) {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
             throw StoreError.dataDirectory(path: directory.path, reason: error.localizedDescription)
         }
+        let lock = try DataDirectoryLock(directory: directory.path)
         try self.init(path: directory.appendingPathComponent("quotebook.sqlite3").path)
+        self.lock = lock
     }
 
     /// The numbered schema changes; each runs once, in one transaction with its version bump.
@@ -88,6 +93,8 @@ package final class SQLiteJournal: JournalStorage {
     package func close() {
         insert = nil
         connection.close()
+        lock?.release()
+        lock = nil
     }
 
     /// Reads the application id, table count and schema version, writing nothing: true for a new
