@@ -67,6 +67,25 @@ import Testing
         #expect(throws: TemplateError.self) { try library.render("loop", context: [:]) }
     }
 
+    @Test func stopsABlockThatIncludesItselfWithAnError() throws {
+        // The override of `content` contains a `content` block, which resolves to the override
+        // again: endless, and a stack overflow before blocks counted towards the depth limit.
+        let library = try TemplateLibrary(sources: [
+            "layout": "[{{$content}}d{{/content}}]",
+            "page": "{{<layout}}{{$content}}X{{$content}}i{{/content}}{{/content}}{{/layout}}",
+        ])
+        #expect(throws: TemplateError.self) { try library.render("page", context: [:]) }
+    }
+
+    @Test func stopsSectionsNestedDeeperThanTheLimitWithAnError() throws {
+        let depth = 20_000
+        let template = String(repeating: "{{#a}}", count: depth) + "x" + String(repeating: "{{/a}}", count: depth)
+        let library = try TemplateLibrary(sources: ["deep": template])
+        #expect(throws: TemplateError.self) { try library.render("deep", context: ["a": true]) }
+        let shallow = String(repeating: "{{#a}}", count: 50) + "x" + String(repeating: "{{/a}}", count: 50)
+        #expect(try TemplateLibrary(sources: ["ok": shallow]).render("ok", context: ["a": true]) == "x")
+    }
+
     @Test func throwsForUnknownTemplateName() throws {
         let library = try TemplateLibrary(sources: ["a": "A"])
         let error = #expect(throws: TemplateError.self) { try library.render("b", context: [:]) }

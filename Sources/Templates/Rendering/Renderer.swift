@@ -7,8 +7,10 @@
 ///   precedence");
 /// - `indentation`: what to insert at each source line start of the text being rendered.
 struct Renderer {
-    /// Partials and parents may nest this deep; deeper means runaway recursion.
-    static let maximumDepth = 100
+    /// Sections, inverted sections, blocks, partials and parents together may nest this deep;
+    /// deeper means runaway recursion (a partial or block including itself) or a hostile
+    /// template, and is an error rather than a stack overflow that would take the server down.
+    static let maximumDepth = 200
 
     private let programs: [Program]
     private let programIndexes: [String: Int]
@@ -32,6 +34,13 @@ struct Renderer {
     }
 
     private mutating func run(_ program: Program, from start: Int, to end: Int) throws(TemplateError) {
+        guard depth < Self.maximumDepth else {
+            throw TemplateError(
+                file: nil, line: 0, column: 0,
+                message: "sections, blocks and partials nested more than \(Self.maximumDepth) deep in '\(program.name)' (recursion?)")
+        }
+        depth += 1
+        defer { depth -= 1 }
         var counter = start
         while counter < end {
             let instruction = program.code[counter]
@@ -132,13 +141,6 @@ struct Renderer {
             else { return }
             target = programs[index]
         }
-        guard depth < Self.maximumDepth else {
-            throw TemplateError(
-                file: nil, line: 0, column: 0,
-                message: "partials nested more than \(Self.maximumDepth) deep at '\(target.name)' (recursive partial?)")
-        }
-        depth += 1
-        defer { depth -= 1 }
         if let added = details.indentation {
             let saved = indentation.count
             indentation.append(contentsOf: added)
