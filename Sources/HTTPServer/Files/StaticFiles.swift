@@ -88,11 +88,11 @@ package struct StaticFiles: Sendable {
             let status = FileSystem.status(of: realPath), status.isRegularFile
         else { return nil }
         let fileExtension = segments.last.flatMap { name in name.lastIndex(of: ".").map { String(name[name.index(after: $0)...]) } } ?? ""
-        let etag = "\"\(String(status.size, radix: 16))-\(String(status.inode, radix: 16))-\(String(status.modified, radix: 16))\""
+        let etag = "\"\(String(status.size, radix: 16))-\(String(status.inode, radix: 16))-\(String(status.modifiedSeconds, radix: 16)).\(String(status.modifiedNanoseconds, radix: 16))\""
         let headers: HTTPHeaders = [
             "Content-Type": MediaType.forExtension(fileExtension),
             "ETag": etag,
-            "Last-Modified": HTTPDate.format(secondsSinceEpoch: Self.floorSeconds(status.modified)),
+            "Last-Modified": HTTPDate.format(secondsSinceEpoch: status.modifiedSeconds),
             "Cache-Control": cacheControl,
         ]
         var entry = Entry(realPath: realPath, status: status, body: nil, headers: headers, etag: etag)
@@ -119,10 +119,6 @@ package struct StaticFiles: Sendable {
             }
         }
         guard let since = request.headers["If-Modified-Since"].flatMap(HTTPDate.parse) else { return false }
-        return Self.floorSeconds(entry.status.modified) <= since
-    }
-
-    private static func floorSeconds(_ nanoseconds: Int) -> Int {
-        nanoseconds >= 0 ? nanoseconds / 1_000_000_000 : (nanoseconds - 999_999_999) / 1_000_000_000
+        return entry.status.modifiedSeconds <= since
     }
 }

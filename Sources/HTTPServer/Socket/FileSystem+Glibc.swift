@@ -8,8 +8,11 @@ enum FileSystem {
         var size: Int
         var device: UInt64
         var inode: UInt64
-        /// Modification time in nanoseconds since the epoch.
-        var modified: Int
+        /// Modification time: whole seconds since the epoch (`st_mtim.tv_sec`), then the
+        /// nanoseconds within that second. Kept apart: in nanoseconds alone a time after 2262
+        /// or before 1678 overflows `Int`.
+        var modifiedSeconds: Int
+        var modifiedNanoseconds: Int
     }
 
     static func status(of path: String) -> Status? {
@@ -20,7 +23,7 @@ enum FileSystem {
             size: Int(info.st_size),
             device: UInt64(info.st_dev),
             inode: UInt64(info.st_ino),
-            modified: Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec))
+            modifiedSeconds: Int(info.st_mtim.tv_sec), modifiedNanoseconds: Int(info.st_mtim.tv_nsec))
     }
 
     /// The canonical absolute path with every symlink resolved (`realpath(3)`), or nil.

@@ -36,6 +36,22 @@ import Testing
         }
     }
 
+    // 2300-01-01 is beyond Int nanoseconds since the epoch (which end in 2262); 1906 is before
+    // the epoch (file systems here clamp older times to 1901, so 1678 cannot be set).
+    @Test(arguments: [10_413_792_000.0, -2_000_000_000.0])
+    func servesFilesDatedFarFromNow(secondsSinceEpoch: Double) throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let url = fixture.base.appendingPathComponent("public/site.css")
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: secondsSinceEpoch)], ofItemAtPath: url.path)
+        let response = try #require(fixture.get("/site.css"))
+        #expect(response.status == .ok)
+        let year = secondsSinceEpoch > 0 ? "2300" : "1906"
+        #expect(response.headers["Last-Modified"]?.contains(year) == true)
+        let etag = try #require(response.headers["ETag"])
+        #expect(fixture.get("/site.css", headers: ["If-None-Match": etag])?.status == .notModified)
+    }
+
     @Test func servesFileWithTypeAndValidators() throws {
         let fixture = try Fixture()
         defer { fixture.remove() }
