@@ -222,10 +222,19 @@ final class EventLoop {
             finishStream(connection, keepAlive: false)
         }
         for case let connection? in connections {
-            // A request that reached the socket just before the shutdown is still served.
+            // A request that reached the socket just before the shutdown is still served, even
+            // if its readiness event has not been handled yet.
+            connection.isReadable = true
             readAndProcess(connection)
-            guard connection.socket.isOpen, connection.isIdle || connection.wait == .head else { continue }
-            close(connection, reason: "idle at shutdown")
+            guard connection.socket.isOpen else { continue }
+            if connection.isIdle || connection.wait == .head {
+                close(connection, reason: "idle at shutdown")
+            } else if connection.wait == .sending, connection.inFlight == nil {
+                // A keep-alive response still draining: close once it is sent, not at the end of
+                // the grace period.
+                connection.closeAfterWrite = true
+                flush(connection)
+            }
         }
     }
 

@@ -139,4 +139,26 @@ import Testing
         #expect(server.log.entries.contains { $0.message.hasSuffix("shutdown grace period over") })
         client.reset()
     }
+
+    @Test func closesAKeepAliveResponseStillDrainingAtShutdownOnceItIsSent() async throws {
+        var timeouts = HTTPTimeouts()
+        timeouts.shutdownGrace = .seconds(8)
+        // More than the kernel's socket buffers hold, so most of it still waits in the server
+        // when the client, which has not read yet, sees the shutdown begin.
+        let size = 32 * 1024 * 1024
+        let server = try TestServer(responder: Self.large(size), timeouts: timeouts)
+        let client = try server.connect()
+        client.send("GET /big HTTP/1.1\r\nHost: h\r\n\r\n")
+        #expect(try await Self.waitForLog(server) { $0.message.hasPrefix("GET /big 200 ") })
+        try await Task.sleep(for: .milliseconds(100))
+        let start = ContinuousClock.now
+        let stopping = Task { await server.stop() }
+        // The whole response arrives, then the server closes: the keep-alive response was
+        // encoded before the shutdown, but the connection must not idle until the grace ends.
+        let (bytes, closed) = await client.readToEnd(timeout: .seconds(5))
+        #expect(closed)
+        #expect(bytes.count > size)
+        await stopping.value
+        #expect(ContinuousClock.now - start < .seconds(6))
+    }
 }
