@@ -79,6 +79,10 @@ package final class HTTPServer: Sendable {
                     loop.run()
                 } catch {
                     logger.error("event loop \(index) could not start: \(error)")
+                    // Nobody will drain its inbox: sockets the other loops hand over would hang,
+                    // so close it (adopted sockets are then closed) and stop choosing it.
+                    balancer.retire(index)
+                    inboxes[index].close()
                 }
                 self.loopStopped()
             }

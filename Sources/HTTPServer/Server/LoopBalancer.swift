@@ -26,4 +26,10 @@ final class LoopBalancer: Sendable {
     func release(_ loop: Int) {
         counts.withLock { $0[loop] -= 1 }
     }
+
+    /// `loop` will never serve (it failed to start): a count no live loop reaches keeps it from
+    /// being chosen again.
+    func retire(_ loop: Int) {
+        counts.withLock { $0[loop] = Int.max / 2 }
+    }
 }
