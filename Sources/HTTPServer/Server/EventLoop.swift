@@ -204,7 +204,11 @@ final class EventLoop {
         switch connection.wait {
         case .head, .body:
             reject(connection, HTTPRejection(.requestTimeout, "request not received in time"))
-        case .idle, .sending, .lingering, .responder:
+        case .sending:
+            // A client that stopped reading: drop what the kernel still holds for it too.
+            Platform.abortOnClose(connection.socket.rawValue)
+            close(connection, reason: "\(connection.wait) timeout")
+        case .idle, .lingering, .responder:
             close(connection, reason: "\(connection.wait) timeout")
         }
     }

@@ -144,6 +144,13 @@ enum Platform {
         _ = Glibc.shutdown(fd, Int32(SHUT_WR))
     }
 
+    /// Makes the next `close` abortive (`SO_LINGER` 0: the kernel sends RST and drops whatever it
+    /// still queues for the peer, instead of trickling it to a client that does not read).
+    static func abortOnClose(_ fd: Int32) {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+    }
+
     /// Closes a descriptor. `EINTR` is not retried: on Linux the descriptor is released anyway
     /// and a retry could close a descriptor another thread has just been given.
     static func close(_ fd: Int32) {
