@@ -6,7 +6,8 @@ usage: quote_flow.py QUOTEBOOK_EXECUTABLE REPOSITORY_ROOT
 Starts the executable on a free port with a fresh data directory and checks, in Chromium:
 Einstein's quote on the home page; "Edit quote" opens the form; "Save" shows the new text; a
 text of only spaces comes back with a message beside the field and what was typed kept; a
-quote with markup shows as text; a quote of 600 emoji stays editable; after the server is stopped (SIGTERM, exit 0) and started
+quote with markup shows as text; a quote of 600 emoji stays editable; two people saving at once
+get the 409 page with both texts and the second save only when it is deliberate; after the server is stopped (SIGTERM, exit 0) and started
 again on the same data, the saved text is still there; and on a phone-sized window the page
 does not scroll sideways. Exits non-zero with the failed check on standard error.
 """
@@ -131,13 +132,37 @@ def main():
         check("Imagination" in driver.find_element(By.CSS_SELECTOR, "blockquote").text,
               "the edit did not survive a restart")
 
+        # Two people edit at once: the second save meets the first (409), sees both texts, keeps
+        # their own in the form, and a deliberate second save wins.
+        driver.get(server.url + "/quotes/1/edit")
+        first_tab = driver.current_window_handle
+        driver.switch_to.new_window("tab")
+        driver.get(server.url + "/quotes/1/edit")
+        field = driver.find_element(By.ID, "text")
+        field.clear()
+        field.send_keys("Saved first by someone else.")
+        submit(driver)
+        driver.close()
+        driver.switch_to.window(first_tab)
+        field = driver.find_element(By.ID, "text")
+        field.clear()
+        field.send_keys("My own wording.")
+        submit(driver)
+        conflict = driver.find_element(By.CSS_SELECTOR, ".conflict").text
+        check("Saved first by someone else." in conflict, f"the conflict page does not show their text: {conflict!r}")
+        check(driver.find_element(By.ID, "text").get_attribute("value") == "My own wording.",
+              "the conflict form lost what I typed")
+        submit(driver)
+        check(driver.current_url.endswith("/quotes/1"), f"the deliberate second save went to {driver.current_url}")
+        check("My own wording." in driver.find_element(By.CSS_SELECTOR, "blockquote").text, "the second save was lost")
+
         driver.set_window_size(375, 800)
         for path in ("/", "/quotes/1", "/quotes/1/edit", "/nowhere"):
             driver.get(server.url + path)
             overflow = driver.execute_script(
                 "return document.documentElement.scrollWidth - document.documentElement.clientWidth")
             check(overflow <= 0, f"{path} scrolls sideways by {overflow}px on a 375px-wide window")
-        print("browser: home, edit, 422, save, escaping, restart and phone layout all as expected")
+        print("browser: home, edit, 422, save, escaping, emoji, restart, 409 and phone layout all as expected")
     finally:
         driver.quit()
         if server.process.poll() is None:
