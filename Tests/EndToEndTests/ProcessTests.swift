@@ -17,6 +17,10 @@ import Testing
         #expect(home.status == 200)
         #expect(home.text.contains("Two things are infinite"))
         #expect(await quotebook.stop(signal: SIGTERM) == 0)
+        // Closed cleanly: the WAL is checkpointed into the database file and removed.
+        let database = data.url.appendingPathComponent("quotebook.sqlite3").path
+        #expect(FileManager.default.fileExists(atPath: database))
+        #expect(!FileManager.default.fileExists(atPath: database + "-wal"))
     }
 
     @Test func stopsCleanlyOnSIGINTAndKeepsDataForTheNextStart() async throws {
