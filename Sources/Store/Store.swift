@@ -15,16 +15,26 @@ package actor Store {
     private var subscribers: [UUID: AsyncStream<AppEvent>.Continuation] = [:]
     private let logger: Logger
     private var isClosed = false
+    /// Snapshot the state after this many journal entries, so start-up replays at most that many.
+    private let snapshotInterval: Int
+    /// The sequence number of the last entry applied to the published state.
+    private var lastSequence: Int64
+    private var entriesSinceSnapshot: Int
 
     package nonisolated var unownedExecutor: UnownedSerialExecutor {
         executor.asUnownedSerialExecutor()
     }
 
-    /// Replays `journal` into a fresh state; when the journal is empty, applies and records
-    /// `seed` first (the first start's content).
-    package init(journal: sending any JournalStorage, seed: [AppAction] = [], logger: Logger) throws {
-        var state = AppState()
-        let entries = try journal.loadAll()
+    /// Rebuilds the state from the journal's snapshot (if any) and the entries after it; when the
+    /// journal is empty, applies and records `seed` first (the first start's content). A new
+    /// snapshot is taken every `snapshotInterval` entries.
+    package init(
+        journal: sending any JournalStorage, seed: [AppAction] = [], snapshotInterval: Int = 1000, logger: Logger
+    ) throws {
+        let snapshot = journal.loadSnapshot()
+        var state = snapshot?.state ?? AppState()
+        var lastSequence = snapshot?.sequence ?? 0
+        let entries = try journal.loadEntries(after: lastSequence)
         for entry in entries {
             do {
                 _ = try AppReducer.reduce(&state, entry.action)
@@ -33,17 +43,31 @@ package actor Store {
                 // reducer changed incompatibly. Stop rather than serve a different history.
                 throw StoreError.undecodableJournalEntry(sequence: entry.sequence, reason: "replay rejected it: \(error)")
             }
+            lastSequence = entry.sequence
         }
-        if entries.isEmpty {
+        var entriesSinceSnapshot = entries.count
+        if entries.isEmpty, snapshot == nil {
             for action in seed {
                 _ = try AppReducer.reduce(&state, action)
-                _ = try journal.append(action)
+                lastSequence = try journal.append(action)
+                entriesSinceSnapshot += 1
+            }
+        }
+        if entriesSinceSnapshot >= snapshotInterval {
+            do {
+                try journal.saveSnapshot(JournalSnapshot(sequence: lastSequence, state: state))
+                entriesSinceSnapshot = 0
+            } catch {
+                logger.warning("could not save a snapshot: \(error)")
             }
         }
         self.journal = journal
         self.published = Mutex(state)
         self.logger = logger
-        logger.info("state rebuilt from \(entries.count) journal entries")
+        self.snapshotInterval = max(1, snapshotInterval)
+        self.lastSequence = lastSequence
+        self.entriesSinceSnapshot = entriesSinceSnapshot
+        logger.info("state rebuilt from \(snapshot.map { "a snapshot at entry \($0.sequence) and " } ?? "")\(entries.count) journal entries")
     }
 
     /// The current state: a copy, consistent, never partly updated.
@@ -65,8 +89,18 @@ package actor Store {
         } catch {
             return .failure(error)
         }
-        _ = try journal.append(action)
+        lastSequence = try journal.append(action)
         published.withLock { $0 = next }
+        entriesSinceSnapshot += 1
+        if entriesSinceSnapshot >= snapshotInterval {
+            // Derived data: a failure costs only a longer replay at the next start.
+            do {
+                try journal.saveSnapshot(JournalSnapshot(sequence: lastSequence, state: next))
+                entriesSinceSnapshot = 0
+            } catch {
+                logger.warning("could not save a snapshot: \(error)")
+            }
+        }
         logger.debug("applied \(event)")
         for continuation in subscribers.values { continuation.yield(event) }
         return .success(event)

@@ -178,6 +178,60 @@ import Testing
     }
 }
 
+/// Snapshots keep start-up short without changing what it rebuilds.
+@Suite struct SnapshotTests {
+    static let date = Date(timeIntervalSince1970: 1_000)
+
+    static func edits(_ count: Int) -> [AppAction] {
+        (1...count).map { version in
+            .editQuote(QuoteID(1), QuoteDraft(text: "Edit \(version)", author: "A"), baseVersion: version, by: nil, at: date)
+        }
+    }
+
+    @Test func reopeningFromASnapshotRebuildsTheSameStateAsAFullReplay() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let seed: [AppAction] = [.addQuote(QuoteDraft(text: "Seeded", author: "Someone"), by: nil, at: Self.date)]
+        let store = try Store(journal: try SQLiteJournal(directory: directory.url), seed: seed, snapshotInterval: 3, logger: .discarding())
+        for action in Self.edits(7) { _ = try await store.dispatch(action) }
+        _ = try await store.dispatch(.addQuote(QuoteDraft(text: "Second", author: "B"), by: nil, at: Self.date))
+        let expected = store.state
+        await store.close()
+
+        let journal = try SQLiteJournal(directory: directory.url)
+        // Nine entries, snapshots every three: the newest covers entry 9, nothing left to replay.
+        #expect(journal.loadSnapshot()?.sequence == 9)
+        #expect(journal.loadSnapshot()?.state == expected)
+        #expect(try journal.loadEntries(after: 6).count == 3)
+        var replayed = AppState()
+        for entry in try journal.loadAll() { _ = try AppReducer.reduce(&replayed, entry.action) }
+        #expect(replayed == expected)
+        let reopened = try Store(journal: journal, snapshotInterval: 3, logger: .discarding())
+        #expect(reopened.state == expected)
+        _ = try await reopened.dispatch(Self.edits(8)[7])
+        #expect(reopened.state.quotes[QuoteID(1)]?.version == 9)
+        await reopened.close()
+    }
+
+    @Test func anUnreadableSnapshotFallsBackToTheWholeJournal() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let seed: [AppAction] = [.addQuote(QuoteDraft(text: "Seeded", author: "Someone"), by: nil, at: Self.date)]
+        let store = try Store(journal: try SQLiteJournal(directory: directory.url), seed: seed, snapshotInterval: 2, logger: .discarding())
+        for action in Self.edits(4) { _ = try await store.dispatch(action) }
+        let expected = store.state
+        await store.close()
+
+        let path = directory.url.appendingPathComponent("quotebook.sqlite3").path
+        let raw = try SQLiteConnection(path: path)
+        try raw.execute("UPDATE snapshot SET state = '{\"not\": \"a state\"}'")
+        raw.close()
+        let reopened = try Store(journal: try SQLiteJournal(directory: directory.url), snapshotInterval: 2, logger: .discarding())
+        #expect(reopened.state == expected)
+        await reopened.close()
+    }
+}
+
 /// Flipped by a test to make a ``FailingJournal`` fail; shared because the journal itself is
 /// handed over to the store.
 private final class FailureSwitch: Sendable {
@@ -195,6 +249,12 @@ private final class FailingJournal: JournalStorage {
     }
 
     func loadAll() throws(StoreError) -> [JournalEntry] { try inner.loadAll() }
+
+    func loadEntries(after sequence: Int64) throws(StoreError) -> [JournalEntry] { try inner.loadEntries(after: sequence) }
+
+    func loadSnapshot() -> JournalSnapshot? { inner.loadSnapshot() }
+
+    func saveSnapshot(_ snapshot: JournalSnapshot) throws(StoreError) { try inner.saveSnapshot(snapshot) }
 
     func append(_ action: AppAction) throws(StoreError) -> Int64 {
         if failure.isOn.load(ordering: .relaxed) {

@@ -11,12 +11,30 @@ package struct JournalEntry: Sendable, Equatable {
     }
 }
 
+/// The state after every journal entry up to and including `sequence`.
+package struct JournalSnapshot: Sendable, Equatable {
+    package var sequence: Int64
+    package var state: AppState
+
+    package init(sequence: Int64, state: AppState) {
+        self.sequence = sequence
+        self.state = state
+    }
+}
+
 /// Durable, append-only storage of actions: the only thing the store persists.
 ///
 /// Implementations are owned by one store and used only from its executor.
 package protocol JournalStorage: AnyObject {
     /// Every entry ever appended, oldest first.
     func loadAll() throws(StoreError) -> [JournalEntry]
+    /// The entries after `sequence`, oldest first.
+    func loadEntries(after sequence: Int64) throws(StoreError) -> [JournalEntry]
+    /// The newest snapshot: the state after every entry up to and including `sequence`; nil when
+    /// there is none or it cannot be read (then the whole journal is replayed).
+    func loadSnapshot() -> JournalSnapshot?
+    /// Replaces the snapshot. A snapshot is derived data: losing one only costs a longer replay.
+    func saveSnapshot(_ snapshot: JournalSnapshot) throws(StoreError)
     /// Appends `action` and makes it durable before returning its sequence number.
     func append(_ action: AppAction) throws(StoreError) -> Int64
     /// Releases the underlying database.

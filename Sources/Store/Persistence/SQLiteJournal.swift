@@ -52,12 +52,23 @@ package final class SQLiteJournal: JournalStorage {
             recorded_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
             action TEXT NOT NULL
         );
+        """,
         """
+        CREATE TABLE snapshot (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            sequence INTEGER NOT NULL,
+            state TEXT NOT NULL
+        );
+        """,
     ]
 
     package func loadAll() throws(StoreError) -> [JournalEntry] {
-        let select = try connection.prepare("SELECT sequence, action FROM journal ORDER BY sequence")
-        let rows = try select.rows { ($0.int(at: 0), $0.text(at: 1)) }
+        try loadEntries(after: 0)
+    }
+
+    package func loadEntries(after sequence: Int64) throws(StoreError) -> [JournalEntry] {
+        let select = try connection.prepare("SELECT sequence, action FROM journal WHERE sequence > ? ORDER BY sequence")
+        let rows = try select.rows([.integer(sequence)]) { ($0.int(at: 0), $0.text(at: 1)) }
         var entries: [JournalEntry] = []
         entries.reserveCapacity(rows.count)
         let decoder = JSONDecoder()
@@ -85,6 +96,27 @@ package final class SQLiteJournal: JournalStorage {
             guard let insert else { throw StoreError.sqlite(operation: "append", code: 21, message: "journal closed") }
             try insert.run([.text(json)])
             return connection.lastInsertedRowID
+        }
+    }
+
+    package func loadSnapshot() -> JournalSnapshot? {
+        guard let select = try? connection.prepare("SELECT sequence, state FROM snapshot WHERE id = 1"),
+            let row = try? select.rows([], { ($0.int(at: 0), $0.text(at: 1)) }).first,
+            let state = try? JSONDecoder().decode(AppState.self, from: Data(row.1.utf8))
+        else { return nil }
+        return JournalSnapshot(sequence: row.0, state: state)
+    }
+
+    package func saveSnapshot(_ snapshot: JournalSnapshot) throws(StoreError) {
+        let json: String
+        do {
+            json = String(decoding: try JSONEncoder().encode(snapshot.state), as: UTF8.self)
+        } catch {
+            throw StoreError.sqlite(operation: "encode snapshot", code: 0, message: "\(error)")
+        }
+        let upsert = try connection.prepare("INSERT OR REPLACE INTO snapshot (id, sequence, state) VALUES (1, ?, ?)")
+        try connection.transaction { () throws(StoreError) in
+            try upsert.run([.integer(snapshot.sequence), .text(json)])
         }
     }
 

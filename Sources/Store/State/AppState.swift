@@ -1,7 +1,9 @@
-/// Everything Quotebook knows, rebuilt from the journal at start-up.
+/// Everything Quotebook knows, rebuilt at start-up from the latest snapshot and the journal
+/// entries after it.
 ///
-/// A value: the store publishes copies, so readers never see a change half-made.
-package struct AppState: Sendable, Equatable {
+/// A value: the store publishes copies, so readers never see a change half-made. `Codable` for
+/// snapshots only; the journal of actions stays the record.
+package struct AppState: Codable, Sendable, Equatable {
     /// Every quote by id.
     package var quotes: [QuoteID: Quote] = [:]
     /// Quote ids in the order they were added (oldest first).

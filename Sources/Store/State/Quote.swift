@@ -20,7 +20,7 @@ package struct UserID: RawRepresentable, Hashable, Codable, Sendable {
 }
 
 /// A quote as it is now.
-package struct Quote: Sendable, Equatable, Identifiable {
+package struct Quote: Codable, Sendable, Equatable, Identifiable {
     package var id: QuoteID
     package var text: String
     package var author: String
@@ -47,7 +47,7 @@ package struct Quote: Sendable, Equatable, Identifiable {
 }
 
 /// One entry of a quote's history: what it said after a change, who made it and when.
-package struct QuoteVersion: Sendable, Equatable {
+package struct QuoteVersion: Codable, Sendable, Equatable {
     package var version: Int
     package var text: String
     package var author: String
