@@ -53,21 +53,33 @@ package actor Store {
                 entriesSinceSnapshot += 1
             }
         }
-        if entriesSinceSnapshot >= snapshotInterval {
-            do {
-                try journal.saveSnapshot(JournalSnapshot(sequence: lastSequence, state: state))
-                entriesSinceSnapshot = 0
-            } catch {
-                logger.warning("could not save a snapshot: \(error)")
-            }
+        let snapshotInterval = max(1, snapshotInterval)
+        if entriesSinceSnapshot >= snapshotInterval,
+            Self.saveSnapshot(of: state, through: lastSequence, in: journal, logger: logger)
+        {
+            entriesSinceSnapshot = 0
         }
         self.journal = journal
         self.published = Mutex(state)
         self.logger = logger
-        self.snapshotInterval = max(1, snapshotInterval)
+        self.snapshotInterval = snapshotInterval
         self.lastSequence = lastSequence
         self.entriesSinceSnapshot = entriesSinceSnapshot
         logger.info("state rebuilt from \(snapshot.map { "a snapshot at entry \($0.sequence) and " } ?? "")\(entries.count) journal entries")
+    }
+
+    /// Saves `state` as the snapshot through entry `sequence`; false (logged) when it could not.
+    /// A snapshot is derived data, so a failure costs only a longer replay at the next start.
+    private static func saveSnapshot(
+        of state: AppState, through sequence: Int64, in journal: any JournalStorage, logger: Logger
+    ) -> Bool {
+        do {
+            try journal.saveSnapshot(JournalSnapshot(sequence: sequence, state: state))
+            return true
+        } catch {
+            logger.warning("could not save a snapshot: \(error)")
+            return false
+        }
     }
 
     /// The current state: a copy, consistent, never partly updated.
@@ -92,14 +104,10 @@ package actor Store {
         lastSequence = try journal.append(action)
         published.withLock { $0 = next }
         entriesSinceSnapshot += 1
-        if entriesSinceSnapshot >= snapshotInterval {
-            // Derived data: a failure costs only a longer replay at the next start.
-            do {
-                try journal.saveSnapshot(JournalSnapshot(sequence: lastSequence, state: next))
-                entriesSinceSnapshot = 0
-            } catch {
-                logger.warning("could not save a snapshot: \(error)")
-            }
+        if entriesSinceSnapshot >= snapshotInterval,
+            Self.saveSnapshot(of: next, through: lastSequence, in: journal, logger: logger)
+        {
+            entriesSinceSnapshot = 0
         }
         logger.debug("applied \(event)")
         for continuation in subscribers.values { continuation.yield(event) }

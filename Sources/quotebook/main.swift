@@ -50,11 +50,7 @@ do {
 } catch {
     fail("cannot start with a broken template: \(error)")
 }
-let templateProblems: [String]
-switch templates {
-case .compiled(let library): templateProblems = PageTemplate.problems(in: library)
-case .reloading(let reloader): templateProblems = PageTemplate.problems(in: reloader.lastCompiled)
-}
+let templateProblems = PageTemplate.problems(in: templates.lastCompiled)
 if !templateProblems.isEmpty {
     fail("cannot start: the templates in \(templatesDirectory.path) are incomplete:\n  " + templateProblems.joined(separator: "\n  "))
 }

@@ -9,8 +9,7 @@ import Testing
     @Test func brokenTemplateShowsAnErrorPageInTheLayoutUntilFixed() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let templates = directory.url.appendingPathComponent("Templates")
-        try FileManager.default.copyItem(at: RepositoryPaths.templates, to: templates)
+        let templates = try RepositoryPaths.copyTemplates(into: directory.url)
         let app = try TestApp(isDevelopment: true, templates: templates)
         let home = templates.appendingPathComponent("home.mustache")
         let original = try String(contentsOf: home, encoding: .utf8)
@@ -32,8 +31,7 @@ import Testing
     @Test func productionErrorPagesHideTheDetails() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let templates = directory.url.appendingPathComponent("Templates")
-        try FileManager.default.copyItem(at: RepositoryPaths.templates, to: templates)
+        let templates = try RepositoryPaths.copyTemplates(into: directory.url)
         let app = try TestApp(isDevelopment: false, templates: templates)
         // Compiled once at start: a later edit on disk changes nothing.
         try "{{#never}} closed".write(to: templates.appendingPathComponent("home.mustache"), atomically: false, encoding: .utf8)

@@ -53,6 +53,14 @@ def submit(driver):
     WebDriverWait(driver, 10).until(expected_conditions.staleness_of(page))
 
 
+def save_text(driver, text):
+    """Replaces the quote text in the form on screen, as a person types it, and submits."""
+    field = driver.find_element(By.ID, "text")
+    field.clear()
+    field.send_keys(text)
+    submit(driver)
+
+
 def browser():
     options = webdriver.ChromeOptions()
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900"):
@@ -84,18 +92,13 @@ def main():
         check(driver.find_element(By.CSS_SELECTOR, "label[for=author]").text, "the author field has no label")
 
         # Only spaces: passes the browser's `required`, fails the server's trim rule (422).
-        text.clear()
-        text.send_keys("   ")
-        submit(driver)
+        save_text(driver, "   ")
         error = driver.find_element(By.ID, "text-error").text
         check("Please enter" in error, f"no message beside the empty text: {error!r}")
         check(driver.find_element(By.ID, "author").get_attribute("value") == "Albert Einstein",
               "the author typed was not kept")
 
-        text = driver.find_element(By.ID, "text")
-        text.clear()
-        text.send_keys("Imagination is more important than knowledge. <script>alert(1)</script>")
-        submit(driver)
+        save_text(driver, "Imagination is more important than knowledge. <script>alert(1)</script>")
         check(driver.current_url.endswith("/quotes/1"), f"Save went to {driver.current_url}")
         shown = driver.find_element(By.CSS_SELECTOR, "blockquote").text
         check("Imagination is more important than knowledge." in shown, f"saved text not shown: {shown!r}")
@@ -120,10 +123,7 @@ def main():
         check(driver.find_element(By.CSS_SELECTOR, "blockquote").text.endswith("!"), "the edit of the emoji quote was lost")
 
         driver.get(server.url + "/quotes/1/edit")
-        field = driver.find_element(By.ID, "text")
-        field.clear()
-        field.send_keys("Imagination is more important than knowledge.")
-        submit(driver)
+        save_text(driver, "Imagination is more important than knowledge.")
         check(driver.current_url.endswith("/quotes/1"), "saving after the emoji quote failed")
 
         server.stop()
@@ -138,16 +138,10 @@ def main():
         first_tab = driver.current_window_handle
         driver.switch_to.new_window("tab")
         driver.get(server.url + "/quotes/1/edit")
-        field = driver.find_element(By.ID, "text")
-        field.clear()
-        field.send_keys("Saved first by someone else.")
-        submit(driver)
+        save_text(driver, "Saved first by someone else.")
         driver.close()
         driver.switch_to.window(first_tab)
-        field = driver.find_element(By.ID, "text")
-        field.clear()
-        field.send_keys("My own wording.")
-        submit(driver)
+        save_text(driver, "My own wording.")
         conflict = driver.find_element(By.CSS_SELECTOR, ".conflict").text
         check("Saved first by someone else." in conflict, f"the conflict page does not show their text: {conflict!r}")
         check(driver.find_element(By.ID, "text").get_attribute("value") == "My own wording.",

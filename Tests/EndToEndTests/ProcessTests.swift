@@ -83,8 +83,7 @@ import Testing
     @Test func refusesToStartWithABrokenTemplate() async throws {
         let root = try TemporaryDirectory()
         defer { root.remove() }
-        let templates = root.url.appendingPathComponent("Templates")
-        try FileManager.default.copyItem(at: RepositoryPaths.templates, to: templates)
+        let templates = try RepositoryPaths.copyTemplates(into: root.url)
         try "{{#page}}never closed".write(to: templates.appendingPathComponent("home.mustache"), atomically: true, encoding: .utf8)
         let quotebook = try QuotebookProcess(arguments: [
             "--port", "0", "--data", root.url.appendingPathComponent("data").path, "--root", root.url.path,
@@ -97,8 +96,7 @@ import Testing
     @Test func refusesToStartWithoutAPageTemplate() async throws {
         let root = try TemporaryDirectory()
         defer { root.remove() }
-        let templates = root.url.appendingPathComponent("Templates")
-        try FileManager.default.copyItem(at: RepositoryPaths.templates, to: templates)
+        let templates = try RepositoryPaths.copyTemplates(into: root.url)
         try FileManager.default.removeItem(at: templates.appendingPathComponent("quote_edit.mustache"))
         let quotebook = try QuotebookProcess(arguments: [
             "--port", "0", "--data", root.url.appendingPathComponent("data").path, "--root", root.url.path,

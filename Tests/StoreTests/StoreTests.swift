@@ -248,8 +248,6 @@ private final class FailingJournal: JournalStorage {
         self.failure = failure
     }
 
-    func loadAll() throws(StoreError) -> [JournalEntry] { try inner.loadAll() }
-
     func loadEntries(after sequence: Int64) throws(StoreError) -> [JournalEntry] { try inner.loadEntries(after: sequence) }
 
     func loadSnapshot() -> JournalSnapshot? { inner.loadSnapshot() }

@@ -9,6 +9,23 @@ package struct PageRenderer: Sendable {
     package enum Source: Sendable {
         case compiled(TemplateLibrary)
         case reloading(TemplateReloader)
+
+        /// The library for templates as they are now (`--dev`: re-read if changed).
+        /// - Throws: ``TemplateError`` when a changed template does not parse.
+        func current() throws(TemplateError) -> TemplateLibrary {
+            switch self {
+            case .compiled(let library): library
+            case .reloading(let reloader): try reloader.library()
+            }
+        }
+
+        /// The newest library that compiled, without looking at the files.
+        package var lastCompiled: TemplateLibrary {
+            switch self {
+            case .compiled(let library): library
+            case .reloading(let reloader): reloader.lastCompiled
+            }
+        }
     }
 
     private let source: Source
@@ -40,12 +57,7 @@ package struct PageRenderer: Sendable {
     }
 
     private func render(_ page: Page) throws -> [UInt8] {
-        let library: TemplateLibrary
-        switch source {
-        case .compiled(let compiled): library = compiled
-        case .reloading(let reloader): library = try reloader.library()
-        }
-        return try render(page, with: library)
+        try render(page, with: source.current())
     }
 
     private func render(_ page: Page, with library: TemplateLibrary) throws -> [UInt8] {
@@ -59,12 +71,7 @@ package struct PageRenderer: Sendable {
     /// library that compiled; plain text is the last resort.
     private func faultResponse(_ error: any Error) -> HTTPResponse {
         let page = ErrorView.page(for: .serverFault(details: "\(error)"))
-        let library: TemplateLibrary
-        switch source {
-        case .compiled(let compiled): library = compiled
-        case .reloading(let reloader): library = reloader.lastCompiled
-        }
-        if let html = try? render(page, with: library) {
+        if let html = try? render(page, with: source.lastCompiled) {
             return htmlResponse(html, status: page.status, extra: [:])
         }
         let text = showsErrorDetails ? "Internal Server Error\n\n\(error)\n" : "Internal Server Error\n"

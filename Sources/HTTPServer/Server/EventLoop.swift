@@ -179,23 +179,8 @@ final class EventLoop {
             guard let deadline = connection.deadline(timeouts: timeouts, lingerTimeout: linger),
                 now >= deadline
             else { continue }
-            if [.idle, .head, .body].contains(connection.wait), catchUp(connection, timeouts: timeouts, linger: linger) {
-                continue
-            }
             timeOut(connection)
         }
-    }
-
-    /// Before blaming a client for silence, reads what its socket already holds: when this loop
-    /// itself was held up (a long job on the loop, a descheduled thread), bytes may have arrived
-    /// whose readiness event is not handled yet. True when that read resolved the wait (or ended
-    /// the connection); costs one `read` per expiring deadline.
-    private func catchUp(_ connection: Connection, timeouts: HTTPTimeouts, linger: UInt64) -> Bool {
-        connection.isReadable = true
-        readAndProcess(connection)
-        guard connection.socket.isOpen, let deadline = connection.deadline(timeouts: timeouts, lingerTimeout: linger)
-        else { return true }
-        return now < deadline
     }
 
     /// Ends a connection that waited too long: 408 if a request had started (RFC 9110

@@ -26,8 +26,6 @@ package struct JournalSnapshot: Sendable, Equatable {
 ///
 /// Implementations are owned by one store and used only from its executor.
 package protocol JournalStorage: AnyObject {
-    /// Every entry ever appended, oldest first.
-    func loadAll() throws(StoreError) -> [JournalEntry]
     /// The entries after `sequence`, oldest first.
     func loadEntries(after sequence: Int64) throws(StoreError) -> [JournalEntry]
     /// The newest snapshot: the state after every entry up to and including `sequence`; nil when
@@ -39,4 +37,11 @@ package protocol JournalStorage: AnyObject {
     func append(_ action: AppAction) throws(StoreError) -> Int64
     /// Releases the underlying database.
     func close()
+}
+
+extension JournalStorage {
+    /// Every entry ever appended, oldest first.
+    package func loadAll() throws(StoreError) -> [JournalEntry] {
+        try loadEntries(after: 0)
+    }
 }

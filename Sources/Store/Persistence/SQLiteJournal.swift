@@ -62,10 +62,6 @@ package final class SQLiteJournal: JournalStorage {
         """,
     ]
 
-    package func loadAll() throws(StoreError) -> [JournalEntry] {
-        try loadEntries(after: 0)
-    }
-
     package func loadEntries(after sequence: Int64) throws(StoreError) -> [JournalEntry] {
         let select = try connection.prepare("SELECT sequence, action FROM journal WHERE sequence > ? ORDER BY sequence")
         let rows = try select.rows([.integer(sequence)]) { ($0.int(at: 0), $0.text(at: 1)) }

@@ -105,9 +105,4 @@ package struct TemplateLibrary: Sendable {
     package func render<T: Encodable>(_ name: String, _ context: T) throws -> String {
         try render(name, context: TemplateValueEncoder().encode(context))
     }
-
-    /// ``render(_:_:)`` to UTF-8 bytes, for writing straight into a response body.
-    package func renderBytes<T: Encodable>(_ name: String, _ context: T) throws -> [UInt8] {
-        try renderBytes(name, context: TemplateValueEncoder().encode(context))
-    }
 }
