@@ -20,7 +20,7 @@ import tempfile
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support import expected_conditions
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.support.wait import WebDriverWait
 
 EINSTEIN = "Two things are infinite: the universe and human stupidity"
@@ -46,11 +46,29 @@ class Server:
         check(status == 0, f"SIGTERM exit status {status}")
 
 
+def wait_for_next_page(driver, page):
+    """Waits until `page` (the old document's html element) is gone and the next one is loaded.
+
+    While Chromium swaps documents, asking about the old element can fail with an inspector
+    error ("Node ... does not belong to the document") instead of a stale-element error; both
+    mean the old page is gone.
+    """
+    def old_page_gone(_):
+        try:
+            page.is_enabled()
+            return False
+        except WebDriverException:  # StaleElementReferenceException is one of these
+            return True
+
+    WebDriverWait(driver, 10).until(old_page_gone)
+    WebDriverWait(driver, 10).until(lambda d: d.execute_script("return document.readyState") == "complete")
+
+
 def submit(driver):
     """Clicks the form's submit button and waits until the next page has replaced this one."""
     page = driver.find_element(By.TAG_NAME, "html")
     driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    WebDriverWait(driver, 10).until(expected_conditions.staleness_of(page))
+    wait_for_next_page(driver, page)
 
 
 def save_text(driver, text):
@@ -84,7 +102,7 @@ def main():
 
         page = driver.find_element(By.TAG_NAME, "html")
         driver.find_element(By.LINK_TEXT, "Edit quote").click()
-        WebDriverWait(driver, 10).until(expected_conditions.staleness_of(page))
+        wait_for_next_page(driver, page)
         check(driver.current_url.endswith("/quotes/1/edit"), f"Edit quote went to {driver.current_url}")
         text = driver.find_element(By.ID, "text")
         check(EINSTEIN in text.get_attribute("value"), "the form is not filled in")
