@@ -20,6 +20,10 @@ let package = Package(
             name: "CSQLite",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        .systemLibrary(
+            name: "CCrypt",
+            providers: [.apt(["libcrypt-dev"])]
+        ),
         .target(name: "Logging", swiftSettings: strictSettings),
         .systemLibrary(name: "CLinuxEvents"),
         .target(name: "HTTPServer", dependencies: ["CLinuxEvents", "Logging"], swiftSettings: strictSettings),
@@ -27,7 +31,7 @@ let package = Package(
         .target(name: "Store", dependencies: ["CSQLite", "Logging"], swiftSettings: strictSettings),
         .target(
             name: "App",
-            dependencies: ["HTTPServer", "Templates", "Store", "Logging"],
+            dependencies: ["HTTPServer", "Templates", "Store", "Logging", "CCrypt"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
