@@ -1,0 +1,44 @@
+/// Base 16 text for bytes (RFC 4648 §8), for digests in logs, tests and fixtures.
+package enum Hex {
+    /// `bytes` as lower-case hexadecimal, two digits per byte.
+    package static func encode(_ bytes: some Collection<UInt8>) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            output.append(digits[Int(byte >> 4)])
+            output.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The bytes written as hexadecimal `text` (either case), or `nil` for an odd length or
+    /// any character that is not a hex digit (including whitespace and a `0x` prefix).
+    package static func decode(_ text: some StringProtocol) -> [UInt8]? {
+        let utf8 = text.utf8
+        guard utf8.count % 2 == 0 else { return nil }
+        var output: [UInt8] = []
+        output.reserveCapacity(utf8.count / 2)
+        var high: UInt8?
+        for character in utf8 {
+            guard let value = nibble(character) else { return nil }
+            if let first = high {
+                output.append(first << 4 | value)
+                high = nil
+            } else {
+                high = value
+            }
+        }
+        return output
+    }
+
+    private static let digits = Array("0123456789abcdef".utf8)
+
+    private static func nibble(_ character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

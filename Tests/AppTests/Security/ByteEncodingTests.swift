@@ -1,0 +1,59 @@
+import App
+import Testing
+
+@Suite struct Base64URLTests {
+    /// RFC 4648 §10 vectors, unpadded.
+    @Test(arguments: [
+        ("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"), ("foob", "Zm9vYg"), ("fooba", "Zm9vYmE"),
+        ("foobar", "Zm9vYmFy"),
+    ])
+    func encodesRFC4648Vectors(plain: String, encoded: String) {
+        #expect(Base64URL.encode(Array(plain.utf8)) == encoded)
+        #expect(Base64URL.decode(encoded) == Array(plain.utf8))
+    }
+
+    @Test func usesTheURLSafeAlphabet() {
+        #expect(Base64URL.encode([0xfb, 0xff, 0xbf]) == "-_-_")
+        #expect(Base64URL.decode("-_-_") == [0xfb, 0xff, 0xbf])
+    }
+
+    @Test func roundTripsEveryLengthUpTo70() {
+        for length in 0...70 {
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+            #expect(Base64URL.decode(Base64URL.encode(bytes)) == bytes)
+        }
+    }
+
+    @Test(arguments: ["Zg==", "Zm9v YmFy", "+/+/", "Z", "Zm9vY", "Zh", "Zm9", "é", "Zm\n9v"])
+    func rejectsBadInput(text: String) {
+        #expect(Base64URL.decode(text) == nil)
+    }
+
+    @Test func decodesSubstrings() {
+        let token = "id.Zm9vYmFy"
+        #expect(Base64URL.decode(token.split(separator: ".")[1]) == Array("foobar".utf8))
+    }
+}
+
+@Suite struct HexTests {
+    @Test func encodesLowerCase() {
+        #expect(Hex.encode([0x00, 0x0f, 0xab, 0xff]) == "000fabff")
+        #expect(Hex.encode([UInt8]()) == "")
+    }
+
+    @Test func decodesEitherCase() {
+        #expect(Hex.decode("000fabff") == [0x00, 0x0f, 0xab, 0xff])
+        #expect(Hex.decode("000FABFF") == [0x00, 0x0f, 0xab, 0xff])
+        #expect(Hex.decode("") == [])
+    }
+
+    @Test func roundTripsEveryByte() {
+        let bytes = (0...255).map { UInt8($0) }
+        #expect(Hex.decode(Hex.encode(bytes)) == bytes)
+    }
+
+    @Test(arguments: ["abc", "0g", "0x00", " 00", "00 ", "é0"])
+    func rejectsBadInput(text: String) {
+        #expect(Hex.decode(text) == nil)
+    }
+}
