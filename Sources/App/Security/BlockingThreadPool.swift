@@ -1,0 +1,171 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// A small, bounded set of dedicated OS threads for CPU-heavy blocking work, such as password
+/// hashing, that must never run on an event loop or Swift's cooperative thread pool.
+///
+/// Threading: `threadCount` Foundation `Thread`s, named `<name>-<index>` (cut to 15 bytes), start in
+/// `init` and loop taking jobs from a FIFO queue. The queue and the shut-down flag live in a
+/// `Mutex`; a counting `DispatchSemaphore` counts jobs, plus one extra signal per worker once
+/// ``shutdown()`` is called, so an idle worker sleeps in `wait()` without holding the lock and
+/// wakes once per job. An awaiting caller is suspended on a checked continuation (holding no
+/// thread) until a worker has run its closure and resumed it with the result.
+///
+/// Back-pressure: at most `queueLimit` jobs wait (running jobs do not count); one more is
+/// refused at once with ``Overloaded`` rather than queued, which callers turn into a 503.
+/// Cancelling the awaiting task does not stop a job that is queued or running.
+package final class BlockingThreadPool: Sendable {
+    /// The pool refused a job without running it; callers answer 503 Service Unavailable.
+    package enum Overloaded: Error, CustomStringConvertible, Equatable {
+        /// `queueLimit` jobs were already waiting for a thread.
+        case queueFull
+        /// ``BlockingThreadPool/shutdown()`` has been called.
+        case shutDown
+
+        package var description: String {
+            switch self {
+            case .queueFull: "the blocking thread pool's queue is full"
+            case .shutDown: "the blocking thread pool is shut down"
+            }
+        }
+    }
+
+    private let workers: Workers
+
+    /// Starts `threadCount` worker threads that accept up to `queueLimit` waiting jobs.
+    package init(name: String, threadCount: Int, queueLimit: Int) {
+        precondition(threadCount > 0, "BlockingThreadPool needs at least one thread")
+        precondition(queueLimit >= 0, "BlockingThreadPool needs a non-negative queue limit")
+        workers = Workers(threadCount: threadCount, queueLimit: queueLimit)
+        for index in 0..<threadCount {
+            let threadName = Self.threadName(name, index: index)
+            // Foundation on Linux ignores a name set before `start()`, and applies one set on the
+            // running thread only once `start()` has stored the thread's pthread handle (which it
+            // does after the thread may already be running); `started` orders the two.
+            let started = DispatchSemaphore(value: 0)
+            let thread = Thread { [workers] in
+                started.wait()
+                Thread.current.name = threadName
+                workers.runJobs()
+            }
+            thread.start()
+            started.signal()
+        }
+    }
+
+    /// Shuts the pool down when the last reference goes, so forgotten pools do not leak threads.
+    deinit {
+        shutdown()
+    }
+
+    /// Runs `work` on one of the pool's threads and returns its result.
+    ///
+    /// - Throws: ``Overloaded`` at once, without running `work`, when `queueLimit` jobs are
+    ///   already waiting or the pool has been shut down.
+    package func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async throws(Overloaded) -> T {
+        let result: Result<T, Overloaded> = await withCheckedContinuation { continuation in
+            let refusal = workers.enqueue { continuation.resume(returning: .success(work())) }
+            if let refusal { continuation.resume(returning: .failure(refusal)) }
+        }
+        return try result.get()
+    }
+
+    /// Stops accepting jobs; the workers finish every job already queued, then exit.
+    ///
+    /// Returns without waiting for them. Calling it again does nothing.
+    package func shutdown() {
+        workers.shutdown()
+    }
+
+    /// `<name>-<index>`, with `name` shortened so the whole fits Linux's 15-byte thread name
+    /// limit (a longer name is silently not applied, leaving the creating thread's name).
+    private static func threadName(_ name: String, index: Int) -> String {
+        let suffix = "-\(index)"
+        var prefix = Substring(name)
+        while prefix.utf8.count + suffix.utf8.count > 15 {
+            prefix = prefix.dropLast()
+        }
+        return prefix + suffix
+    }
+
+    /// How many jobs are waiting for a thread right now (not counting running ones); a
+    /// snapshot for metrics and tests.
+    package var queuedJobCount: Int {
+        workers.queuedJobCount
+    }
+}
+
+/// The state the worker threads share with the pool; the threads hold this, not the pool, so
+/// the pool's `deinit` can shut them down.
+private final class Workers: Sendable {
+    typealias Job = @Sendable () -> Void
+
+    private struct State {
+        var queue: [Job] = []
+        var head = 0
+        var isShutDown = false
+        var waitingCount: Int { queue.count - head }
+    }
+
+    private let threadCount: Int
+    private let queueLimit: Int
+    private let state = Mutex(State())
+    /// Signalled once per enqueued job, and once per worker at shutdown.
+    private let signals = DispatchSemaphore(value: 0)
+
+    init(threadCount: Int, queueLimit: Int) {
+        self.threadCount = threadCount
+        self.queueLimit = queueLimit
+    }
+
+    /// Adds `job` to the queue, or returns why it was refused.
+    func enqueue(_ job: @escaping Job) -> BlockingThreadPool.Overloaded? {
+        let refusal: BlockingThreadPool.Overloaded? = state.withLock { state in
+            if state.isShutDown { return .shutDown }
+            if state.waitingCount >= queueLimit { return .queueFull }
+            state.queue.append(job)
+            return nil
+        }
+        if refusal == nil { signals.signal() }
+        return refusal
+    }
+
+    func shutdown() {
+        let wasShutDown = state.withLock { state in
+            defer { state.isShutDown = true }
+            return state.isShutDown
+        }
+        guard !wasShutDown else { return }
+        for _ in 0..<threadCount {
+            signals.signal()
+        }
+    }
+
+    var queuedJobCount: Int {
+        state.withLock { $0.waitingCount }
+    }
+
+    /// A worker thread's body: run jobs until shut down with an empty queue.
+    ///
+    /// Every signal is either a job's or an exit's, so each worker consumes exactly one signal
+    /// per job it runs plus one to exit, however those interleave.
+    func runJobs() {
+        while true {
+            signals.wait()
+            let job: Job? = state.withLock { state in
+                guard state.head < state.queue.count else { return nil }
+                let job = state.queue[state.head]
+                state.head += 1
+                // Drop consumed slots once they are the majority, keeping dequeue O(1) amortized.
+                if state.head * 2 >= state.queue.count {
+                    state.queue.removeFirst(state.head)
+                    state.head = 0
+                }
+                return job
+            }
+            guard let job else { return }
+            job()
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import App
+import Dispatch
+import Foundation
+import Glibc
+import Synchronization
+import Testing
+
+@Suite struct BlockingThreadPoolTests {
+    @Test func returnsResults() async throws {
+        let pool = BlockingThreadPool(name: "results", threadCount: 2, queueLimit: 8)
+        defer { pool.shutdown() }
+        let value = try await pool.run { 6 * 7 }
+        #expect(value == 42)
+        let text = try await pool.run { String(repeating: "x", count: 3) }
+        #expect(text == "xxx")
+    }
+
+    @Test func runsAtMostThreadCountJobsAtOnce() async throws {
+        let pool = BlockingThreadPool(name: "bounded", threadCount: 2, queueLimit: 16)
+        defer { pool.shutdown() }
+        let tracker = ConcurrencyTracker()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<6 {
+                group.addTask {
+                    try await pool.run {
+                        tracker.enter()
+                        usleep(50_000)
+                        tracker.leave()
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect((1...2).contains(tracker.maximum))
+    }
+
+    @Test func refusesJobsBeyondTheQueueLimit() async throws {
+        let pool = BlockingThreadPool(name: "limited", threadCount: 2, queueLimit: 3)
+        defer { pool.shutdown() }
+        let (started, startedSignal) = AsyncStream<Void>.makeStream()
+        let release = DispatchSemaphore(value: 0)
+        let blocker: @Sendable () -> Int = {
+            startedSignal.yield()
+            release.wait()
+            return 1
+        }
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            // Occupy both workers, and wait until both jobs are running.
+            for _ in 0..<2 { group.addTask { try await pool.run(blocker) } }
+            var startedJobs = started.makeAsyncIterator()
+            for _ in 0..<2 { await startedJobs.next() }
+            // Fill the queue.
+            for _ in 0..<3 { group.addTask { try await pool.run(blocker) } }
+            while pool.queuedJobCount < 3 { await Task.yield() }
+
+            await #expect(throws: BlockingThreadPool.Overloaded.queueFull) {
+                try await pool.run { 0 }
+            }
+
+            for _ in 0..<5 { release.signal() }
+            var total = 0
+            for try await value in group { total += value }
+            #expect(total == 5)
+        }
+        #expect(try await pool.run { 7 } == 7)
+    }
+
+    @Test func runsWorkOnItsOwnThreads() async throws {
+        let pool = BlockingThreadPool(name: "own", threadCount: 1, queueLimit: 1)
+        defer { pool.shutdown() }
+        let callerThread = UInt(pthread_self())
+        let (workerThread, workerName) = try await pool.run { (UInt(pthread_self()), Thread.current.name ?? "") }
+        #expect(workerThread != callerThread)
+        #expect(workerName == "own-0")
+    }
+
+    @Test func shortensThreadNamesToTheLinuxLimit() async throws {
+        let pool = BlockingThreadPool(name: "password-hashing", threadCount: 1, queueLimit: 1)
+        defer { pool.shutdown() }
+        let workerName = try await pool.run { Thread.current.name ?? "" }
+        #expect(workerName == "password-hash-0")
+    }
+
+    @Test func finishesQueuedJobsAndRefusesNewOnesAfterShutdown() async throws {
+        let pool = BlockingThreadPool(name: "closing", threadCount: 1, queueLimit: 4)
+        let (started, startedSignal) = AsyncStream<Void>.makeStream()
+        let release = DispatchSemaphore(value: 0)
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            group.addTask {
+                try await pool.run {
+                    startedSignal.yield()
+                    release.wait()
+                    return 1
+                }
+            }
+            var startedJobs = started.makeAsyncIterator()
+            await startedJobs.next()
+            for _ in 0..<2 { group.addTask { try await pool.run { 1 } } }
+            while pool.queuedJobCount < 2 { await Task.yield() }
+
+            pool.shutdown()
+            await #expect(throws: BlockingThreadPool.Overloaded.shutDown) {
+                try await pool.run { 0 }
+            }
+            release.signal()
+            var total = 0
+            for try await value in group { total += value }
+            #expect(total == 3)
+        }
+    }
+}
+
+/// Counts jobs running at once and remembers the most seen.
+private final class ConcurrencyTracker: Sendable {
+    private let counts = Mutex((running: 0, maximum: 0))
+
+    var maximum: Int { counts.withLock { $0.maximum } }
+
+    func enter() {
+        counts.withLock {
+            $0.running += 1
+            $0.maximum = max($0.maximum, $0.running)
+        }
+    }
+
+    func leave() {
+        counts.withLock { $0.running -= 1 }
+    }
+}
