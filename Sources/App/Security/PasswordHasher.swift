@@ -1,0 +1,45 @@
+/// Password hashing and checking for the app, run on a ``BlockingThreadPool`` so the slow
+/// yescrypt work never holds an event loop or a cooperative-pool thread.
+///
+/// Checking an unknown user still costs one full hash, against a dummy hash made once at
+/// `init`, so a login for a name that does not exist takes as long as one for a name that
+/// does: response timing does not reveal which usernames are registered.
+package struct PasswordHasher: Sendable {
+    private let pool: BlockingThreadPool
+    private let dummyHash: String
+
+    /// A hasher using `pool`; computes the dummy hash synchronously (about 20 ms), so build
+    /// it once at start-up.
+    ///
+    /// Stops the process if libxcrypt cannot hash at all (no OS randomness), as nothing
+    /// could log in anyway.
+    package init(pool: BlockingThreadPool) {
+        self.pool = pool
+        do {
+            dummyHash = try PasswordCrypt.hash(Base64URL.encode(SecureRandom.bytes(24)))
+        } catch {
+            fatalError("cannot compute the dummy password hash: \(error)")
+        }
+    }
+
+    /// A fresh yescrypt hash of `password` to store.
+    ///
+    /// - Throws: ``BlockingThreadPool/Overloaded`` when the pool refuses the job, or
+    ///   ``PasswordCryptError`` (a NUL in the password, or a libxcrypt failure).
+    package func hash(_ password: String) async throws -> String {
+        let result = try await pool.run { () -> Result<String, PasswordCryptError> in
+            Result { () throws(PasswordCryptError) in try PasswordCrypt.hash(password) }
+        }
+        return try result.get()
+    }
+
+    /// Whether `password` matches `storedHash`; a `nil` hash (unknown user) spends the same
+    /// work against the dummy hash and returns `false`.
+    ///
+    /// - Throws: ``BlockingThreadPool/Overloaded`` when the pool refuses the job.
+    package func verify(_ password: String, against storedHash: String?) async throws(BlockingThreadPool.Overloaded) -> Bool {
+        let hash = storedHash ?? dummyHash
+        let matches = try await pool.run { PasswordCrypt.verify(password, against: hash) }
+        return storedHash != nil && matches
+    }
+}
