@@ -37,6 +37,35 @@ package enum AppReducer {
             )
             state.lastChangedQuote = id
             return .quoteEdited(id, version: quote.version)
+
+        case let .signUp(username, displayName, passwordHash, date):
+            guard state.userIDsByName[username] == nil else { throw .usernameTaken(username) }
+            if let problem = User.problem(withDisplayName: displayName) { throw .invalidDisplayName(problem) }
+            let id = state.nextUserID
+            state.users[id] = User(
+                id: id, username: username, displayName: QuoteDraft.trimmingWhitespace(displayName),
+                passwordHash: passwordHash, joinedAt: date
+            )
+            state.userIDsByName[username] = id
+            state.nextUserID = UserID(id.rawValue + 1)
+            return .userSignedUp(id)
+
+        case let .changeDisplayName(id, name, _):
+            guard state.users[id] != nil else { throw .userNotFound(id) }
+            if let problem = User.problem(withDisplayName: name) { throw .invalidDisplayName(problem) }
+            state.users[id]?.displayName = QuoteDraft.trimmingWhitespace(name)
+            return .profileChanged(id)
+
+        case let .setPhoto(id, photo, _):
+            guard state.users[id] != nil else { throw .userNotFound(id) }
+            state.users[id]?.photo = photo
+            return .profileChanged(id)
+
+        case let .setFavourite(id, quoteID, _):
+            guard state.users[id] != nil else { throw .userNotFound(id) }
+            guard state.quotes[quoteID] != nil else { throw .quoteNotFound(quoteID) }
+            state.users[id]?.favourite = quoteID
+            return .profileChanged(id)
         }
     }
 }

@@ -13,6 +13,8 @@ package actor Store {
     private let journal: any JournalStorage
     private let published: Mutex<AppState>
     private var subscribers: [UUID: AsyncStream<AppEvent>.Continuation] = [:]
+    /// Called on the store's queue for every applied event before `dispatch` returns.
+    private let observers = Mutex<[@Sendable (AppEvent) -> Void]>([])
     private let logger: Logger
     private var isClosed = false
     /// Snapshot the state after this many journal entries, so start-up replays at most that many.
@@ -110,8 +112,16 @@ package actor Store {
             entriesSinceSnapshot = 0
         }
         logger.debug("applied \(event)")
+        for observer in observers.withLock({ $0 }) { observer(event) }
         for continuation in subscribers.values { continuation.yield(event) }
         return .success(event)
+    }
+
+    /// Calls `observer` with every event applied from now on, synchronously, after the new state
+    /// is published and before the dispatch that applied it returns — so a cache it invalidates
+    /// is never stale once a change has been answered. `observer` must be quick and never block.
+    package nonisolated func observe(_ observer: @escaping @Sendable (AppEvent) -> Void) {
+        observers.withLock { $0.append(observer) }
     }
 
     /// A stream of every event applied from now on; it ends when the consumer stops iterating

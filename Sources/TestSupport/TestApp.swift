@@ -10,22 +10,36 @@ import Templates
 /// and public files.
 package struct TestApp: Sendable {
     package let store: Store
+    package let accountStorage: SQLiteAccountStorage
     package let coordinator: AppCoordinator
     package let logSink: InMemoryLogSink
+    package let hashingPool: BlockingThreadPool
 
     /// The clock every test app uses: 2026-11-22 07:00 UTC.
     package static let fixedNow = Date(timeIntervalSince1970: 1_795_330_800)
 
+    /// The password ``signUp(_:displayName:)`` gives every account.
+    package static let password = "correct horse battery"
+
     package init(
         journalPath: String = ":memory:", seed: [AppAction] = SeedContent.actions(at: TestApp.fixedNow),
-        isDevelopment: Bool = false, templates: URL = RepositoryPaths.templates
+        isDevelopment: Bool = false, templates: URL = RepositoryPaths.templates, secureCookies: Bool = false,
+        now: @escaping @Sendable () -> Date = { TestApp.fixedNow }, hashingQueueLimit: Int = 64
     ) throws {
         logSink = InMemoryLogSink()
         let logger = Logger(label: "test", level: .debug, sink: logSink)
-        store = try Store(journal: try SQLiteJournal(path: journalPath), seed: seed, logger: logger)
+        let journal = try SQLiteJournal(path: journalPath)
+        accountStorage = try SQLiteAccountStorage(path: journalPath == ":memory:" ? ":memory:" : journal.path)
+        store = try Store(journal: journal, seed: seed, logger: logger)
+        hashingPool = BlockingThreadPool(name: "test-hash", threadCount: 2, queueLimit: hashingQueueLimit)
         let dependencies = Dependencies(
             store: store,
-            now: { TestApp.fixedNow },
+            sessionStorage: accountStorage,
+            photoStorage: accountStorage,
+            hashingPool: hashingPool,
+            csrfKey: SecureRandom.bytes(32),
+            secureCookies: secureCookies,
+            now: now,
             templates: isDevelopment
                 ? .reloading(try TemplateReloader(directory: templates)) : .compiled(try TemplateLibrary(directory: templates)),
             staticFiles: StaticFiles(root: RepositoryPaths.publicFiles),
@@ -44,9 +58,110 @@ package struct TestApp: Sendable {
         await respond(HTTPRequest(method: .get, target: target, headers: ["Host": "test"]))
     }
 
-    /// POSTs `fields` as `application/x-www-form-urlencoded`.
+    /// POSTs `fields` as `application/x-www-form-urlencoded`, with no cookies (so no CSRF token).
     package func post(_ target: String, form fields: KeyValuePairs<String, String>) async -> HTTPResponse {
         await respond(.form(target, fields))
+    }
+
+    /// A new browser on this app: no cookies yet.
+    package func browser() -> TestBrowser {
+        TestBrowser(app: self)
+    }
+
+    /// A browser signed in to a new account `username` (password ``password``).
+    package func signedIn(_ username: String, displayName: String? = nil) async throws -> TestBrowser {
+        var browser = browser()
+        let response = try await browser.submit(
+            "/signup",
+            [
+                "username": username, "display_name": displayName ?? username.capitalized, "password": Self.password,
+                "password_confirmation": Self.password,
+            ])
+        guard response.status == .seeOther else {
+            throw TestBrowser.Failure("sign-up of \(username) answered \(response.status)")
+        }
+        return browser
+    }
+}
+
+/// A client with a cookie jar that drives a ``TestApp`` as a browser would: it keeps the cookies
+/// responses set, and fills in the CSRF token of the form it submits from the page the form is on.
+package struct TestBrowser: Sendable {
+    package let app: TestApp
+    package private(set) var cookies: [String: String] = [:]
+
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
+        package init(_ description: String) { self.description = description }
+    }
+
+    init(app: TestApp) {
+        self.app = app
+    }
+
+    package mutating func get(_ target: String, headers: HTTPHeaders = [:]) async -> HTTPResponse {
+        var request = HTTPRequest(method: .get, target: target, headers: ["Host": "test"])
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        return await send(request)
+    }
+
+    /// POSTs `fields` with no CSRF token added (the test supplies one, or checks the 403).
+    package mutating func post(_ target: String, _ fields: KeyValuePairs<String, String>) async -> HTTPResponse {
+        await send(.form(target, fields))
+    }
+
+    /// POSTs `fields` plus the CSRF token of the page at `formPage` (default: `target`'s own
+    /// page for `/signup` and `/login`, else the home page, whose sign-out form carries it).
+    package mutating func submit(_ target: String, _ fields: KeyValuePairs<String, String>, formPage: String? = nil) async throws -> HTTPResponse {
+        let token = try await csrfToken(from: formPage ?? (target == "/signup" || target == "/login" ? target : "/"))
+        var all = Array(fields).map { ($0.key, $0.value) }
+        all.append(("csrf_token", token))
+        let body = all.map { "\(URLEncodedForm.encode($0.0))=\(URLEncodedForm.encode($0.1))" }.joined(separator: "&")
+        return await send(
+            HTTPRequest(
+                method: .post, target: target, headers: ["Host": "test", "Content-Type": "application/x-www-form-urlencoded"],
+                body: Array(body.utf8)))
+    }
+
+    /// POSTs a `multipart/form-data` body with one file field and the CSRF token.
+    package mutating func upload(_ target: String, field: String, filename: String, contentType: String, bytes: [UInt8]) async throws -> HTTPResponse {
+        let token = try await csrfToken(from: "/")
+        let boundary = "----TestBoundary7MA4YWxkTrZu0gW"
+        var body = Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"csrf_token\"\r\n\r\n\(token)\r\n".utf8)
+        body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(field)\"; filename=\"\(filename)\"\r\n".utf8)
+        body += Array("Content-Type: \(contentType)\r\n\r\n".utf8) + bytes + Array("\r\n--\(boundary)--\r\n".utf8)
+        return await send(
+            HTTPRequest(
+                method: .post, target: target,
+                headers: ["Host": "test", "Content-Type": "multipart/form-data; boundary=\(boundary)"], body: body))
+    }
+
+    /// The `csrf_token` value in the page at `target`.
+    package mutating func csrfToken(from target: String) async throws -> String {
+        let page = await get(target).text
+        guard let range = page.range(of: "name=\"csrf_token\" value=\"") else {
+            throw Failure("no csrf_token field on \(target)")
+        }
+        return String(page[range.upperBound...].prefix { $0 != "\"" })
+    }
+
+    /// The `Cookie` header this browser sends, for tests that talk over a socket.
+    package var cookieHeader: String {
+        cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+    }
+
+    /// Sends `request` with this browser's cookies and keeps the cookies the response sets.
+    package mutating func send(_ request: HTTPRequest) async -> HTTPResponse {
+        var request = request
+        if !cookies.isEmpty { request.headers.add(name: "Cookie", value: cookieHeader) }
+        let response = await app.respond(request)
+        for header in response.headers.values(for: "Set-Cookie") {
+            let pair = header.split(separator: ";")[0]
+            guard let equals = pair.firstIndex(of: "=") else { continue }
+            let name = String(pair[..<equals]), value = String(pair[pair.index(after: equals)...])
+            if header.contains("Max-Age=0") { cookies[name] = nil } else { cookies[name] = value }
+        }
+        return response
     }
 }
 

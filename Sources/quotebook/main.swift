@@ -7,6 +7,12 @@ import Logging
 import Store
 import Templates
 
+/// Stops with a message on standard error and a non-zero status (start-up failures only).
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("quotebook: \(message)\n".utf8))
+    exit(1)
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 let command: AppOptions.Command
 do {
@@ -26,14 +32,25 @@ case .render(let words):
     FileHandle.standardOutput.write(result.output)
     if let message = result.error { FileHandle.standardError.write(Data("quotebook render: \(message)\n".utf8)) }
     exit(result.exitCode)
+case .addUser(let username, let displayName, let parsed):
+    let password = AddUserCommand.password(fromStandardInput: Array(FileHandle.standardInput.readDataToEndOfFile()))
+    let userStore: Store
+    do {
+        userStore = try Store(
+            journal: try SQLiteJournal(directory: parsed.dataDirectory), seed: SeedContent.actions(at: Date()),
+            logger: Logger(label: "quotebook", level: .warning, sink: StandardErrorLogSink()))
+    } catch {
+        fail("\(error)")
+    }
+    let outcome = await AddUserCommand.run(
+        username: username, displayName: displayName, password: password, store: userStore, now: Date(),
+        hash: { try PasswordCrypt.hash($0) })
+    await userStore.close()
+    let stream = outcome.exitCode == 0 ? FileHandle.standardOutput : FileHandle.standardError
+    stream.write(Data("quotebook user add: \(outcome.message)\n".utf8))
+    exit(outcome.exitCode)
 case .serve(let parsed):
     options = parsed
-}
-
-/// Stops with a message on standard error and a non-zero status (start-up failures only).
-func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("quotebook: \(message)\n".utf8))
-    exit(1)
 }
 
 let logger = Logger(label: "quotebook", level: options.logLevel, sink: StandardErrorLogSink())
@@ -56,18 +73,27 @@ if !templateProblems.isEmpty {
 }
 
 let store: Store
+let accountStorage: SQLiteAccountStorage
+let csrfKey: [UInt8]
 do {
-    store = try Store(
-        journal: try SQLiteJournal(directory: options.dataDirectory),
-        seed: SeedContent.actions(at: Date()),
-        logger: logger.labeled("store")
-    )
+    let journal = try SQLiteJournal(directory: options.dataDirectory)
+    accountStorage = try SQLiteAccountStorage(path: journal.path)
+    store = try Store(journal: journal, seed: SeedContent.actions(at: Date()), logger: logger.labeled("store"))
+    csrfKey = try await accountStorage.secret(named: "csrf", orCreate: { SecureRandom.bytes(32) })
+    let expired = try await accountStorage.deleteSessions(unusedSince: Date().addingTimeInterval(-SessionKeeper.idleLifetime))
+    if expired > 0 { logger.info("deleted \(expired) sessions unused for 30 days") }
 } catch {
     fail("\(error)")
 }
+let hashingPool = BlockingThreadPool(name: "password-hash", threadCount: options.hashingThreads, queueLimit: 64)
 
 let dependencies = Dependencies(
     store: store,
+    sessionStorage: accountStorage,
+    photoStorage: accountStorage,
+    hashingPool: hashingPool,
+    csrfKey: csrfKey,
+    secureCookies: options.secureCookies,
     now: { Date() },
     templates: templates,
     staticFiles: StaticFiles(root: root.appendingPathComponent("Public", isDirectory: true)),
@@ -96,6 +122,8 @@ let signals = TerminationSignals { [logger, server] signal in
 let displayHost = options.host.contains(":") ? "[\(options.host)]" : options.host
 FileHandle.standardOutput.write(Data("Quotebook listening on http://\(displayHost):\(port)\n".utf8))
 await server.run()
+hashingPool.shutdown()
+await accountStorage.close()
 await store.close()
 logger.notice("stopped")
 exit(0)

@@ -7,11 +7,14 @@ import Testing
 /// Each state the quote logic controller can return, on an in-memory database.
 @Suite struct QuoteControllerTests {
     let now = Date(timeIntervalSince1970: 5_000)
+    let ada = UserID(1)
 
     func makeController() throws -> (QuoteController, Store) {
         let store = try Store(
             journal: try SQLiteJournal(path: ":memory:"),
-            seed: SeedContent.actions(at: Date(timeIntervalSince1970: 1_000)),
+            seed: SeedContent.actions(at: Date(timeIntervalSince1970: 1_000)) + [
+                .signUp(Username("ada")!, displayName: "Ada", passwordHash: PasswordHash(encoded: "$y$x"), at: Date(timeIntervalSince1970: 1_000))
+            ],
             logger: .discarding()
         )
         let now = self.now
@@ -21,21 +24,26 @@ import Testing
     @Test func homeShowsTheMostRecentlyChangedQuoteAsFavourite() async throws {
         let (controller, store) = try makeController()
         _ = try await store.dispatch(.addQuote(QuoteDraft(text: "Second", author: "B"), by: nil, at: now))
-        _ = try await controller.save(QuoteID(1), draft: QuoteDraft(text: "Edited first", author: "A"), baseVersion: 1)
-        guard case let .showing(favourite, recent) = controller.home() else { Issue.record("not showing"); return }
+        _ = try await controller.save(QuoteID(1), draft: QuoteDraft(text: "Edited first", author: "A"), baseVersion: 1, by: ada)
+        guard case let .showing(favourite, recent) = controller.home(viewer: nil) else { Issue.record("not showing"); return }
         #expect(favourite?.text == "Edited first")
         #expect(recent.map(\.id) == [QuoteID(2), QuoteID(1)])
     }
 
     @Test func showReturnsTheQuote() throws {
         let (controller, _) = try makeController()
-        guard case .showing(let quote) = controller.show(QuoteID(1)) else { Issue.record("not showing"); return }
+        guard case let .showing(quote, addedBy, isFavourite) = controller.show(QuoteID(1), viewer: nil) else {
+            Issue.record("not showing")
+            return
+        }
         #expect(quote.author == SeedContent.einstein.author)
+        #expect(addedBy == nil)
+        #expect(!isFavourite)
     }
 
     @Test func showOfAnUnknownQuoteIsNotFound() throws {
         let (controller, _) = try makeController()
-        #expect(controller.show(QuoteID(2)) == .notFound)
+        #expect(controller.show(QuoteID(2), viewer: nil) == .notFound)
     }
 
     @Test func editOfAnUnknownQuoteIsNotFound() throws {
@@ -46,7 +54,7 @@ import Testing
     @Test func anEmptyBookHasNoFavourite() throws {
         let store = try Store(journal: try SQLiteJournal(path: ":memory:"), seed: [], logger: .discarding())
         let controller = QuoteController(store: store, now: { Date(timeIntervalSince1970: 0) })
-        #expect(controller.home() == .showing(favourite: nil, recent: []))
+        #expect(controller.home(viewer: nil) == .showing(favourite: nil, recent: []))
     }
 
     @Test func editStartsFromTheCurrentQuoteWithoutProblems() throws {
@@ -58,25 +66,26 @@ import Testing
 
     @Test func savingAValidDraftReturnsTheSavedQuote() async throws {
         let (controller, _) = try makeController()
-        let state = try await controller.save(QuoteID(1), draft: QuoteDraft(text: " New text ", author: "Someone"), baseVersion: 1)
+        let state = try await controller.save(QuoteID(1), draft: QuoteDraft(text: " New text ", author: "Someone"), baseVersion: 1, by: ada)
         guard case .saved(let quote) = state else { Issue.record("expected saved, got \(state)"); return }
         #expect(quote.text == "New text")
         #expect(quote.version == 2)
         #expect(quote.updatedAt == now)
+        #expect(quote.updatedBy == ada)
     }
 
     @Test func savingAnInvalidDraftKeepsWhatWasTypedWithProblems() async throws {
         let (controller, _) = try makeController()
         let draft = QuoteDraft(text: "", author: "Kept author")
-        let state = try await controller.save(QuoteID(1), draft: draft, baseVersion: 1)
+        let state = try await controller.save(QuoteID(1), draft: draft, baseVersion: 1, by: ada)
         #expect(state == .editing(QuoteForm(id: QuoteID(1), draft: draft, version: 1), problems: [.text: .empty]))
     }
 
     @Test func savingFromAnOldVersionIsAConflictCarryingBothTexts() async throws {
         let (controller, _) = try makeController()
-        _ = try await controller.save(QuoteID(1), draft: QuoteDraft(text: "Theirs", author: "T"), baseVersion: 1)
+        _ = try await controller.save(QuoteID(1), draft: QuoteDraft(text: "Theirs", author: "T"), baseVersion: 1, by: ada)
         let mine = QuoteDraft(text: "Mine", author: "M")
-        let state = try await controller.save(QuoteID(1), draft: mine, baseVersion: 1)
+        let state = try await controller.save(QuoteID(1), draft: mine, baseVersion: 1, by: ada)
         guard case let .conflict(current, form) = state else { Issue.record("expected conflict, got \(state)"); return }
         #expect(current.text == "Theirs")
         #expect(form.draft == mine)
@@ -85,7 +94,68 @@ import Testing
 
     @Test func savingAnUnknownQuoteIsNotFound() async throws {
         let (controller, _) = try makeController()
-        let state = try await controller.save(QuoteID(5), draft: QuoteDraft(text: "x", author: "y"), baseVersion: 1)
+        let state = try await controller.save(QuoteID(5), draft: QuoteDraft(text: "x", author: "y"), baseVersion: 1, by: ada)
         #expect(state == .notFound)
+    }
+}
+
+/// The favourite and the list, which arrived with accounts.
+@Suite struct QuoteControllerAccountsTests {
+    let now = Date(timeIntervalSince1970: 5_000)
+
+    func makeController(quotes: Int = 0) async throws -> (QuoteController, Store) {
+        let store = try Store(
+            journal: try SQLiteJournal(path: ":memory:"),
+            seed: [.signUp(Username("ada")!, displayName: "Ada", passwordHash: PasswordHash(encoded: "$y$x"), at: now)],
+            logger: .discarding())
+        for index in 0..<quotes {
+            _ = try await store.dispatch(.addQuote(QuoteDraft(text: "Quote \(index + 1)", author: "A"), by: UserID(1), at: now))
+        }
+        let now = self.now
+        return (QuoteController(store: store, now: { now }), store)
+    }
+
+    @Test func homeShowsTheViewersOwnFavouriteOverTheLatestQuote() async throws {
+        let (controller, _) = try await makeController(quotes: 3)
+        #expect(try await controller.makeFavourite(QuoteID(1), for: UserID(1)) == .chosen(QuoteID(1)))
+        guard case .showing(let mine, _) = controller.home(viewer: UserID(1)) else { Issue.record("not showing"); return }
+        #expect(mine?.id == QuoteID(1))
+        guard case .showing(let anyones, _) = controller.home(viewer: nil) else { Issue.record("not showing"); return }
+        #expect(anyones?.id == QuoteID(3))
+    }
+
+    @Test func showSaysWhoAddedItAndWhetherItIsTheViewersFavourite() async throws {
+        let (controller, _) = try await makeController(quotes: 1)
+        _ = try await controller.makeFavourite(QuoteID(1), for: UserID(1))
+        guard case let .showing(_, addedBy, isFavourite) = controller.show(QuoteID(1), viewer: UserID(1)) else {
+            Issue.record("not showing")
+            return
+        }
+        #expect(addedBy?.displayName == "Ada")
+        #expect(isFavourite)
+    }
+
+    @Test func favouriteOfAnUnknownQuoteIsNotFound() async throws {
+        let (controller, store) = try await makeController(quotes: 1)
+        #expect(try await controller.makeFavourite(QuoteID(7), for: UserID(1)) == .notFound)
+        #expect(store.state.users[UserID(1)]?.favourite == nil)
+    }
+
+    @Test func listPagesTwentyNewestFirst() async throws {
+        let (controller, _) = try await makeController(quotes: 45)
+        guard case let .showing(first, page, count) = controller.list(page: 1) else { Issue.record("no page 1"); return }
+        #expect(first.count == 20)
+        #expect(first.first?.text == "Quote 45")
+        #expect(page == 1)
+        #expect(count == 3)
+        guard case let .showing(last, _, _) = controller.list(page: 3) else { Issue.record("no page 3"); return }
+        #expect(last.map(\.text) == ["Quote 5", "Quote 4", "Quote 3", "Quote 2", "Quote 1"])
+        #expect(controller.list(page: 4) == .noSuchPage(pageCount: 3))
+        #expect(controller.list(page: 0) == .noSuchPage(pageCount: 3))
+    }
+
+    @Test func anEmptyBookHasOneEmptyPage() async throws {
+        let (controller, _) = try await makeController()
+        #expect(controller.list(page: 1) == .showing([], page: 1, pageCount: 1))
     }
 }

@@ -10,19 +10,80 @@ import Testing
 @Suite struct RouteTests {
     static let quoteRoutes = QuotesRouteKind.allCases.map(\.example)
     static let systemRoutes = SystemRouteKind.allCases.map(\.example)
+    static let accountRoutes = AccountsRouteKind.allCases.map(\.example)
+    static let profileRoutes = ProfilesRouteKind.allCases.map(\.example)
+
+    /// Which enums claim `route`'s path and query: exactly its own must, with the same case.
+    func claims(_ route: some Route) throws -> [String] {
+        let (path, queryText) = HTTPRequest.split(target: route.path)
+        let segments = try #require(PathSegments.decode(path))
+        let query = try URLEncodedForm(Array((queryText ?? "").utf8))
+        var claimed: [String] = []
+        func check<R: Route>(_ type: R.Type) {
+            switch R.match(method: route.method, segments: segments, query: query) {
+            case .found(let found):
+                claimed.append("\(R.self)")
+                #expect(AnyHashable(found) == AnyHashable(route), "\(route.path) parsed to \(found)")
+            case .methodNotAllowed: claimed.append("\(R.self) (405)")
+            case .notFound: break
+            }
+        }
+        check(QuotesRoute.self)
+        check(AccountsRoute.self)
+        check(ProfilesRoute.self)
+        check(SystemRoute.self)
+        return claimed
+    }
 
     @Test(arguments: quoteRoutes)
     func quotesRouteRoundTrips(route: QuotesRoute) throws {
-        let segments = try #require(PathSegments.decode(route.path))
-        #expect(QuotesRoute.match(method: route.method, segments: segments) == .found(route))
-        #expect(SystemRoute.match(method: route.method, segments: segments) == .notFound)
+        #expect(try claims(route) == ["QuotesRoute"])
     }
 
     @Test(arguments: systemRoutes)
     func systemRouteRoundTrips(route: SystemRoute) throws {
-        let segments = try #require(PathSegments.decode(route.path))
-        #expect(SystemRoute.match(method: route.method, segments: segments) == .found(route))
-        #expect(QuotesRoute.match(method: route.method, segments: segments) == .notFound)
+        #expect(try claims(route) == ["SystemRoute"])
+    }
+
+    @Test(arguments: accountRoutes)
+    func accountsRouteRoundTrips(route: AccountsRoute) throws {
+        #expect(try claims(route) == ["AccountsRoute"])
+    }
+
+    @Test(arguments: profileRoutes)
+    func profilesRouteRoundTrips(route: ProfilesRoute) throws {
+        #expect(try claims(route) == ["ProfilesRoute"])
+    }
+
+    @Test func protectedRoutesNeedSignInAndSignUpNeedsSignedOut() {
+        #expect(QuotesRoute.edit(QuoteID(1)).access == .signedIn)
+        #expect(QuotesRoute.update(QuoteID(1)).access == .signedIn)
+        #expect(QuotesRoute.favourite(QuoteID(1)).access == .signedIn)
+        #expect(QuotesRoute.show(QuoteID(1)).access == .anyone)
+        #expect(AccountsRoute.signUpForm.access == .signedOut)
+        #expect(AccountsRoute.signInForm(returnTo: nil).access == .anyone)
+        #expect(AccountsRoute.signOut.access == .signedIn)
+        #expect(ProfilesRoute.show(Username("ada")!).access == .anyone)
+        for route in [ProfilesRoute.mine, .edit, .updateName, .updatePhoto, .removePhoto] { #expect(route.access == .signedIn) }
+    }
+
+    @Test func usernamesInPathsAreCanonical() {
+        #expect(ProfilesRoute.match(method: .get, segments: ["users", "ada"]) == .found(.show(Username("ada")!)))
+        #expect(ProfilesRoute.match(method: .get, segments: ["users", "Ada"]) == .notFound)
+        #expect(ProfilesRoute.match(method: .get, segments: ["users", "a"]) == .notFound)
+        #expect(ProfilesRoute.match(method: .get, segments: ["users", "a.b"]) == .notFound)
+    }
+
+    @Test func listPageComesFromTheQuery() throws {
+        #expect(QuotesRoute.list(page: 1).path == "/quotes")
+        #expect(QuotesRoute.list(page: 3).path == "/quotes?page=3")
+        #expect(QuotesRoute.match(method: .get, segments: ["quotes"], query: try URLEncodedForm(Array("page=x".utf8))) == .found(.list(page: 0)))
+        #expect(QuotesRoute.match(method: .get, segments: ["quotes"], query: try URLEncodedForm(Array("page=-2".utf8))) == .found(.list(page: 0)))
+    }
+
+    @Test func signInCarriesWhereToReturnInItsQuery() {
+        #expect(AccountsRoute.signInForm(returnTo: ReturnPath("/quotes/1/edit")).path == "/login?return_to=/quotes/1/edit")
+        #expect(AccountsRoute.signInForm(returnTo: nil).path == "/login")
     }
 
     @Test func everyRouteCaseHasAnExample() {
@@ -30,6 +91,8 @@ import Testing
         // compile until it has a kind, and every kind must produce an example of itself.
         #expect(QuotesRouteKind.allCases.map(\.example.kind) == QuotesRouteKind.allCases)
         #expect(SystemRouteKind.allCases.map(\.example.kind) == SystemRouteKind.allCases)
+        #expect(AccountsRouteKind.allCases.map(\.example.kind) == AccountsRouteKind.allCases)
+        #expect(ProfilesRouteKind.allCases.map(\.example.kind) == ProfilesRouteKind.allCases)
     }
 
     @Test(arguments: PublicAsset.allCases)
@@ -37,6 +100,8 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: RepositoryPaths.publicFiles.appendingPathComponent(asset.rawValue).path))
         #expect(QuotesRoute.match(method: .get, segments: [asset.rawValue]) == .notFound)
         #expect(SystemRoute.match(method: .get, segments: [asset.rawValue]) == .notFound)
+        #expect(AccountsRoute.match(method: .get, segments: [asset.rawValue]) == .notFound)
+        #expect(ProfilesRoute.match(method: .get, segments: [asset.rawValue]) == .notFound)
     }
 
     @Test func generatesTheSpecPaths() {
@@ -45,6 +110,17 @@ import Testing
         #expect(QuotesRoute.edit(QuoteID(3)).path == "/quotes/3/edit")
         #expect(QuotesRoute.update(QuoteID(3)).path == "/quotes/3")
         #expect(SystemRoute.health.path == "/healthz")
+        #expect(QuotesRoute.favourite(QuoteID(3)).path == "/quotes/3/favorite")
+        #expect(AccountsRoute.signUp.path == "/signup")
+        #expect(AccountsRoute.signIn.path == "/login")
+        #expect(AccountsRoute.signOut.path == "/logout")
+        #expect(ProfilesRoute.show(Username("ada")!).path == "/users/ada")
+        #expect(ProfilesRoute.photo(Username("ada")!).path == "/users/ada/photo")
+        #expect(ProfilesRoute.mine.path == "/profile")
+        #expect(ProfilesRoute.edit.path == "/profile/edit")
+        #expect(ProfilesRoute.updateName.path == "/profile/name")
+        #expect(ProfilesRoute.updatePhoto.path == "/profile/photo")
+        #expect(ProfilesRoute.removePhoto.path == "/profile/photo/delete")
     }
 
     @Test func headMatchesGetRoutes() {
@@ -57,7 +133,7 @@ import Testing
     }
 
     @Test(arguments: [
-        "/quotes/0", "/quotes/01", "/quotes/-1", "/quotes/abc", "/quotes/1/", "/quotes", "/quotes/1/edit/x", "/quotes/99999999999999999999",
+        "/quotes/0", "/quotes/01", "/quotes/-1", "/quotes/abc", "/quotes/1/", "/quotes/1/edit/x", "/quotes/1/favourite", "/quotes/99999999999999999999",
     ])
     func nonCanonicalOrUnknownPathsAreNotFound(path: String) throws {
         let segments = try #require(PathSegments.decode(path))
@@ -79,14 +155,16 @@ import Testing
 
 /// The cases of ``QuotesRoute`` without their values, each with an example value.
 enum QuotesRouteKind: CaseIterable {
-    case home, show, edit, update
+    case home, list, show, edit, update, favourite
 
     var example: QuotesRoute {
         switch self {
         case .home: .home
+        case .list: .list(page: 2)
         case .show: .show(QuoteID(1))
         case .edit: .edit(QuoteID(42))
         case .update: .update(QuoteID(7))
+        case .favourite: .favourite(QuoteID(8))
         }
     }
 }
@@ -95,9 +173,69 @@ extension QuotesRoute {
     var kind: QuotesRouteKind {
         switch self {
         case .home: .home
+        case .list: .list
         case .show: .show
         case .edit: .edit
         case .update: .update
+        case .favourite: .favourite
+        }
+    }
+}
+
+/// The cases of ``AccountsRoute`` without their values, each with an example value.
+enum AccountsRouteKind: CaseIterable {
+    case signUpForm, signUp, signInForm, signIn, signOut
+
+    var example: AccountsRoute {
+        switch self {
+        case .signUpForm: .signUpForm
+        case .signUp: .signUp
+        case .signInForm: .signInForm(returnTo: ReturnPath("/quotes/3/edit?x=1&y=a%20b"))
+        case .signIn: .signIn
+        case .signOut: .signOut
+        }
+    }
+}
+
+extension AccountsRoute {
+    var kind: AccountsRouteKind {
+        switch self {
+        case .signUpForm: .signUpForm
+        case .signUp: .signUp
+        case .signInForm: .signInForm
+        case .signIn: .signIn
+        case .signOut: .signOut
+        }
+    }
+}
+
+/// The cases of ``ProfilesRoute`` without their values, each with an example value.
+enum ProfilesRouteKind: CaseIterable {
+    case show, photo, mine, edit, updateName, updatePhoto, removePhoto
+
+    var example: ProfilesRoute {
+        switch self {
+        case .show: .show(Username("ada_l-1")!)
+        case .photo: .photo(Username("bob")!)
+        case .mine: .mine
+        case .edit: .edit
+        case .updateName: .updateName
+        case .updatePhoto: .updatePhoto
+        case .removePhoto: .removePhoto
+        }
+    }
+}
+
+extension ProfilesRoute {
+    var kind: ProfilesRouteKind {
+        switch self {
+        case .show: .show
+        case .photo: .photo
+        case .mine: .mine
+        case .edit: .edit
+        case .updateName: .updateName
+        case .updatePhoto: .updatePhoto
+        case .removePhoto: .removePhoto
         }
     }
 }

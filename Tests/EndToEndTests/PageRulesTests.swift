@@ -7,10 +7,14 @@ import Testing
 
 /// Rules every page follows, checked through the coordinator tree with in-memory requests.
 @Suite struct PageRulesTests {
-    @Test(arguments: ["/", "/quotes/1", "/quotes/1/edit", "/nowhere"])
+    @Test(arguments: [
+        "/", "/quotes", "/quotes/1", "/quotes/1/edit", "/nowhere", "/login", "/users/ada", "/profile/edit",
+    ])
     func htmlPagesAreCompleteDocumentsWithSecurityHeaders(path: String) async throws {
         let app = try TestApp()
-        let response = await app.get(path)
+        var browser = try await app.signedIn("ada")
+        let response = await browser.get(path)
+        #expect(response.headers["Cache-Control"] == "private, no-cache")
         #expect(response.text.hasPrefix("<!doctype html>"))
         #expect(response.text.contains("<html lang=\"en\">"))
         #expect(response.text.contains("<title>"))
@@ -19,6 +23,15 @@ import Testing
         #expect(response.headers["Content-Security-Policy"]?.contains("frame-ancestors 'none'") == true)
         #expect(response.headers["X-Content-Type-Options"] == "nosniff")
         #expect(response.headers["Referrer-Policy"] == "same-origin")
+    }
+
+    @Test(arguments: ["/signup", "/login", "/", "/quotes/1"])
+    func signedOutPagesFollowTheRulesToo(path: String) async throws {
+        var browser = try TestApp().browser()
+        let response = await browser.get(path)
+        #expect(response.status == .ok)
+        #expect(response.text.hasPrefix("<!doctype html>"))
+        #expect(response.headers["Content-Security-Policy"]?.contains("default-src 'self'") == true)
     }
 
     @Test func anEmptyBookStillHasAHomePage() async throws {
@@ -35,9 +48,11 @@ import Testing
 
     @Test func unknownQuoteIs404Page() async throws {
         let app = try TestApp()
-        #expect(await app.get("/quotes/99").status == .notFound)
-        #expect(await app.get("/quotes/99/edit").status == .notFound)
-        #expect(await app.post("/quotes/99", form: ["text": "a", "author": "b", "version": "1"]).status == .notFound)
+        var browser = try await app.signedIn("ada")
+        #expect(await browser.get("/quotes/99").status == .notFound)
+        #expect(await browser.get("/quotes/99/edit").status == .notFound)
+        #expect(try await browser.submit("/quotes/99", ["text": "a", "author": "b", "version": "1"]).status == .notFound)
+        #expect(await browser.get("/users/nobody").status == .notFound)
     }
 
     @Test func wrongMethodIs405WithAllow() async throws {
@@ -52,10 +67,18 @@ import Testing
 
     @Test func typedMarkupIsShownAsText() async throws {
         let app = try TestApp()
-        let save = await app.post("/quotes/1", form: ["text": "<script>alert('x')</script>", "author": "\"Eve\" & co", "version": "1"])
+        var browser = try await app.signedIn("eve", displayName: "<b>Eve</b> & \"co\"")
+        let save = try await browser.submit(
+            "/quotes/1", ["text": "<script>alert('x')</script>", "author": "\"Eve\" & co", "version": "1"])
         #expect(save.status == .seeOther)
-        for path in ["/", "/quotes/1", "/quotes/1/edit"] {
-            let page = await app.get(path).text
+        #expect(try await browser.submit("/quotes/1/favorite", [:]).status == .seeOther)
+        for path in ["/users/eve", "/profile/edit"] {
+            let page = await browser.get(path).text
+            #expect(!page.contains("<b>Eve</b>"))
+            #expect(page.contains("&lt;b&gt;Eve&lt;/b&gt; &amp; &quot;co&quot;"))
+        }
+        for path in ["/", "/quotes/1", "/quotes/1/edit", "/users/eve"] {
+            let page = await browser.get(path).text
             #expect(!page.contains("<script>"))
             #expect(page.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"))
             #expect(page.contains("&quot;Eve&quot; &amp; co"))
@@ -64,7 +87,8 @@ import Testing
 
     @Test func incompleteFormIs400Page() async throws {
         let app = try TestApp()
-        let response = await app.post("/quotes/1", form: ["text": "no version", "author": "x"])
+        var browser = try await app.signedIn("ada")
+        let response = try await browser.submit("/quotes/1", ["text": "no version", "author": "x"])
         #expect(response.status == .badRequest)
         #expect(response.text.contains("<!doctype html>"))
         #expect(app.store.state.quotes[QuoteID(1)]?.version == 1)
@@ -75,6 +99,7 @@ import Testing
         #expect(response.status == .ok)
         #expect(response.text == "ok")
         #expect(response.headers["Content-Type"]?.hasPrefix("text/plain") == true)
+        #expect(response.headers["Cache-Control"] == "no-store")
     }
 
     @Test func stylesheetIsServedFromPublic() async throws {
@@ -84,9 +109,15 @@ import Testing
         #expect(response.text.contains("font"))
     }
 
-    @Test func everyFormFieldHasALabel() async throws {
-        let page = try await TestApp().get("/quotes/1/edit").text
-        for id in ["text", "author"] {
+    @Test(arguments: [
+        ("/quotes/1/edit", ["text", "author"]), ("/profile/edit", ["display_name", "photo"]),
+        ("/signup", ["username", "display_name", "password", "password_confirmation"]), ("/login", ["username", "password"]),
+    ])
+    func everyFormFieldHasALabel(path: String, ids: [String]) async throws {
+        let app = try TestApp()
+        var browser = path == "/signup" || path == "/login" ? app.browser() : try await app.signedIn("ada")
+        let page = await browser.get(path).text
+        for id in ids {
             #expect(page.contains("<label for=\"\(id)\">"))
             #expect(page.contains("id=\"\(id)\""))
         }

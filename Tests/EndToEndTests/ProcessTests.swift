@@ -29,17 +29,20 @@ import Testing
         let arguments = ["--port", "0", "--data", data.url.path, "--root", RepositoryPaths.root.path]
         let first = try QuotebookProcess(arguments: arguments)
         try await first.waitUntilListening()
-        let body = "text=Kept+across+restarts&author=Tester&version=1"
-        let save = try await SocketClient(port: try #require(first.port)).exchange(
-            "POST /quotes/1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
-        )
+        var browser = SocketBrowser(port: try #require(first.port))
+        #expect(try await browser.signUp("tester").status == 303)
+        let save = try await browser.submit(
+            "/quotes/1", [("text", "Kept across restarts"), ("author", "Tester"), ("version", "1")], formPage: "/quotes/1/edit")
         #expect(save.status == 303)
         #expect(await first.stop(signal: SIGINT) == 0)
 
         let second = try QuotebookProcess(arguments: arguments)
         try await second.waitUntilListening()
-        let show = try await SocketClient(port: try #require(second.port)).exchange("GET /quotes/1 HTTP/1.1\r\nHost: x\r\n\r\n")
+        var again = SocketBrowser(port: try #require(second.port))
+        for (name, value) in browser.cookies { again.setCookie(name, value) }
+        let show = try await again.get("/quotes/1")
         #expect(show.text.contains("Kept across restarts"))
+        #expect(show.text.contains(">tester</a>"), "the session and the account survive the restart")
         #expect(await second.stop() == 0)
     }
 

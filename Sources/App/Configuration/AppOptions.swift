@@ -22,6 +22,10 @@ package struct AppOptions: Sendable, Equatable {
     package var timeouts = HTTPTimeouts()
     /// Event-loop threads; nil means one per core.
     package var eventLoops: Int?
+    /// `--secure-cookies`: cookies carry `Secure` (served over HTTPS behind a proxy).
+    package var secureCookies = false
+    /// Threads that hash passwords (`--hashing-threads`).
+    package var hashingThreads = 2
 
     package init() {}
 
@@ -38,6 +42,8 @@ package struct AppOptions: Sendable, Equatable {
         case help
         /// `quotebook render …`, with the words after `render`.
         case render([String])
+        /// `quotebook user add NAME [--display-name NAME]`: the password comes from standard input.
+        case addUser(username: String, displayName: String?, options: AppOptions)
     }
 
     /// A flag or value the parser refused; the message is for the person who typed it.
@@ -47,11 +53,46 @@ package struct AppOptions: Sendable, Equatable {
         package init(description: String) {
             self.description = description
         }
+
+        /// `--help` or `-h` was given: not a failure, the caller prints the usage.
+        static let helpRequested = ParseError(description: "--help")
     }
 
     /// Parses `arguments` (without the program name) over `environment`.
     package static func parse(arguments: [String], environment: [String: String]) throws(ParseError) -> Command {
         if arguments.first == "render" { return .render(Array(arguments.dropFirst())) }
+        do throws(ParseError) {
+            if arguments.first == "user" { return try parseUserCommand(Array(arguments.dropFirst()), environment: environment) }
+            return .serve(try parseOptions(arguments, environment: environment))
+        } catch {
+            if error == .helpRequested { return .help }
+            throw error
+        }
+    }
+
+    /// `user add NAME [--display-name NAME] [options]`.
+    private static func parseUserCommand(_ words: [String], environment: [String: String]) throws(ParseError) -> Command {
+        guard words.first == "add", words.count >= 2, !words[1].hasPrefix("-") else {
+            throw ParseError(description: "usage: quotebook user add NAME [--display-name NAME] [--data DIR]")
+        }
+        var rest: [String] = []
+        var displayName: String?
+        var remaining = words.dropFirst(2)
+        while let word = remaining.popFirst() {
+            let (name, inline) = split(word)
+            if name == "--display-name" {
+                guard let value = inline ?? remaining.popFirst() else {
+                    throw ParseError(description: "--display-name needs a value; see --help")
+                }
+                displayName = value
+            } else {
+                rest.append(word)
+            }
+        }
+        return .addUser(username: words[1], displayName: displayName, options: try parseOptions(rest, environment: environment))
+    }
+
+    private static func parseOptions(_ arguments: [String], environment: [String: String]) throws(ParseError) -> AppOptions {
         var options = AppOptions()
         for option in Option.allCases {
             if let value = environment[option.environmentName] {
@@ -60,7 +101,7 @@ package struct AppOptions: Sendable, Equatable {
         }
         var words = arguments[...]
         while let word = words.popFirst() {
-            if word == "--help" || word == "-h" { return .help }
+            if word == "--help" || word == "-h" { throw ParseError.helpRequested }
             let (name, inlineValue) = split(word)
             guard let option = Option(rawValue: name) else { throw ParseError(description: "unknown option \(word); see --help") }
             if option.takesValue {
@@ -72,13 +113,14 @@ package struct AppOptions: Sendable, Equatable {
                 try options.apply(option, value: inlineValue ?? "true", source: name)
             }
         }
-        return .serve(options)
+        return options
     }
 
     /// The text `--help` prints.
     package static let usage = """
         Usage: quotebook [options]
                quotebook render NAME [--templates DIR] [--repeat N] < context.json
+               quotebook user add NAME [--display-name NAME] [--data DIR] < password
 
         Serves Quotebook over HTTP. Every option can also be set as QUOTEBOOK_<NAME>
         (for example QUOTEBOOK_PORT=9000); a flag wins over the environment.
@@ -91,6 +133,8 @@ package struct AppOptions: Sendable, Equatable {
                              directory, then the package root)
           --dev              re-read templates when they change; error pages show details
           --log-level LEVEL  trace, debug, info, notice, warning or error (default info)
+          --secure-cookies   mark cookies Secure (when served over HTTPS by a proxy)
+          --hashing-threads N  threads that hash passwords (default 2)
           --help             show this text
 
         HTTP limits and timeouts (defaults as in SPEC.md):
@@ -126,6 +170,8 @@ package struct AppOptions: Sendable, Equatable {
         case data = "--data"
         case root = "--root"
         case dev = "--dev"
+        case secureCookies = "--secure-cookies"
+        case hashingThreads = "--hashing-threads"
         case logLevel = "--log-level"
         case maxRequestLine = "--max-request-line"
         case maxHeaderBytes = "--max-header-bytes"
@@ -139,7 +185,7 @@ package struct AppOptions: Sendable, Equatable {
         case shutdownGrace = "--shutdown-grace"
         case eventLoops = "--event-loops"
 
-        var takesValue: Bool { self != .dev }
+        var takesValue: Bool { self != .dev && self != .secureCookies }
 
         var environmentName: String {
             "QUOTEBOOK_" + rawValue.dropFirst(2).uppercased().replacingOccurrences(of: "-", with: "_")
@@ -166,11 +212,11 @@ package struct AppOptions: Sendable, Equatable {
         case .root:
             root = URL(fileURLWithPath: value, isDirectory: true)
         case .dev:
-            switch value.lowercased() {
-            case "1", "true", "yes", "on": isDevelopment = true
-            case "0", "false", "no", "off", "": isDevelopment = false
-            default: throw ParseError(description: "\(source) must be true or false, not \(value)")
-            }
+            isDevelopment = try Self.flag(value, source: source)
+        case .secureCookies:
+            secureCookies = try Self.flag(value, source: source)
+        case .hashingThreads:
+            hashingThreads = try Self.count(value, source: source)
         case .logLevel:
             guard let level = LogLevel(name: value) else {
                 throw ParseError(description: "\(source) must be one of trace, debug, info, notice, warning, error")
@@ -187,6 +233,15 @@ package struct AppOptions: Sendable, Equatable {
         case .writeTimeout: timeouts.write = try Self.seconds(value, source: source)
         case .shutdownGrace: timeouts.shutdownGrace = try Self.seconds(value, source: source)
         case .eventLoops: eventLoops = try Self.count(value, source: source)
+        }
+    }
+
+    /// A flag's value: given alone it is `true`; from the environment, a yes or no word.
+    private static func flag(_ value: String, source: String) throws(ParseError) -> Bool {
+        switch value.lowercased() {
+        case "1", "true", "yes", "on": return true
+        case "0", "false", "no", "off", "": return false
+        default: throw ParseError(description: "\(source) must be true or false, not \(value)")
         }
     }
 

@@ -4,27 +4,52 @@ package import Store
 /// The logic of the quote pages: reads the store, validates and saves edits, and answers
 /// with a state for the view to render. No HTTP, no HTML.
 package struct QuoteController: Sendable {
-    private let store: Store
+    private let store: any StateStore
     private let now: @Sendable () -> Date
 
     /// How many recent quotes the home page lists under the favourite.
     package static let recentCount = 10
+    /// How many quotes a page of the list shows.
+    package static let pageSize = 20
 
-    package init(store: Store, now: @escaping @Sendable () -> Date) {
+    package init(store: any StateStore, now: @escaping @Sendable () -> Date) {
         self.store = store
         self.now = now
     }
 
-    /// The favourite (for now the most recently added or edited quote) and the newest quotes.
-    package func home() -> HomeState {
+    /// The viewer's favourite when they have one, else the most recently added or edited quote,
+    /// and the newest quotes.
+    package func home(viewer: UserID?) -> HomeState {
         let state = store.state
-        let favourite = state.lastChangedQuote.flatMap { state.quotes[$0] }
+        let own = viewer.flatMap { state.users[$0]?.favourite }.flatMap { state.quotes[$0] }
+        let favourite = own ?? state.lastChangedQuote.flatMap { state.quotes[$0] }
         return .showing(favourite: favourite, recent: state.newestQuotes(limit: Self.recentCount))
     }
 
-    package func show(_ id: QuoteID) -> QuoteState {
-        guard let quote = store.state.quotes[id] else { return .notFound }
-        return .showing(quote)
+    package func show(_ id: QuoteID, viewer: UserID?) -> QuoteState {
+        let state = store.state
+        guard let quote = state.quotes[id] else { return .notFound }
+        let isFavourite = viewer.flatMap { state.users[$0]?.favourite } == id
+        return .showing(quote, addedBy: quote.addedBy.flatMap { state.users[$0] }, isFavourite: isFavourite)
+    }
+
+    /// Page `page` of every quote, newest first.
+    package func list(page: Int) -> QuoteListState {
+        let state = store.state
+        let order = state.quoteOrder
+        let pageCount = max(1, (order.count + Self.pageSize - 1) / Self.pageSize)
+        guard page >= 1, page <= pageCount else { return .noSuchPage(pageCount: pageCount) }
+        let end = order.count - (page - 1) * Self.pageSize
+        let start = max(0, end - Self.pageSize)
+        return .showing(order[start..<end].reversed().compactMap { state.quotes[$0] }, page: page, pageCount: pageCount)
+    }
+
+    /// Makes quote `id` the favourite of `user`.
+    package func makeFavourite(_ id: QuoteID, for user: UserID) async throws(StoreError) -> FavouriteState {
+        switch try await store.dispatch(.setFavourite(user, id, at: now())) {
+        case .success: .chosen(id)
+        case .failure: .notFound
+        }
     }
 
     /// The edit form, filled in with the quote as it is now.
@@ -36,8 +61,8 @@ package struct QuoteController: Sendable {
     /// Saves `draft` over quote `id` if nobody changed it since `baseVersion`.
     ///
     /// - Throws: ``StoreError`` when the change cannot be made durable.
-    package func save(_ id: QuoteID, draft: QuoteDraft, baseVersion: Int) async throws(StoreError) -> QuoteEditState {
-        let action = AppAction.editQuote(id, draft, baseVersion: baseVersion, by: nil, at: now())
+    package func save(_ id: QuoteID, draft: QuoteDraft, baseVersion: Int, by user: UserID) async throws(StoreError) -> QuoteEditState {
+        let action = AppAction.editQuote(id, draft, baseVersion: baseVersion, by: user, at: now())
         switch try await store.dispatch(action) {
         case .success:
             guard let quote = store.state.quotes[id] else { return .notFound }
@@ -48,6 +73,9 @@ package struct QuoteController: Sendable {
             return .conflict(current: current, mine: QuoteForm(id: id, draft: draft, version: current.version))
         case .failure(.invalidQuote(let problems)):
             return .editing(QuoteForm(id: id, draft: draft, version: baseVersion), problems: problems)
+        case .failure(.userNotFound), .failure(.usernameTaken), .failure(.invalidDisplayName):
+            // An edit is never refused for an account's reason; answer as for a vanished quote.
+            return .notFound
         }
     }
 }

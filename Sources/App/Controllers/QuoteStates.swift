@@ -8,7 +8,23 @@ package enum HomeState: Sendable, Equatable {
 
 /// What a quote's page shows.
 package enum QuoteState: Sendable, Equatable {
-    case showing(Quote)
+    /// The quote, the account that added it (nil for the seed), and whether it is the viewer's
+    /// favourite.
+    case showing(Quote, addedBy: User?, isFavourite: Bool)
+    case notFound
+}
+
+/// One page of the whole book.
+package enum QuoteListState: Sendable, Equatable {
+    /// Quotes of page `page` (1-based) of `pageCount`, newest first.
+    case showing([Quote], page: Int, pageCount: Int)
+    /// The page asked for does not exist (out of range, or not a number).
+    case noSuchPage(pageCount: Int)
+}
+
+/// Where making a quote one's favourite stands.
+package enum FavouriteState: Sendable, Equatable {
+    case chosen(QuoteID)
     case notFound
 }
 

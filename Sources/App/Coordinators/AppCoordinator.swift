@@ -1,21 +1,49 @@
 package import HTTPServer
+import Foundation
 import Logging
+import Store
 
 /// The root of the coordinator tree and the server's responder.
 ///
-/// It owns one child per area, offers each request to the children's route enums in turn,
-/// answers 404/405 when none claims it, decides where finished flows lead, and is the one
-/// boundary where errors become responses (a 500 page, details only in development).
+/// It finds out who is asking (session cookie), offers each request to the children's route
+/// enums in turn, and for the one that claims it checks, in SPEC.md's order, the CSRF token of a
+/// POST (403), then sign-in (303 to the sign-in page), before the child sees it. It decides where
+/// finished flows lead (setting and clearing the session cookie), answers 404/405 when no child
+/// claims a request, and is the one boundary where errors become responses (a 500 page, details
+/// only in development).
 package struct AppCoordinator: HTTPResponder {
     private let quotes: QuotesCoordinator
+    private let accounts: AccountsCoordinator
+    private let profiles: ProfilesCoordinator
     private let system: SystemCoordinator
+    private let store: Store
+    private let sessions: SessionKeeper
+    private let csrf: CSRFProtection
+    private let secureCookies: Bool
+    private let now: @Sendable () -> Date
     private let renderer: PageRenderer
     private let logger: Logger
 
     /// Builds the tree: the root creates its children and injects what each needs.
     package init(dependencies: Dependencies) {
-        quotes = QuotesCoordinator(controller: QuoteController(store: dependencies.store, now: dependencies.now))
+        let store = dependencies.store
+        let sessions = SessionKeeper(storage: dependencies.sessionStorage)
+        let profileCache = ProfileCache()
+        store.observe { _ in profileCache.invalidateAll() }
+        let profileController = ProfileController(
+            store: store, cache: profileCache, photos: dependencies.photoStorage, sessions: sessions, now: dependencies.now)
+        let accountsController = AccountsController(
+            store: store, hasher: PasswordHasher(pool: dependencies.hashingPool), sessions: sessions,
+            throttle: SignInThrottle(), now: dependencies.now)
+        quotes = QuotesCoordinator(controller: QuoteController(store: store, now: dependencies.now))
+        accounts = AccountsCoordinator(accounts: accountsController, profiles: profileController)
+        profiles = ProfilesCoordinator(controller: profileController)
         system = SystemCoordinator(staticFiles: dependencies.staticFiles)
+        self.store = store
+        self.sessions = sessions
+        csrf = CSRFProtection(key: dependencies.csrfKey)
+        secureCookies = dependencies.secureCookies
+        now = dependencies.now
         renderer = PageRenderer(
             source: dependencies.templates,
             showsErrorDetails: dependencies.isDevelopment,
@@ -25,47 +53,165 @@ package struct AppCoordinator: HTTPResponder {
     }
 
     package func respond(to request: HTTPRequest) async -> HTTPResponse {
+        var exchange = Exchange(visitor: Visitor())
         let navigation: Navigation
         do {
-            navigation = try await route(request)
+            navigation = try await route(request, exchange: &exchange)
         } catch {
             logger.error("\(request.method) \(request.path) failed: \(error)")
             navigation = .present(ErrorView.page(for: .serverFault(details: "\(error)")))
         }
-        return resolve(navigation)
+        var response: HTTPResponse
+        do {
+            response = try await resolve(navigation, exchange: &exchange)
+        } catch {
+            logger.error("\(request.method) \(request.path) failed: \(error)")
+            response = renderer.response(for: ErrorView.page(for: .serverFault(details: "\(error)")), visitor: exchange.visitor)
+        }
+        for cookie in exchange.cookies { response.headers.add(name: "Set-Cookie", value: cookie.headerValue) }
+        if !exchange.cookies.isEmpty { response.headers.set(name: "Cache-Control", value: "no-store") }
+        return response
+    }
+
+    /// What the root learns about one request on its way through: who is asking, and the
+    /// cookies the response must set.
+    struct Exchange {
+        var visitor: Visitor
+        var cookies: [SetCookie] = []
     }
 
     /// Finds the child whose routes claim the request and starts its flow.
-    func route(_ request: HTTPRequest) async throws -> Navigation {
+    func route(_ request: HTTPRequest, exchange: inout Exchange) async throws -> Navigation {
         guard let segments = PathSegments.decode(request.path) else {
             return .present(ErrorView.page(for: .notFound))
         }
-        switch QuotesRoute.match(method: request.method, segments: segments) {
-        case .found(let route): return try await quotes.start(route, request: request)
-        case .methodNotAllowed(let allowed): return .present(ErrorView.page(for: .methodNotAllowed(allowed)))
-        case .notFound: break
+        exchange.visitor = try await identify(request, exchange: &exchange)
+        let query = request.queryItems
+        if let navigation = try await offer(request, segments, query, to: quotes, exchange: &exchange) { return navigation }
+        if let navigation = try await offer(request, segments, query, to: accounts, exchange: &exchange, issuesFormToken: true) {
+            return navigation
         }
-        switch SystemRoute.match(method: request.method, segments: segments) {
-        case .found(let route): return system.start(route, request: request)
-        case .methodNotAllowed(let allowed): return .present(ErrorView.page(for: .methodNotAllowed(allowed)))
-        case .notFound: break
-        }
+        if let navigation = try await offer(request, segments, query, to: profiles, exchange: &exchange) { return navigation }
+        if let navigation = try await offer(request, segments, query, to: system, exchange: &exchange) { return navigation }
         return system.staticFile(for: request) ?? .present(ErrorView.page(for: .notFound))
     }
 
+    /// Offers the request to `child`: nil when its routes do not claim the path. For a claimed
+    /// route, the checks run in SPEC.md's order — CSRF token (POST), then sign-in — before the
+    /// child starts. `issuesFormToken`: a signed-out visitor without a pre-session cookie gets
+    /// one, because this child's pages carry forms for signed-out people.
+    private func offer<Child: FlowCoordinator>(
+        _ request: HTTPRequest, _ segments: [String], _ query: URLEncodedForm, to child: Child,
+        exchange: inout Exchange, issuesFormToken: Bool = false
+    ) async throws -> Navigation? {
+        let route: Child.FlowRoute
+        switch Child.FlowRoute.match(method: request.method, segments: segments, query: query) {
+        case .notFound: return nil
+        case .methodNotAllowed(let allowed): return .present(ErrorView.page(for: .methodNotAllowed(allowed)))
+        case .found(let found): route = found
+        }
+        var form = SubmittedForm()
+        if route.method == .post {
+            guard let submitted = SubmittedForm(request) else {
+                return .present(ErrorView.page(for: .badRequest("The form arrived incomplete. Please go back and try again.")))
+            }
+            guard let binding = csrfBinding(request, visitor: exchange.visitor),
+                csrf.isValid(submitted[CSRFField.token], for: binding)
+            else {
+                return .present(ErrorView.page(for: .forbidden(ErrorView.expiredFormMessage)))
+            }
+            form = submitted
+        }
+        switch route.access {
+        case .signedIn where !exchange.visitor.isSignedIn:
+            if route.method == .get, let returnTo = ReturnPath(request.target) {
+                return .push(AccountsRoute.signInForm(returnTo: returnTo))
+            }
+            return .push(AccountsRoute.signInForm(returnTo: nil))
+        case .signedOut where exchange.visitor.isSignedIn:
+            return .push(QuotesRoute.home)
+        default:
+            break
+        }
+        if issuesFormToken, exchange.visitor.csrfToken == nil {
+            let value = CSRFProtection.makePreSessionValue()
+            exchange.cookies.append(SetCookie(name: CSRFProtection.preSessionCookieName, value: value, isSecure: secureCookies))
+            exchange.visitor.csrfToken = csrf.token(for: .preSession(value))
+        }
+        return try await child.start(route, request: request, form: form, visitor: exchange.visitor)
+    }
+
+    /// The signed-in person, from the session cookie, and the CSRF token their forms carry.
+    private func identify(_ request: HTTPRequest, exchange: inout Exchange) async throws -> Visitor {
+        let cookies = request.cookies
+        let date = now()
+        if let token = cookies[SessionKeeper.cookieName] {
+            if let session = try await sessions.session(forToken: token, now: date), let user = store.state.users[session.userID] {
+                if session.lastUsedAt == date, session.createdAt != date {
+                    // Used again after an hour or more: the browser's copy gets a fresh lifetime too.
+                    exchange.cookies.append(sessionCookie(token))
+                }
+                return Visitor(user: user, session: session, csrfToken: csrf.token(for: .session(id: session.id)))
+            }
+            exchange.cookies.append(.deleting(SessionKeeper.cookieName, isSecure: secureCookies))
+        }
+        if let value = cookies[CSRFProtection.preSessionCookieName], CSRFProtection.isPreSessionValue(value) {
+            return Visitor(csrfToken: csrf.token(for: .preSession(value)))
+        }
+        return Visitor()
+    }
+
+    /// What a POST's CSRF token must be bound to: the session, or the pre-session cookie.
+    private func csrfBinding(_ request: HTTPRequest, visitor: Visitor) -> CSRFProtection.Binding? {
+        if let session = visitor.session { return .session(id: session.id) }
+        guard let value = request.cookies[CSRFProtection.preSessionCookieName], CSRFProtection.isPreSessionValue(value) else {
+            return nil
+        }
+        return .preSession(value)
+    }
+
     /// The parent's decision when a child's flow ends (`onFlowFinished`).
-    func onFlowFinished(_ outcome: FlowOutcome) -> Navigation {
+    func onFlowFinished(_ outcome: FlowOutcome, exchange: inout Exchange) async throws -> Navigation {
         switch outcome {
-        case .quoteSaved(let id): .push(QuotesRoute.show(id))
+        case .quoteSaved(let id), .favouriteChosen(let id):
+            return .push(QuotesRoute.show(id))
+        case let .signedIn(session, returnTo):
+            if let old = exchange.visitor.session { try await sessions.end(old) }
+            exchange.cookies.removeAll { $0.name == SessionKeeper.cookieName }
+            exchange.cookies.append(sessionCookie(session.token))
+            return .redirect(returnTo.flatMap(Self.location(for:)) ?? Location(QuotesRoute.home))
+        case .signedOut:
+            exchange.cookies.append(.deleting(SessionKeeper.cookieName, isSecure: secureCookies))
+            return .push(QuotesRoute.home)
+        case .profileUpdated(let username):
+            return .push(ProfilesRoute.show(username))
         }
     }
 
+    /// The page a `return_to` names, rebuilt from the route it parses to: a GET route of this
+    /// app or nothing, so a redirect never leaves the site whatever was typed.
+    static func location(for returnTo: ReturnPath) -> Location? {
+        let (path, queryText) = HTTPRequest.split(target: returnTo.rawValue)
+        guard let segments = PathSegments.decode(path) else { return nil }
+        let query = (try? URLEncodedForm(Array((queryText ?? "").utf8))) ?? URLEncodedForm()
+        if case .found(let route) = QuotesRoute.match(method: .get, segments: segments, query: query) { return Location(route) }
+        if case .found(let route) = ProfilesRoute.match(method: .get, segments: segments, query: query) {
+            if case .photo = route { return nil }
+            return Location(route)
+        }
+        return nil
+    }
+
+    private func sessionCookie(_ token: String) -> SetCookie {
+        SetCookie(name: SessionKeeper.cookieName, value: token, maxAge: Int(SessionKeeper.idleLifetime), isSecure: secureCookies)
+    }
+
     /// Performs a navigation: renders, redirects, or passes a response through.
-    private func resolve(_ navigation: Navigation) -> HTTPResponse {
+    private func resolve(_ navigation: Navigation, exchange: inout Exchange) async throws -> HTTPResponse {
         switch navigation {
-        case .present(let page): renderer.response(for: page)
-        case .redirect(let path): .seeOther(path)
-        case .finished(let outcome): resolve(onFlowFinished(outcome))
+        case .present(let page): renderer.response(for: page, visitor: exchange.visitor)
+        case .redirect(let location): .seeOther(location.path)
+        case .finished(let outcome): try await resolve(onFlowFinished(outcome, exchange: &exchange), exchange: &exchange)
         case .respond(let response): response
         }
     }

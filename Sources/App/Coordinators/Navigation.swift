@@ -6,16 +6,25 @@ package import Store
 package enum Navigation: Sendable {
     /// Render this page (*present*).
     case present(Page)
-    /// 303 to another route (*push*), built from a route so no path is spelled by hand.
-    case redirect(path: String)
+    /// 303 to a route (*push*).
+    case redirect(Location)
     /// The child's flow is over; its parent decides where to go (`onFlowFinished`).
     case finished(FlowOutcome)
-    /// A response that is not a page (health check, static file).
+    /// A response that is not a page (health check, static file, photo).
     case respond(HTTPResponse)
 
     /// A 303 to `route`.
     package static func push(_ route: some Route) -> Navigation {
-        .redirect(path: route.path)
+        .redirect(Location(route))
+    }
+}
+
+/// Where a redirect goes: only ever built from a route, so no path is spelled by hand.
+package struct Location: Sendable, Equatable {
+    package let path: String
+
+    package init(_ route: some Route) {
+        path = route.path
     }
 }
 
@@ -23,4 +32,18 @@ package enum Navigation: Sendable {
 package enum FlowOutcome: Sendable, Equatable {
     /// A quote was saved after editing.
     case quoteSaved(QuoteID)
+    /// A quote became the signed-in person's favourite.
+    case favouriteChosen(QuoteID)
+    /// Sign-up or sign-in succeeded with this new session; `returnTo` is where they were going.
+    case signedIn(IssuedSession, returnTo: ReturnPath?)
+    case signedOut
+    /// The signed-in person changed their profile.
+    case profileUpdated(Username)
+}
+
+/// A child of the root coordinator: it owns one route enum and starts a flow for each of its
+/// cases. The root has already checked the route's CSRF token and access when `start` runs.
+package protocol FlowCoordinator: Sendable {
+    associatedtype FlowRoute: Route
+    func start(_ route: FlowRoute, request: HTTPRequest, form: SubmittedForm, visitor: Visitor) async throws -> Navigation
 }

@@ -1,37 +1,44 @@
 package import HTTPServer
 import Store
 
-/// The quote book's flows: home, showing, editing and saving a quote.
+/// The quote book's flows: home, the list, showing, editing and saving a quote, and choosing a
+/// favourite.
 ///
 /// It turns a ``QuotesRoute`` and the request's form into a call on ``QuoteController``, and the
 /// returned state into a page through the views; it never decides where a finished flow goes.
-package struct QuotesCoordinator: Sendable {
+package struct QuotesCoordinator: FlowCoordinator {
     private let controller: QuoteController
 
     package init(controller: QuoteController) {
         self.controller = controller
     }
 
-    package func start(_ route: QuotesRoute, request: HTTPRequest) async throws -> Navigation {
+    package func start(_ route: QuotesRoute, request: HTTPRequest, form: SubmittedForm, visitor: Visitor) async throws -> Navigation {
         switch route {
         case .home:
-            return .present(HomeView.page(for: controller.home()))
+            return .present(HomeView.page(for: controller.home(viewer: visitor.user?.id)))
+        case .list(let page):
+            return .present(QuoteListView.page(for: controller.list(page: page)))
         case .show(let id):
-            return .present(QuoteView.page(for: controller.show(id)))
+            return .present(QuoteView.page(for: controller.show(id, viewer: visitor.user?.id)))
         case .edit(let id):
             return .present(QuoteEditView.page(for: controller.edit(id)))
         case .update(let id):
-            guard let form = try? URLEncodedForm(request.body),
-                let version = form["version"].flatMap(Int.init)
-            else {
+            guard let user = visitor.user, let version = form[QuoteFormField.version].flatMap(Int.init) else {
                 return .present(ErrorView.page(for: .badRequest("The form arrived incomplete. Please go back and try again.")))
             }
-            let draft = QuoteDraft(text: form["text"] ?? "", author: form["author"] ?? "")
-            let state = try await controller.save(id, draft: draft, baseVersion: version)
+            let draft = QuoteDraft(text: form[QuoteFormField.text] ?? "", author: form[QuoteFormField.author] ?? "")
+            let state = try await controller.save(id, draft: draft, baseVersion: version, by: user.id)
             if case .saved(let quote) = state {
                 return .finished(.quoteSaved(quote.id))
             }
             return .present(QuoteEditView.page(for: state))
+        case .favourite(let id):
+            guard let user = visitor.user else { return .present(ErrorView.page(for: .notFound)) }
+            switch try await controller.makeFavourite(id, for: user.id) {
+            case .chosen(let id): return .finished(.favouriteChosen(id))
+            case .notFound: return .present(ErrorView.page(for: .notFound))
+            }
         }
     }
 }

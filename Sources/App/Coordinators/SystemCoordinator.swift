@@ -1,17 +1,19 @@
 package import HTTPServer
 
 /// Health check and the files of `Public/`, the fallback for paths no feature claims.
-package struct SystemCoordinator: Sendable {
+package struct SystemCoordinator: FlowCoordinator {
     private let staticFiles: StaticFiles
 
     package init(staticFiles: StaticFiles) {
         self.staticFiles = staticFiles
     }
 
-    package func start(_ route: SystemRoute, request: HTTPRequest) -> Navigation {
+    package func start(_ route: SystemRoute, request: HTTPRequest, form: SubmittedForm, visitor: Visitor) -> Navigation {
         switch route {
         case .health:
-            return .respond(.text("ok"))
+            var response = HTTPResponse.text("ok")
+            response.headers.add(name: "Cache-Control", value: "no-store")
+            return .respond(response)
         }
     }
 

@@ -7,6 +7,16 @@ package import Store
 /// composition root (`main.swift`) or a test, and passed down through initialisers.
 package struct Dependencies: Sendable {
     package var store: Store
+    /// Sessions and the server's secrets, apart from the journal.
+    package var sessionStorage: any SessionStorage
+    /// Profile photos by hash.
+    package var photoStorage: any PhotoStorage
+    /// The threads that hash passwords (never an event loop or the cooperative pool).
+    package var hashingPool: BlockingThreadPool
+    /// The key CSRF tokens are made with, kept in the database so tokens survive a restart.
+    package var csrfKey: [UInt8]
+    /// `--secure-cookies`: cookies carry `Secure` (the app is served over HTTPS by a proxy).
+    package var secureCookies: Bool
     /// The current time; tests pass a fixed one.
     package var now: @Sendable () -> Date
     package var templates: PageRenderer.Source
@@ -16,10 +26,16 @@ package struct Dependencies: Sendable {
     package var logger: Logger
 
     package init(
-        store: Store, now: @escaping @Sendable () -> Date, templates: PageRenderer.Source,
+        store: Store, sessionStorage: any SessionStorage, photoStorage: any PhotoStorage, hashingPool: BlockingThreadPool,
+        csrfKey: [UInt8], secureCookies: Bool, now: @escaping @Sendable () -> Date, templates: PageRenderer.Source,
         staticFiles: StaticFiles, isDevelopment: Bool, logger: Logger
     ) {
         self.store = store
+        self.sessionStorage = sessionStorage
+        self.photoStorage = photoStorage
+        self.hashingPool = hashingPool
+        self.csrfKey = csrfKey
+        self.secureCookies = secureCookies
         self.now = now
         self.templates = templates
         self.staticFiles = staticFiles

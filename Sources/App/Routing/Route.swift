@@ -5,12 +5,26 @@ package import HTTPServer
 /// Each conforming enum parses a method and path into a case and generates the path of every
 /// case, and the two round-trip (see `RouteTests`).
 package protocol Route: Hashable, Sendable {
-    /// Every route whose path is `segments` (percent-decoded path segments), whatever its method.
-    static func routes(at segments: [String]) -> [Self]
+    /// Every route whose path is `segments` (percent-decoded path segments), whatever its
+    /// method; `query` holds the target's query for routes that carry values in it.
+    static func routes(at segments: [String], query: URLEncodedForm) -> [Self]
     /// The method this route answers (HEAD is served wherever GET is).
     var method: HTTPMethod { get }
     /// The decoded path segments this route generates; `[]` is `/`.
     var segments: [String] { get }
+    /// The query this route generates (`return_to` on the sign-in page); empty for most.
+    var queryItems: [(name: String, value: String)] { get }
+    /// Who may use it; the root coordinator checks this before any child sees the request.
+    var access: RouteAccess { get }
+}
+
+/// Who may use a route (SPEC.md "Pages", column *who*).
+package enum RouteAccess: Sendable, Equatable {
+    case anyone
+    /// Signed out: GET → 303 to the sign-in page with `return_to`, POST → 303 to it plain.
+    case signedIn
+    /// Only for people not signed in (sign-up); someone signed in is sent home.
+    case signedOut
 }
 
 /// The outcome of matching a request against one route enum.
@@ -22,14 +36,20 @@ package enum RouteMatch<R: Route>: Equatable {
 }
 
 extension Route {
-    /// The percent-encoded path of this route, for links, form actions and redirects.
+    package var queryItems: [(name: String, value: String)] { [] }
+
+    /// The percent-encoded path (and query, if any) of this route, for links, form actions and
+    /// redirects.
     package var path: String {
-        "/" + segments.map(PathSegments.encode).joined(separator: "/")
+        let path = "/" + segments.map(PathSegments.encode).joined(separator: "/")
+        let query = queryItems
+        guard !query.isEmpty else { return path }
+        return path + "?" + query.map { URLEncodedForm.encode($0.name) + "=" + URLEncodedForm.encode($0.value) }.joined(separator: "&")
     }
 
     /// Picks the case for `method` at `segments`; HEAD matches GET routes (RFC 9110 §9.3.2).
-    package static func match(method: HTTPMethod, segments: [String]) -> RouteMatch<Self> {
-        let candidates = routes(at: segments)
+    package static func match(method: HTTPMethod, segments: [String], query: URLEncodedForm = URLEncodedForm()) -> RouteMatch<Self> {
+        let candidates = routes(at: segments, query: query)
         guard !candidates.isEmpty else { return .notFound }
         let wanted = method == .head ? HTTPMethod.get : method
         if let route = candidates.first(where: { $0.method == wanted }) { return .found(route) }

@@ -5,11 +5,13 @@ package enum SystemRoute: Route {
     /// `GET /healthz`: `200 ok` as text/plain.
     case health
 
-    package static func routes(at segments: [String]) -> [SystemRoute] {
+    package static func routes(at segments: [String], query: URLEncodedForm) -> [SystemRoute] {
         segments == ["healthz"] ? [.health] : []
     }
 
     package var method: HTTPMethod { .get }
+
+    package var access: RouteAccess { .anyone }
 
     package var segments: [String] {
         switch self {

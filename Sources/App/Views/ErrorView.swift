@@ -7,7 +7,13 @@ package enum ErrorView {
     package enum Failure: Sendable, Equatable {
         case badRequest(String)
         case notFound
+        /// Not found, with a message saying what to do instead.
+        case notFoundMessage(String)
         case methodNotAllowed([HTTPMethod])
+        /// Refused: a form without the right CSRF token, or something not theirs to change.
+        case forbidden(String)
+        /// Too busy to do it now (the password-hashing queue is full); try again shortly.
+        case busy
         /// A fault on our side; `details` reach the page only in development.
         case serverFault(details: String)
     }
@@ -26,16 +32,30 @@ package enum ErrorView {
         }
     }
 
+    /// The 403 message for a form whose CSRF token is missing or wrong: usually a form left open
+    /// across signing out or in, so the advice is to reload it.
+    package static let expiredFormMessage =
+        "This form has expired or did not come from Quotebook, so nothing was changed. Please reload the page and try again."
+
     package static func page(for failure: Failure) -> Page {
         switch failure {
         case .badRequest(let message):
             page(.badRequest, "That request could not be understood", message)
         case .notFound:
             page(.notFound, "Page not found", "There is nothing at this address. The quote may never have existed.")
+        case .notFoundMessage(let message):
+            page(.notFound, "Page not found", message)
         case .methodNotAllowed(let allowed):
             page(
                 .methodNotAllowed, "Not allowed here", "This address does not accept that kind of request.",
                 headers: ["Allow": allowed.map(\.rawValue).joined(separator: ", ")]
+            )
+        case .forbidden(let message):
+            page(.forbidden, "Not allowed", message)
+        case .busy:
+            page(
+                .serviceUnavailable, "Too busy right now", "Please try again in a few seconds.",
+                headers: ["Retry-After": "5"]
             )
         case .serverFault(let details):
             page(

@@ -18,7 +18,7 @@ package enum HomeView {
     package static func page(for state: HomeState) -> Page {
         switch state {
         case let .showing(favourite, recent):
-            Page(template: .home, context: Context(favourite: favourite.map(QuoteCard.init), recent: recent.map(QuoteCard.init)))
+            Page(template: .home, context: Context(favourite: favourite.map { QuoteCard($0) }, recent: recent.map { QuoteCard($0) }))
         }
     }
 }

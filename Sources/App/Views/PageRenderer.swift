@@ -1,4 +1,5 @@
 package import HTTPServer
+import Store
 package import Logging
 package import Templates
 
@@ -46,32 +47,32 @@ package struct PageRenderer: Sendable {
         "Referrer-Policy": "same-origin",
     ]
 
-    package func response(for page: Page) -> HTTPResponse {
+    package func response(for page: Page, visitor: Visitor = Visitor()) -> HTTPResponse {
         do {
-            let html = try render(page)
+            let html = try render(page, visitor: visitor)
             return htmlResponse(html, status: page.status, extra: page.headers)
         } catch {
             logger.error("rendering \(page.template) failed: \(error)")
-            return faultResponse(error)
+            return faultResponse(error, visitor: visitor)
         }
     }
 
-    private func render(_ page: Page) throws -> [UInt8] {
-        try render(page, with: source.current())
+    private func render(_ page: Page, visitor: Visitor) throws -> [UInt8] {
+        try render(page, visitor: visitor, with: source.current())
     }
 
-    private func render(_ page: Page, with library: TemplateLibrary) throws -> [UInt8] {
+    private func render(_ page: Page, visitor: Visitor, with library: TemplateLibrary) throws -> [UInt8] {
         try library.renderBytes(
             page.template.rawValue,
-            context: LayoutContext(page: page.context, showsErrorDetails: showsErrorDetails).templateValue)
+            context: LayoutContext(page: page.context, visitor: visitor, showsErrorDetails: showsErrorDetails).templateValue)
     }
 
     /// The 500 page when a page itself fails to render. In `--dev` a template that no longer
     /// parses makes every fresh library fail, so the error page is rendered with the last
     /// library that compiled; plain text is the last resort.
-    private func faultResponse(_ error: any Error) -> HTTPResponse {
+    private func faultResponse(_ error: any Error, visitor: Visitor) -> HTTPResponse {
         let page = ErrorView.page(for: .serverFault(details: "\(error)"))
-        if let html = try? render(page, with: source.lastCompiled) {
+        if let html = try? render(page, visitor: visitor, with: source.lastCompiled) {
             return htmlResponse(html, status: page.status, extra: [:])
         }
         let text = showsErrorDetails ? "Internal Server Error\n\n\(error)\n" : "Internal Server Error\n"
@@ -83,21 +84,31 @@ package struct PageRenderer: Sendable {
     private func htmlResponse(_ html: [UInt8], status: HTTPStatus, extra: HTTPHeaders) -> HTTPResponse {
         var headers = Self.securityHeaders
         headers.add(name: "Content-Type", value: "text/html; charset=utf-8")
-        headers.add(name: "Cache-Control", value: "no-cache")
+        headers.add(name: "Cache-Control", value: "private, no-cache")
         for (name, value) in extra { headers.add(name: name, value: value) }
         return HTTPResponse(status: status, headers: headers, body: html)
     }
 }
 
-/// What the layout sees: the site's navigation and the page's own context under `page`.
+/// What the layout sees: the site's navigation, who is signed in, the CSRF token for forms
+/// (`{{> csrf_field}}`), and the page's own context under `page`.
 struct LayoutContext: TemplateValueConvertible {
     let page: any TemplateValueConvertible & Sendable
+    let visitor: Visitor
     let showsErrorDetails: Bool
 
     var templateValue: TemplateValue {
         .object([
             "page": page.templateValue,
             "site": Self.site,
+            "viewer": visitor.user.map { user in
+                .object([
+                    "displayName": .string(user.displayName),
+                    "profileURL": .string(ProfilesRoute.show(user.username).path),
+                    "signOutURL": .string(AccountsRoute.signOut.path),
+                ])
+            } ?? .null,
+            "csrf": visitor.csrfToken.map { .object(["field": .string(CSRFField.token.rawValue), "token": .string($0)]) } ?? .null,
             "showsErrorDetails": .bool(showsErrorDetails),
         ])
     }
@@ -105,6 +116,9 @@ struct LayoutContext: TemplateValueConvertible {
     /// Links in the layout's navigation, generated from routes.
     private static let site = TemplateValue.object([
         "home": .string(QuotesRoute.home.path),
+        "quotes": .string(QuotesRoute.list(page: 1).path),
+        "signIn": .string(AccountsRoute.signInForm(returnTo: nil).path),
+        "signUp": .string(AccountsRoute.signUpForm.path),
         "stylesheet": .string(PublicAsset.stylesheet.path),
     ])
 }

@@ -7,7 +7,14 @@ package enum PageTemplate: String, CaseIterable, Sendable {
     case home
     case quote
     case quoteEdit = "quote_edit"
+    case quotes
+    case signUp = "signup"
+    case signIn = "login"
+    case profile
+    case profileEdit = "profile_edit"
     case error
+    /// A partial: the hidden CSRF field every POST form includes.
+    case csrfField = "csrf_field"
 
     /// Why `library` cannot serve the app: a page template it lacks, or a partial or parent tag
     /// naming a template that does not exist (which Mustache would silently render as nothing).

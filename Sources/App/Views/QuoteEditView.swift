@@ -5,6 +5,8 @@ import Templates
 /// Renders ``QuoteEditState``: the edit form (200, or 422 with a message per wrong field), the
 /// conflict page (409) with both texts, or the saved quote.
 package enum QuoteEditView {
+    static let fieldNames = FormFieldNames.of(QuoteFormField.self)
+
     struct Context: Sendable, TemplateValueConvertible {
         let form: FormContext
         let conflict: QuoteCard?
@@ -31,6 +33,7 @@ package enum QuoteEditView {
                 "author": .string(author), "version": .int(version),
                 "textError": textError.map(TemplateValue.string) ?? .null,
                 "authorError": authorError.map(TemplateValue.string) ?? .null, "hasErrors": .bool(hasErrors),
+                "fields": QuoteEditView.fieldNames,
             ])
         }
     }
@@ -50,7 +53,7 @@ package enum QuoteEditView {
                 context: Context(form: formContext(mine, problems: [:]), conflict: QuoteCard(current))
             )
         case .saved(let quote):
-            QuoteView.page(for: .showing(quote))
+            QuoteView.page(for: .showing(quote, addedBy: nil, isFavourite: false))
         case .notFound:
             ErrorView.page(for: .notFound)
         }

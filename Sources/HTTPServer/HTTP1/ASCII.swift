@@ -1,5 +1,5 @@
 /// Byte classes of the HTTP grammar (RFC 9110 §5.6.2 tokens, §5.5 field values).
-enum ASCII {
+package enum ASCII {
     static let cr: UInt8 = 0x0D
     static let lf: UInt8 = 0x0A
     static let space: UInt8 = 0x20
@@ -51,7 +51,7 @@ enum ASCII {
     }
 
     /// The value of a hexadecimal digit, or nil.
-    static func hexValue(_ byte: UInt8) -> Int? {
+    package static func hexValue(_ byte: UInt8) -> Int? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(byte - UInt8(ascii: "0"))
         case UInt8(ascii: "a")...UInt8(ascii: "f"): Int(byte - UInt8(ascii: "a") + 10)

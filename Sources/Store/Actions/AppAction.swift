@@ -8,12 +8,23 @@ package enum AppAction: Codable, Sendable, Equatable {
     case addQuote(QuoteDraft, by: UserID?, at: Date)
     /// Replaces a quote's text and author, if it is still at `baseVersion`.
     case editQuote(QuoteID, QuoteDraft, baseVersion: Int, by: UserID?, at: Date)
+    /// Creates an account; the reducer gives it the next id and refuses a taken username.
+    case signUp(Username, displayName: String, passwordHash: PasswordHash, at: Date)
+    /// Changes a person's display name (trimmed).
+    case changeDisplayName(UserID, to: String, at: Date)
+    /// Sets or (with nil) removes a person's photo; the bytes are already in the photo table.
+    case setPhoto(UserID, PhotoReference?, at: Date)
+    /// Makes a quote a person's favourite.
+    case setFavourite(UserID, QuoteID, at: Date)
 }
 
 /// What an applied action did, handed to the caller and to subscribers.
 package enum AppEvent: Sendable, Equatable {
     case quoteAdded(QuoteID)
     case quoteEdited(QuoteID, version: Int)
+    case userSignedUp(UserID)
+    /// A person's display name, photo or favourite changed.
+    case profileChanged(UserID)
 }
 
 /// Why the reducer refused an action: nothing was stored.
@@ -22,4 +33,7 @@ package enum ActionRejection: Error, Sendable, Equatable {
     /// Someone saved in between: the quote is no longer at the version the change started from.
     case staleVersion(current: Quote)
     case invalidQuote([QuoteField: FieldProblem])
+    case userNotFound(UserID)
+    case usernameTaken(Username)
+    case invalidDisplayName(FieldProblem)
 }

@@ -72,6 +72,11 @@ package final class SQLiteConnection {
         }
     }
 
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    package var changes: Int {
+        handle.map { Int(sqlite3_changes($0)) } ?? 0
+    }
+
     /// The rowid of the last inserted row.
     package var lastInsertedRowID: Int64 {
         handle.map { sqlite3_last_insert_rowid($0) } ?? 0

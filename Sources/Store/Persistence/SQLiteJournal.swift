@@ -3,12 +3,8 @@ package import Foundation
 /// The journal as a SQLite table, in WAL mode with `synchronous=FULL` so an appended action
 /// survives a crash or power cut once `append` returns (https://sqlite.org/wal.html).
 ///
-/// Opening never changes a file that is not Quotebook's: the application id and schema are
-/// checked with reads before anything is written.
+/// Opening never changes a file that is not Quotebook's (see ``QuotebookDatabase``).
 package final class SQLiteJournal: JournalStorage {
-    /// Quotebook's `PRAGMA application_id` ("QBK1"), https://sqlite.org/pragma.html#pragma_application_id.
-    package static let applicationID: Int64 = 0x5142_4B31
-
     private let connection: SQLiteConnection
     /// Held from opening to ``close()`` when the journal lives in a data directory.
     private var lock: DataDirectoryLock?
@@ -18,18 +14,13 @@ package final class SQLiteJournal: JournalStorage {
     /// Opens the journal at `path` (a file, or `:memory:` for tests), creating the schema in a
     /// new database and refusing a foreign or damaged one.
     package init(path: String) throws(StoreError) {
-        let connection = try SQLiteConnection(path: path)
-        // Nothing is written until the file is known to be Quotebook's (or new): no checkpoint of
-        // another application's WAL on close, and the checks below only read.
-        try connection.setCheckpointOnClose(false)
-        let isNew = try SQLiteJournal.checkOwnership(of: connection)
-        if isNew { try connection.execute("PRAGMA application_id = \(SQLiteJournal.applicationID)") }
-        try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")
-        try SchemaMigrator(migrations: SQLiteJournal.migrations).migrate(connection)
-        try connection.setCheckpointOnClose(true)
+        let connection = try QuotebookDatabase.open(path: path)
         self.connection = connection
         self.insert = try connection.prepare("INSERT INTO journal (action) VALUES (?)")
     }
+
+    /// The database file (or `:memory:`), for opening the other tables' connections beside it.
+    package var path: String { connection.path }
 
     /// Opens `quotebook.sqlite3` inside `directory`, creating the directory if needed, and holds
     /// the directory's lock until ``close()``: a second process on the same directory is refused.
@@ -43,24 +34,6 @@ package final class SQLiteJournal: JournalStorage {
         try self.init(path: directory.appendingPathComponent("quotebook.sqlite3").path)
         self.lock = lock
     }
-
-    /// The numbered schema changes; each runs once, in one transaction with its version bump.
-    static let migrations: [String] = [
-        """
-        CREATE TABLE journal (
-            sequence INTEGER PRIMARY KEY AUTOINCREMENT,
-            recorded_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
-            action TEXT NOT NULL
-        );
-        """,
-        """
-        CREATE TABLE snapshot (
-            id INTEGER PRIMARY KEY CHECK (id = 1),
-            sequence INTEGER NOT NULL,
-            state TEXT NOT NULL
-        );
-        """,
-    ]
 
     package func loadEntries(after sequence: Int64) throws(StoreError) -> [JournalEntry] {
         let select = try connection.prepare("SELECT sequence, action FROM journal WHERE sequence > ? ORDER BY sequence")
@@ -123,27 +96,6 @@ package final class SQLiteJournal: JournalStorage {
         connection.close()
         lock?.release()
         lock = nil
-    }
-
-    /// Reads the application id, table count and schema version, writing nothing: true for a new
-    /// (entirely empty) database, false for one marked as Quotebook's; anything else is another
-    /// application's. A file SQLite cannot read is reported as damaged.
-    private static func checkOwnership(of connection: SQLiteConnection) throws(StoreError) -> Bool {
-        let applicationID: Int64
-        let tableCount: Int64
-        let userVersion: Int64
-        do {
-            applicationID = try connection.prepare("PRAGMA application_id").rows { $0.int(at: 0) }.first ?? 0
-            tableCount = try connection.prepare("SELECT count(*) FROM sqlite_master").rows { $0.int(at: 0) }.first ?? 0
-            userVersion = try connection.prepare("PRAGMA user_version").rows { $0.int(at: 0) }.first ?? 0
-        } catch {
-            throw StoreError.damagedDatabase(path: connection.path, reason: "\(error)")
-        }
-        if applicationID == SQLiteJournal.applicationID { return false }
-        guard applicationID == 0, tableCount == 0, userVersion == 0 else {
-            throw StoreError.foreignDatabase(path: connection.path)
-        }
-        return true
     }
 }
 

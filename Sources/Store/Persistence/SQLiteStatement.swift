@@ -76,6 +76,8 @@ package final class SQLiteStatement {
 
     package func int(at column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
 
+    package func real(at column: Int32) -> Double { sqlite3_column_double(statement, column) }
+
     package func text(at column: Int32) -> String {
         guard let pointer = sqlite3_column_text(statement, column) else { return "" }
         return String(cString: pointer)

@@ -14,8 +14,19 @@ package struct AppState: Codable, Sendable, Equatable {
     package var lastChangedQuote: QuoteID?
     /// The id the next added quote receives.
     package var nextQuoteID = QuoteID(1)
+    /// Every account by id.
+    package var users: [UserID: User] = [:]
+    /// Account ids by (lower-case) username.
+    package var userIDsByName: [Username: UserID] = [:]
+    /// The id the next account receives.
+    package var nextUserID = UserID(1)
 
     package init() {}
+
+    /// The account called `username`, if any.
+    package func user(named username: Username) -> User? {
+        userIDsByName[username].flatMap { users[$0] }
+    }
 
     /// Quotes newest first (the order they were added), at most `limit`.
     package func newestQuotes(limit: Int = .max) -> [Quote] {

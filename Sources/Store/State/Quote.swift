@@ -12,13 +12,6 @@ package struct QuoteID: RawRepresentable, Hashable, Comparable, Codable, Sendabl
     package static func < (lhs: QuoteID, rhs: QuoteID) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
-/// Identifies a person's account (accounts arrive with a later issue; quotes already record it).
-package struct UserID: RawRepresentable, Hashable, Codable, Sendable {
-    package let rawValue: Int
-
-    package init(rawValue: Int) { self.rawValue = rawValue }
-}
-
 /// A quote as it is now.
 package struct Quote: Codable, Sendable, Equatable, Identifiable {
     package var id: QuoteID

@@ -1,0 +1,50 @@
+package import Store
+
+/// What a person typed into the sign-up form (the passwords are never shown again).
+package struct SignUpForm: Sendable, Equatable {
+    package var username: String
+    package var displayName: String
+    package var password: String
+    package var passwordConfirmation: String
+
+    package init(username: String, displayName: String, password: String, passwordConfirmation: String) {
+        self.username = username
+        self.displayName = displayName
+        self.password = password
+        self.passwordConfirmation = passwordConfirmation
+    }
+}
+
+/// Why a sign-up field was refused.
+package enum SignUpProblem: Sendable, Equatable {
+    /// Not 3–32 of `a-z 0-9 _ -`.
+    case invalidUsername
+    case usernameTaken
+    case displayName(FieldProblem)
+    /// Fewer than ``AccountsController/minimumPasswordLength`` characters.
+    case passwordTooShort
+    case confirmationMismatch
+}
+
+/// Where signing up stands.
+package enum SignUpState: Sendable, Equatable {
+    /// The form, with a problem per wrong field (none when first opened).
+    case editing(SignUpForm, problems: [SignUpField: SignUpProblem])
+    /// The account exists and this session is signed in to it.
+    case signedUp(User, IssuedSession)
+    /// Too many password hashes are queued; try again shortly.
+    case busy(SignUpForm)
+}
+
+/// Where signing in stands.
+package enum SignInState: Sendable, Equatable {
+    /// The form; `username` is kept as typed.
+    case form(username: String, returnTo: ReturnPath?)
+    /// Wrong username or password: one message that does not say which.
+    case rejected(username: String, returnTo: ReturnPath?)
+    /// Too many failures for this username in the last minute.
+    case throttled(username: String, returnTo: ReturnPath?)
+    /// Too many password hashes are queued; try again shortly.
+    case busy(username: String, returnTo: ReturnPath?)
+    case signedIn(User, IssuedSession, returnTo: ReturnPath?)
+}

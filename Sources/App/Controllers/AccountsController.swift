@@ -1,0 +1,105 @@
+package import Foundation
+package import Store
+
+/// The logic of signing up and signing in: checks the rules, hashes and verifies passwords on
+/// the hashing pool, throttles guessing, and starts sessions. No HTTP, no HTML.
+package struct AccountsController: Sendable {
+    /// Shortest password accepted at sign-up (SPEC.md: at least 8 characters).
+    package static let minimumPasswordLength = 8
+
+    private let store: any StateStore
+    private let hasher: PasswordHasher
+    private let sessions: SessionKeeper
+    private let throttle: SignInThrottle
+    private let now: @Sendable () -> Date
+
+    package init(
+        store: any StateStore, hasher: PasswordHasher, sessions: SessionKeeper, throttle: SignInThrottle,
+        now: @escaping @Sendable () -> Date
+    ) {
+        self.store = store
+        self.hasher = hasher
+        self.sessions = sessions
+        self.throttle = throttle
+        self.now = now
+    }
+
+    /// Creates the account `form` describes and signs it in, or says what to correct.
+    package func signUp(_ form: SignUpForm) async throws -> SignUpState {
+        var problems: [SignUpField: SignUpProblem] = [:]
+        let username = Username(form.username)
+        if username == nil {
+            problems[.username] = .invalidUsername
+        } else if let username, store.state.user(named: username) != nil {
+            problems[.username] = .usernameTaken
+        }
+        if let problem = User.problem(withDisplayName: form.displayName) { problems[.displayName] = .displayName(problem) }
+        if form.password.count < Self.minimumPasswordLength {
+            problems[.password] = .passwordTooShort
+        } else if form.password != form.passwordConfirmation {
+            problems[.passwordConfirmation] = .confirmationMismatch
+        }
+        guard problems.isEmpty, let username else { return .editing(Self.withoutPasswords(form), problems: problems) }
+
+        let hash: String
+        do {
+            hash = try await hasher.hash(form.password)
+        } catch is BlockingThreadPool.Overloaded {
+            return .busy(Self.withoutPasswords(form))
+        }
+        let action = AppAction.signUp(username, displayName: form.displayName, passwordHash: PasswordHash(encoded: hash), at: now())
+        switch try await store.dispatch(action) {
+        case .success(.userSignedUp(let id)):
+            guard let user = store.state.users[id] else { throw AccountsError.missingAccount(id) }
+            return .signedUp(user, try await sessions.start(for: id, now: now()))
+        case .success(let event):
+            throw AccountsError.unexpected("\(event)")
+        case .failure(.usernameTaken):
+            // Someone took it while the password was hashing.
+            return .editing(Self.withoutPasswords(form), problems: [.username: .usernameTaken])
+        case .failure(.invalidDisplayName(let problem)):
+            return .editing(Self.withoutPasswords(form), problems: [.displayName: .displayName(problem)])
+        case .failure(let rejection):
+            throw AccountsError.unexpected("\(rejection)")
+        }
+    }
+
+    /// Checks `password` for `typedUsername` and starts a session. An unknown username still
+    /// spends one hash, so timing does not tell which usernames exist.
+    package func signIn(username typedUsername: String, password: String, returnTo: ReturnPath?) async throws -> SignInState {
+        let date = now()
+        guard !throttle.isLocked(typedUsername, now: date) else {
+            return .throttled(username: typedUsername, returnTo: returnTo)
+        }
+        let user = Username(typedUsername).flatMap { store.state.user(named: $0) }
+        let matches: Bool
+        do {
+            matches = try await hasher.verify(password, against: user?.passwordHash.encoded)
+        } catch {
+            return .busy(username: typedUsername, returnTo: returnTo)
+        }
+        guard matches, let user else {
+            throttle.recordFailure(typedUsername, now: date)
+            return .rejected(username: typedUsername, returnTo: returnTo)
+        }
+        throttle.recordSuccess(typedUsername)
+        return .signedIn(user, try await sessions.start(for: user.id, now: now()), returnTo: returnTo)
+    }
+
+    private static func withoutPasswords(_ form: SignUpForm) -> SignUpForm {
+        SignUpForm(username: form.username, displayName: form.displayName, password: "", passwordConfirmation: "")
+    }
+}
+
+/// Faults in the accounts logic that mean a bug, not a person's mistake (a 500 page).
+package enum AccountsError: Error, CustomStringConvertible {
+    case missingAccount(UserID)
+    case unexpected(String)
+
+    package var description: String {
+        switch self {
+        case .missingAccount(let id): "account \(id) was created but is not in the state"
+        case .unexpected(let what): "unexpected store answer: \(what)"
+        }
+    }
+}

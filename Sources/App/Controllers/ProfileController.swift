@@ -1,0 +1,107 @@
+package import Foundation
+package import Store
+
+/// The logic of profiles (seed 003's logic controller): loads a profile through the cache,
+/// changes the display name and the photo, and signs out. No HTTP, no HTML.
+package struct ProfileController: Sendable {
+    /// Largest photo accepted, in bytes of image (SPEC.md: 2 MiB).
+    package static let maximumPhotoBytes = 2 * 1024 * 1024
+
+    private let store: any StateStore
+    private let cache: any ProfileCaching
+    private let photos: any PhotoStorage
+    private let sessions: SessionKeeper
+    private let now: @Sendable () -> Date
+
+    package init(
+        store: any StateStore, cache: any ProfileCaching, photos: any PhotoStorage, sessions: SessionKeeper,
+        now: @escaping @Sendable () -> Date
+    ) {
+        self.store = store
+        self.cache = cache
+        self.photos = photos
+        self.sessions = sessions
+        self.now = now
+    }
+
+    /// The profile of `username`, from the cache when it has it, else built from the store.
+    package func load(_ username: Username, viewer: UserID?) -> ProfileState {
+        guard let profile = profile(for: username) else { return .notFound }
+        return .presenting(profile, isOwn: profile.user.id == viewer)
+    }
+
+    /// The edit forms for `user`, filled in.
+    package func edit(_ user: UserID) -> ProfileState {
+        guard let profile = profile(of: user) else { return .notFound }
+        return .editing(profile, displayName: profile.user.displayName, problem: nil)
+    }
+
+    package func changeDisplayName(of user: UserID, to name: String) async throws(StoreError) -> ProfileState {
+        switch try await store.dispatch(.changeDisplayName(user, to: name, at: now())) {
+        case .success:
+            return updated(user)
+        case .failure(.invalidDisplayName(let problem)):
+            guard let profile = profile(of: user) else { return .notFound }
+            return .editing(profile, displayName: name, problem: problem)
+        case .failure:
+            return .notFound
+        }
+    }
+
+    /// Stores `bytes` as `user`'s photo if they are a PNG, JPEG, GIF or WebP image of at most
+    /// ``maximumPhotoBytes``; the journal records only the hash.
+    package func changePhoto(of user: UserID, to bytes: [UInt8]?) async throws(StoreError) -> ProfileState {
+        guard let profile = profile(of: user) else { return .notFound }
+        guard let bytes, !bytes.isEmpty else { return .failed(profile, .noPhotoChosen) }
+        guard bytes.count <= Self.maximumPhotoBytes else { return .failed(profile, .photoTooLarge(maximumBytes: Self.maximumPhotoBytes)) }
+        guard let format = ImageFormat.detect(bytes) else { return .failed(profile, .unsupportedPhoto) }
+        let reference = PhotoReference(hash: Hex.encode(SHA256.hash(bytes)), mediaType: format.mediaType)
+        try await photos.save(StoredPhoto(reference: reference, bytes: bytes))
+        return try await apply(.setPhoto(user, reference, at: now()), for: user)
+    }
+
+    package func removePhoto(of user: UserID) async throws(StoreError) -> ProfileState {
+        try await apply(.setPhoto(user, nil, at: now()), for: user)
+    }
+
+    /// The photo of `username`, if they have one.
+    package func photo(of username: Username) async throws(StoreError) -> ProfilePhotoState {
+        guard let reference = store.state.user(named: username)?.photo,
+            let photo = try await photos.photo(hash: reference.hash)
+        else { return .notFound }
+        return .photo(photo)
+    }
+
+    /// Ends `session`: its token no longer signs anyone in.
+    package func signOut(_ session: SessionRecord) async throws(StoreError) -> ProfileState {
+        try await sessions.end(session)
+        return .signedOut
+    }
+
+    private func apply(_ action: AppAction, for user: UserID) async throws(StoreError) -> ProfileState {
+        switch try await store.dispatch(action) {
+        case .success: updated(user)
+        case .failure: .notFound
+        }
+    }
+
+    private func updated(_ user: UserID) -> ProfileState {
+        guard let username = store.state.users[user]?.username else { return .notFound }
+        return .updated(username)
+    }
+
+    private func profile(of user: UserID) -> Profile? {
+        store.state.users[user].flatMap { profile(for: $0.username) }
+    }
+
+    private func profile(for username: Username) -> Profile? {
+        if let cached = cache.profile(for: username) { return cached }
+        let generation = cache.generation
+        let state = store.state
+        guard let user = state.user(named: username) else { return nil }
+        let added = state.quoteOrder.reversed().compactMap { id in state.quotes[id].flatMap { $0.addedBy == user.id ? $0 : nil } }
+        let profile = Profile(user: user, favourite: user.favourite.flatMap { state.quotes[$0] }, addedQuotes: added)
+        cache.store(profile, generation: generation)
+        return profile
+    }
+}

@@ -1,0 +1,45 @@
+package import Store
+
+/// A person's profile as pages show it.
+package struct Profile: Sendable, Equatable {
+    package var user: User
+    package var favourite: Quote?
+    /// The quotes they added, newest first.
+    package var addedQuotes: [Quote]
+
+    package init(user: User, favourite: Quote?, addedQuotes: [Quote]) {
+        self.user = user
+        self.favourite = favourite
+        self.addedQuotes = addedQuotes
+    }
+}
+
+/// Why a profile change could not be made, as the person should hear it.
+package enum ProfileFailure: Sendable, Equatable {
+    /// The upload is not a PNG, JPEG, GIF or WebP image (judged by its bytes).
+    case unsupportedPhoto
+    /// The image is larger than ``ProfileController/maximumPhotoBytes``.
+    case photoTooLarge(maximumBytes: Int)
+    /// The form had no file in its `photo` field.
+    case noPhotoChosen
+}
+
+/// What the profile pages show (seed 003's `ProfileState`).
+package enum ProfileState: Sendable, Equatable {
+    /// A profile; `isOwn` when the signed-in person is looking at their own.
+    case presenting(Profile, isOwn: Bool)
+    case notFound
+    /// The edit forms: the display name as typed and its problem, if any.
+    case editing(Profile, displayName: String, problem: FieldProblem?)
+    /// A change could not be made; the edit forms again with the reason.
+    case failed(Profile, ProfileFailure)
+    /// The change is stored; the flow is over.
+    case updated(Username)
+    case signedOut
+}
+
+/// A profile photo's bytes, or none.
+package enum ProfilePhotoState: Sendable, Equatable {
+    case photo(StoredPhoto)
+    case notFound
+}

@@ -1,0 +1,43 @@
+package import HTTPServer
+import Store
+
+/// The sign-up, sign-in and sign-out flows. A flow that succeeds reports `signedIn` or
+/// `signedOut` to the root, which sets the cookie and decides the next page (including the
+/// `return_to` a protected page asked for); this coordinator never chooses where to go.
+package struct AccountsCoordinator: FlowCoordinator {
+    private let accounts: AccountsController
+    private let profiles: ProfileController
+
+    package init(accounts: AccountsController, profiles: ProfileController) {
+        self.accounts = accounts
+        self.profiles = profiles
+    }
+
+    package func start(_ route: AccountsRoute, request: HTTPRequest, form: SubmittedForm, visitor: Visitor) async throws -> Navigation {
+        switch route {
+        case .signUpForm:
+            let empty = SignUpForm(username: "", displayName: "", password: "", passwordConfirmation: "")
+            return .present(SignUpView.page(for: .editing(empty, problems: [:])))
+        case .signUp:
+            let typed = SignUpForm(
+                username: form[SignUpField.username] ?? "", displayName: form[SignUpField.displayName] ?? "",
+                password: form[SignUpField.password] ?? "", passwordConfirmation: form[SignUpField.passwordConfirmation] ?? ""
+            )
+            let state = try await accounts.signUp(typed)
+            if case .signedUp(_, let session) = state { return .finished(.signedIn(session, returnTo: nil)) }
+            return .present(SignUpView.page(for: state))
+        case .signInForm(let returnTo):
+            return .present(SignInView.page(for: .form(username: "", returnTo: returnTo)))
+        case .signIn:
+            let returnTo = form[SignInField.returnTo].flatMap(ReturnPath.init)
+            let state = try await accounts.signIn(
+                username: form[SignInField.username] ?? "", password: form[SignInField.password] ?? "", returnTo: returnTo)
+            if case .signedIn(_, let session, let returnTo) = state { return .finished(.signedIn(session, returnTo: returnTo)) }
+            return .present(SignInView.page(for: state))
+        case .signOut:
+            guard let session = visitor.session else { return .finished(.signedOut) }
+            _ = try await profiles.signOut(session)
+            return .finished(.signedOut)
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package import HTTPServer
+
+/// A POST's form, decoded once by the root (to check its CSRF token) and handed to the child:
+/// `application/x-www-form-urlencoded` fields, or `multipart/form-data` fields and files.
+package struct SubmittedForm: Sendable {
+    private var fields: [(name: String, value: String)] = []
+    private var files: [MultipartForm.Part] = []
+
+    package init() {}
+
+    /// Decodes `request`'s body by its `Content-Type`; nil when it is not a form we can read.
+    package init?(_ request: HTTPRequest) {
+        let contentType = request.headers["Content-Type"] ?? ""
+        if contentType.lowercased().hasPrefix("multipart/form-data") {
+            guard let multipart = try? MultipartForm(body: request.body, contentType: contentType) else { return nil }
+            for part in multipart.parts {
+                if part.filename != nil {
+                    files.append(part)
+                } else if let value = String(validating: part.body, as: UTF8.self) {
+                    fields.append((part.name, value))
+                } else {
+                    return nil
+                }
+            }
+        } else {
+            guard let form = try? URLEncodedForm(request.body) else { return nil }
+            fields = form.pairs
+        }
+    }
+
+    /// The first value of text field `field`, or nil.
+    package subscript(field: some FormField) -> String? {
+        fields.first { $0.name == field.rawValue }?.value
+    }
+
+    /// The bytes of the first file sent in `field`; nil when none was chosen (browsers send an
+    /// empty part with an empty filename then).
+    package func file(_ field: some FormField) -> [UInt8]? {
+        guard let part = files.first(where: { $0.name == field.rawValue }), !(part.filename ?? "").isEmpty || !part.body.isEmpty
+        else { return nil }
+        return part.body
+    }
+}

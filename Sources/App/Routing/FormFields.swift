@@ -1,0 +1,37 @@
+/// The names of every form field, in one typed place: coordinators read forms through these
+/// cases and templates receive them in their contexts (`{{fields.username}}`), so no field name
+/// is spelled twice.
+package protocol FormField: RawRepresentable<String>, CaseIterable, Sendable {}
+
+/// The hidden field every POST form carries (SPEC.md "Rules and answers").
+package enum CSRFField: String, FormField {
+    case token = "csrf_token"
+}
+
+/// `POST /signup`.
+package enum SignUpField: String, FormField {
+    case username
+    case displayName = "display_name"
+    case password
+    case passwordConfirmation = "password_confirmation"
+}
+
+/// `POST /login`; `return_to` also travels in the sign-in page's query.
+package enum SignInField: String, FormField {
+    case username
+    case password
+    case returnTo = "return_to"
+}
+
+/// `POST /quotes/{id}` (and, later, `POST /quotes`).
+package enum QuoteFormField: String, FormField {
+    case text
+    case author
+    case version
+}
+
+/// `POST /profile/name` and `POST /profile/photo`.
+package enum ProfileField: String, FormField {
+    case displayName = "display_name"
+    case photo
+}

@@ -1,0 +1,69 @@
+package import HTTPServer
+package import Store
+
+/// People's profiles and the signed-in person's own.
+package enum ProfilesRoute: Route {
+    /// `GET /users/{username}`
+    case show(Username)
+    /// `GET /users/{username}/photo`: the photo's bytes.
+    case photo(Username)
+    /// `GET /profile`: 303 to your own profile.
+    case mine
+    /// `GET /profile/edit`
+    case edit
+    /// `POST /profile/name`
+    case updateName
+    /// `POST /profile/photo` (`multipart/form-data`)
+    case updatePhoto
+    /// `POST /profile/photo/delete`
+    case removePhoto
+
+    package static func routes(at segments: [String], query: URLEncodedForm) -> [ProfilesRoute] {
+        switch segments.count {
+        case 2 where segments[0] == "users":
+            return username(segments[1]).map { [.show($0)] } ?? []
+        case 3 where segments[0] == "users" && segments[2] == "photo":
+            return username(segments[1]).map { [.photo($0)] } ?? []
+        default:
+            switch segments {
+            case ["profile"]: return [.mine]
+            case ["profile", "edit"]: return [.edit]
+            case ["profile", "name"]: return [.updateName]
+            case ["profile", "photo"]: return [.updatePhoto]
+            case ["profile", "photo", "delete"]: return [.removePhoto]
+            default: return []
+            }
+        }
+    }
+
+    /// Only the canonical (lower-case) spelling names a profile, so every page has one address.
+    private static func username(_ segment: String) -> Username? {
+        Username(segment).flatMap { $0.rawValue == segment ? $0 : nil }
+    }
+
+    package var method: HTTPMethod {
+        switch self {
+        case .show, .photo, .mine, .edit: .get
+        case .updateName, .updatePhoto, .removePhoto: .post
+        }
+    }
+
+    package var segments: [String] {
+        switch self {
+        case .show(let name): ["users", name.rawValue]
+        case .photo(let name): ["users", name.rawValue, "photo"]
+        case .mine: ["profile"]
+        case .edit: ["profile", "edit"]
+        case .updateName: ["profile", "name"]
+        case .updatePhoto: ["profile", "photo"]
+        case .removePhoto: ["profile", "photo", "delete"]
+        }
+    }
+
+    package var access: RouteAccess {
+        switch self {
+        case .show, .photo: .anyone
+        case .mine, .edit, .updateName, .updatePhoto, .removePhoto: .signedIn
+        }
+    }
+}

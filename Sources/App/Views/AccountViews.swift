@@ -1,0 +1,110 @@
+import HTTPServer
+import Store
+import Templates
+
+/// Renders ``SignUpState``: the form (200, or 422 with a message per wrong field, or 503 when
+/// the hashing queue is full). Passwords are never written back into the page.
+package enum SignUpView {
+    static let fieldNames = FormFieldNames.of(SignUpField.self)
+
+    struct Context: Sendable, TemplateValueConvertible {
+        let action: String
+        let signInURL: String
+        let username: String
+        let displayName: String
+        let errors: [SignUpField: String]
+
+        var templateValue: TemplateValue {
+            var values: [String: TemplateValue] = [
+                "action": .string(action), "signInURL": .string(signInURL), "username": .string(username),
+                "displayName": .string(displayName), "hasErrors": .bool(!errors.isEmpty), "fields": SignUpView.fieldNames,
+            ]
+            for field in SignUpField.allCases {
+                values[String(describing: field) + "Error"] = errors[field].map(TemplateValue.string) ?? .null
+            }
+            return .object(values)
+        }
+    }
+
+    package static func page(for state: SignUpState) -> Page {
+        switch state {
+        case let .editing(form, problems):
+            page(form, problems: problems, status: problems.isEmpty ? .ok : .unprocessableContent)
+        case .busy(let form):
+            page(form, problems: [:], status: .serviceUnavailable, headers: ["Retry-After": "5"])
+        case .signedUp:
+            // The coordinator reports this outcome instead of rendering it.
+            ErrorView.page(for: .notFound)
+        }
+    }
+
+    private static func page(
+        _ form: SignUpForm, problems: [SignUpField: SignUpProblem], status: HTTPStatus, headers: HTTPHeaders = [:]
+    ) -> Page {
+        Page(
+            template: .signUp, status: status, headers: headers,
+            context: Context(
+                action: AccountsRoute.signUp.path, signInURL: AccountsRoute.signInForm(returnTo: nil).path,
+                username: form.username, displayName: form.displayName, errors: problems.mapValues(message(for:))))
+    }
+
+    /// The sentence shown beside a wrong field.
+    package static func message(for problem: SignUpProblem) -> String {
+        switch problem {
+        case .invalidUsername:
+            "Please choose a username of \(Username.lengths.lowerBound) to \(Username.lengths.upperBound) letters a–z, digits, “_” or “-”."
+        case .usernameTaken: "That username is taken. Please choose another."
+        case .displayName(let problem): QuoteEditView.message(for: problem, field: "the name others see")
+        case .passwordTooShort: "Please choose a password of at least \(AccountsController.minimumPasswordLength) characters."
+        case .confirmationMismatch: "The two passwords differ. Please type the same password twice."
+        }
+    }
+}
+
+/// Renders ``SignInState``: the form (200), wrong credentials (401, one message for both
+/// fields), too many tries (429), too busy (503). The username is kept, the password never.
+package enum SignInView {
+    static let fieldNames = FormFieldNames.of(SignInField.self)
+
+    struct Context: Sendable, TemplateValueConvertible {
+        let action: String
+        let signUpURL: String
+        let username: String
+        let returnTo: String?
+        let message: String?
+
+        var templateValue: TemplateValue {
+            .object([
+                "action": .string(action), "signUpURL": .string(signUpURL), "username": .string(username),
+                "returnTo": returnTo.map(TemplateValue.string) ?? .null, "message": message.map(TemplateValue.string) ?? .null,
+                "fields": SignInView.fieldNames,
+            ])
+        }
+    }
+
+    package static func page(for state: SignInState) -> Page {
+        switch state {
+        case let .form(username, returnTo):
+            page(username, returnTo, nil, .ok)
+        case let .rejected(username, returnTo):
+            page(username, returnTo, "That username and password do not match an account. Please try again.", .unauthorized)
+        case let .throttled(username, returnTo):
+            page(username, returnTo, "Too many failed tries for this username. Please wait a minute and try again.", .tooManyRequests, ["Retry-After": "60"])
+        case let .busy(username, returnTo):
+            page(username, returnTo, "Quotebook is busy right now. Please try again in a few seconds.", .serviceUnavailable, ["Retry-After": "5"])
+        case .signedIn:
+            // The coordinator reports this outcome instead of rendering it.
+            ErrorView.page(for: .notFound)
+        }
+    }
+
+    private static func page(
+        _ username: String, _ returnTo: ReturnPath?, _ message: String?, _ status: HTTPStatus, _ headers: HTTPHeaders = [:]
+    ) -> Page {
+        Page(
+            template: .signIn, status: status, headers: headers,
+            context: Context(
+                action: AccountsRoute.signIn.path, signUpURL: AccountsRoute.signUpForm.path, username: username,
+                returnTo: returnTo?.rawValue, message: message))
+    }
+}

@@ -1,0 +1,174 @@
+import HTTPServer
+import Store
+import Templates
+
+/// Renders ``ProfileState``: a profile page, or the edit forms (200; 422 for a wrong display
+/// name or no file; 415 for a file that is not an image we accept; 413 for one too large).
+package enum ProfileView {
+    static let fieldNames = FormFieldNames.of(ProfileField.self)
+
+    /// A person as pages show them: name, photo or a placeholder with their initials.
+    struct PersonContext: Sendable, TemplateValueConvertible {
+        let username: String
+        let displayName: String
+        let url: String
+        let photoURL: String?
+        let initials: String
+        /// One of a few placeholder colours, chosen from the username so it stays the same.
+        let hue: Int
+
+        init(_ user: User) {
+            username = user.username.rawValue
+            displayName = user.displayName
+            url = ProfilesRoute.show(user.username).path
+            photoURL = user.photo.map { _ in ProfilesRoute.photo(user.username).path }
+            initials = Self.initials(of: user.displayName)
+            hue = Int(user.username.rawValue.utf8.reduce(0) { ($0 &* 31 &+ UInt32($1)) % 6 })
+        }
+
+        /// The first letter of the first two words, upper-cased ("Ada Lovelace" → "AL").
+        static func initials(of name: String) -> String {
+            let words = name.split(whereSeparator: { $0.isWhitespace }).prefix(2)
+            let letters = words.compactMap(\.first).map { String($0).uppercased() }.joined()
+            return letters.isEmpty ? "?" : letters
+        }
+
+        var templateValue: TemplateValue {
+            .object([
+                "username": .string(username), "displayName": .string(displayName), "url": .string(url),
+                "photoURL": photoURL.map(TemplateValue.string) ?? .null, "initials": .string(initials), "hue": .int(hue),
+            ])
+        }
+    }
+
+    struct Context: Sendable, TemplateValueConvertible {
+        let person: PersonContext
+        let favourite: QuoteCard?
+        let added: [QuoteCard]
+        let isOwn: Bool
+        let editURL: String
+
+        var templateValue: TemplateValue {
+            .object([
+                "person": person.templateValue, "favourite": favourite?.templateValue ?? .null,
+                "added": .list(added.map(\.templateValue)), "hasAdded": .bool(!added.isEmpty), "isOwn": .bool(isOwn),
+                "editURL": .string(editURL),
+            ])
+        }
+    }
+
+    struct EditContext: Sendable, TemplateValueConvertible {
+        let person: PersonContext
+        let displayName: String
+        let nameError: String?
+        let photoError: String?
+
+        var templateValue: TemplateValue {
+            .object([
+                "person": person.templateValue, "displayName": .string(displayName),
+                "nameError": nameError.map(TemplateValue.string) ?? .null, "photoError": photoError.map(TemplateValue.string) ?? .null,
+                "nameAction": .string(ProfilesRoute.updateName.path), "photoAction": .string(ProfilesRoute.updatePhoto.path),
+                "removePhotoAction": .string(ProfilesRoute.removePhoto.path), "profileURL": .string(person.url),
+                "maximumPhotoMiB": .int(ProfileController.maximumPhotoBytes / 1_048_576), "fields": ProfileView.fieldNames,
+            ])
+        }
+    }
+
+    package static func page(for state: ProfileState) -> Page {
+        switch state {
+        case let .presenting(profile, isOwn):
+            Page(
+                template: .profile,
+                context: Context(
+                    person: PersonContext(profile.user), favourite: profile.favourite.map { QuoteCard($0) },
+                    added: profile.addedQuotes.map { QuoteCard($0) }, isOwn: isOwn, editURL: ProfilesRoute.edit.path))
+        case let .editing(profile, displayName, problem):
+            Page(
+                template: .profileEdit, status: problem == nil ? .ok : .unprocessableContent,
+                context: EditContext(
+                    person: PersonContext(profile.user), displayName: displayName,
+                    nameError: problem.map { QuoteEditView.message(for: $0, field: "the name others see") }, photoError: nil))
+        case let .failed(profile, failure):
+            Page(
+                template: .profileEdit, status: status(for: failure),
+                context: EditContext(
+                    person: PersonContext(profile.user), displayName: profile.user.displayName, nameError: nil,
+                    photoError: message(for: failure)))
+        case .notFound, .updated, .signedOut:
+            // `updated` and `signedOut` are reported to the root, never rendered.
+            ErrorView.page(for: .notFound)
+        }
+    }
+
+    static func status(for failure: ProfileFailure) -> HTTPStatus {
+        switch failure {
+        case .unsupportedPhoto: .unsupportedMediaType
+        case .photoTooLarge: .contentTooLarge
+        case .noPhotoChosen: .unprocessableContent
+        }
+    }
+
+    package static func message(for failure: ProfileFailure) -> String {
+        switch failure {
+        case .unsupportedPhoto: "That file is not a PNG, JPEG, GIF or WebP image. Please choose a photo in one of those formats."
+        case .photoTooLarge(let maximum): "That photo is larger than \(maximum / 1_048_576) MiB. Please choose a smaller one."
+        case .noPhotoChosen: "Please choose a photo to upload."
+        }
+    }
+}
+
+/// A photo's bytes as a response: its image type, the hash as a strong `ETag`, revalidated on
+/// every use (it changes when the person picks another), 304 when the client has it.
+enum PhotoResponse {
+    static func response(for photo: StoredPhoto, request: HTTPRequest) -> HTTPResponse {
+        let etag = "\"\(photo.reference.hash)\""
+        var headers: HTTPHeaders = [
+            "ETag": etag, "Cache-Control": "public, no-cache", "X-Content-Type-Options": "nosniff",
+            "Content-Security-Policy": "default-src 'none'; sandbox",
+        ]
+        let offered = request.headers.values(for: "If-None-Match").flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingASCIIWhitespace() }
+        if offered.contains(where: { $0 == "*" || $0 == etag || $0 == "W/" + etag }) {
+            return HTTPResponse(status: .notModified, headers: headers)
+        }
+        headers.add(name: "Content-Type", value: photo.reference.mediaType)
+        return HTTPResponse(status: .ok, headers: headers, body: photo.bytes)
+    }
+}
+
+/// Renders ``QuoteListState``: a page of quotes with previous and next links, or a 404 page
+/// naming how many pages there are.
+package enum QuoteListView {
+    struct Context: Sendable, TemplateValueConvertible {
+        let quotes: [QuoteCard]
+        let page: Int
+        let pageCount: Int
+        let previousURL: String?
+        let nextURL: String?
+
+        var templateValue: TemplateValue {
+            .object([
+                "quotes": .list(quotes.map(\.templateValue)), "hasQuotes": .bool(!quotes.isEmpty), "page": .int(page),
+                "pageCount": .int(pageCount), "previousURL": previousURL.map(TemplateValue.string) ?? .null,
+                "nextURL": nextURL.map(TemplateValue.string) ?? .null, "isPaged": .bool(pageCount > 1),
+            ])
+        }
+    }
+
+    package static func page(for state: QuoteListState) -> Page {
+        switch state {
+        case let .showing(quotes, page, pageCount):
+            Page(
+                template: .quotes,
+                context: Context(
+                    quotes: quotes.map { QuoteCard($0) }, page: page, pageCount: pageCount,
+                    previousURL: page > 1 ? QuotesRoute.list(page: page - 1).path : nil,
+                    nextURL: page < pageCount ? QuotesRoute.list(page: page + 1).path : nil))
+        case .noSuchPage(let pageCount):
+            ErrorView.page(
+                for: .notFoundMessage(
+                    "There is no such page of quotes. The book has \(pageCount) page\(pageCount == 1 ? "" : "s"); "
+                        + "the first is at \(QuotesRoute.list(page: 1).path)."))
+        }
+    }
+}

@@ -1,0 +1,71 @@
+/// The cookies a request carries, from its `Cookie` header fields (RFC 6265 §5.4: `a=b; c=d`).
+///
+/// Names are case-sensitive; a value may be wrapped in double quotes, which are removed. A
+/// cookie-pair without `=` is ignored, and when a name repeats the first value wins (browsers
+/// send the most specific path first).
+package struct HTTPCookies: Sendable, Equatable {
+    private var pairs: [(name: String, value: String)] = []
+
+    package init(_ headers: HTTPHeaders) {
+        for field in headers.values(for: "Cookie") {
+            for piece in field.split(separator: ";") {
+                let trimmed = Substring(piece).trimmingASCIIWhitespace()
+                guard let equals = trimmed.firstIndex(of: "="), equals != trimmed.startIndex else { continue }
+                var value = trimmed[trimmed.index(after: equals)...]
+                if value.count >= 2, value.first == "\"", value.last == "\"" { value = value.dropFirst().dropLast() }
+                pairs.append((String(trimmed[..<equals]), String(value)))
+            }
+        }
+    }
+
+    /// The first value of the cookie called `name`, or nil.
+    package subscript(name: String) -> String? {
+        pairs.first { $0.name == name }?.value
+    }
+
+    package static func == (lhs: HTTPCookies, rhs: HTTPCookies) -> Bool {
+        lhs.pairs.elementsEqual(rhs.pairs) { $0 == $1 }
+    }
+}
+
+/// A `Set-Cookie` header value (RFC 6265 §4.1) with the attributes Quotebook uses.
+package struct SetCookie: Sendable, Equatable {
+    package enum SameSite: String, Sendable { case lax = "Lax", strict = "Strict" }
+
+    package var name: String
+    /// Must be cookie-octets only (no space, `"`, `,`, `;` or `\`): tokens are base64url.
+    package var value: String
+    package var path = "/"
+    /// Seconds until it expires; nil for a session cookie, 0 to delete it.
+    package var maxAge: Int?
+    package var isHTTPOnly = true
+    package var isSecure = false
+    package var sameSite: SameSite? = .lax
+
+    package init(name: String, value: String, maxAge: Int? = nil, isSecure: Bool = false) {
+        self.name = name
+        self.value = value
+        self.maxAge = maxAge
+        self.isSecure = isSecure
+    }
+
+    /// A cookie that makes the browser delete `name` at once.
+    package static func deleting(_ name: String, isSecure: Bool) -> SetCookie {
+        SetCookie(name: name, value: "", maxAge: 0, isSecure: isSecure)
+    }
+
+    /// The header value: `name=value; Path=/; Max-Age=…; HttpOnly; Secure; SameSite=Lax`.
+    package var headerValue: String {
+        var text = "\(name)=\(value); Path=\(path)"
+        if let maxAge { text += "; Max-Age=\(maxAge)" }
+        if isHTTPOnly { text += "; HttpOnly" }
+        if isSecure { text += "; Secure" }
+        if let sameSite { text += "; SameSite=\(sameSite.rawValue)" }
+        return text
+    }
+}
+
+extension HTTPRequest {
+    /// The request's cookies.
+    package var cookies: HTTPCookies { HTTPCookies(headers) }
+}

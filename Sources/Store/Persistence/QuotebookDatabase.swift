@@ -1,0 +1,84 @@
+/// Opening Quotebook's SQLite database: one file holds the journal, the snapshot, sessions,
+/// photos and secrets, each table used through its own connection by its own owner.
+///
+/// Opening never changes a file that is not Quotebook's: the application id and schema are
+/// checked with reads before anything is written, and the schema is migrated only after.
+enum QuotebookDatabase {
+    /// Quotebook's `PRAGMA application_id` ("QBK1"), https://sqlite.org/pragma.html#pragma_application_id.
+    static let applicationID: Int64 = 0x5142_4B31
+
+    /// The numbered schema changes; each runs once, in one transaction with its version bump.
+    static let migrations: [String] = [
+        """
+        CREATE TABLE journal (
+            sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+            recorded_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+            action TEXT NOT NULL
+        );
+        """,
+        """
+        CREATE TABLE snapshot (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            sequence INTEGER NOT NULL,
+            state TEXT NOT NULL
+        );
+        """,
+        // Sessions and photos are not actions: a session is a credential that must be revocable
+        // and expire, and a photo's bytes are named by their hash, which the journal records.
+        """
+        CREATE TABLE session (
+            id BLOB PRIMARY KEY,
+            user_id INTEGER NOT NULL,
+            created_at REAL NOT NULL,
+            last_used_at REAL NOT NULL
+        ) WITHOUT ROWID;
+        CREATE INDEX session_last_used ON session (last_used_at);
+        CREATE TABLE photo (
+            hash TEXT PRIMARY KEY,
+            media_type TEXT NOT NULL,
+            bytes BLOB NOT NULL
+        );
+        CREATE TABLE secret (
+            name TEXT PRIMARY KEY,
+            value BLOB NOT NULL
+        ) WITHOUT ROWID;
+        """,
+    ]
+
+    /// A connection to the database at `path` (a file, or `:memory:`), its schema current:
+    /// created in a new database, migrated in an older one, refused in a foreign or damaged one.
+    /// WAL mode with `synchronous=FULL` (https://sqlite.org/wal.html).
+    static func open(path: String) throws(StoreError) -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: path)
+        // Nothing is written until the file is known to be Quotebook's (or new): no checkpoint of
+        // another application's WAL on close, and the checks below only read.
+        try connection.setCheckpointOnClose(false)
+        let isNew = try checkOwnership(of: connection)
+        if isNew { try connection.execute("PRAGMA application_id = \(applicationID)") }
+        try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")
+        try SchemaMigrator(migrations: migrations).migrate(connection)
+        try connection.setCheckpointOnClose(true)
+        return connection
+    }
+
+    /// Reads the application id, table count and schema version, writing nothing: true for a new
+    /// (entirely empty) database, false for one marked as Quotebook's; anything else is another
+    /// application's. A file SQLite cannot read is reported as damaged.
+    private static func checkOwnership(of connection: SQLiteConnection) throws(StoreError) -> Bool {
+        let applicationID: Int64
+        let tableCount: Int64
+        let userVersion: Int64
+        do {
+            applicationID = try connection.prepare("PRAGMA application_id").rows { $0.int(at: 0) }.first ?? 0
+            tableCount = try connection.prepare("SELECT count(*) FROM sqlite_master").rows { $0.int(at: 0) }.first ?? 0
+            userVersion = try connection.prepare("PRAGMA user_version").rows { $0.int(at: 0) }.first ?? 0
+        } catch {
+            throw StoreError.damagedDatabase(path: connection.path, reason: "\(error)")
+        }
+        if applicationID == Self.applicationID { return false }
+        guard applicationID == 0, tableCount == 0, userVersion == 0 else {
+            throw StoreError.foreignDatabase(path: connection.path)
+        }
+        return true
+    }
+}

@@ -1,0 +1,91 @@
+package import Foundation
+
+/// Sessions, secrets and photos in the SQLite database beside the journal, through a connection
+/// of their own.
+///
+/// Ownership: the connection is touched only by this actor, which runs on its own serial
+/// dispatch queue, so SQLite's blocking calls never hold a cooperative-pool thread or an event
+/// loop. The journal's writes and these contend only for SQLite's write lock (busy timeout 5 s).
+package actor SQLiteAccountStorage: SessionStorage, PhotoStorage {
+    private let executor = DispatchQueueExecutor(label: "quotebook.accounts")
+    private let connection: SQLiteConnection
+    private var isClosed = false
+
+    package nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
+    /// Opens the database at `path` (normally the journal's file; `:memory:` makes a private one).
+    package init(path: String) throws(StoreError) {
+        connection = try QuotebookDatabase.open(path: path)
+    }
+
+    package func insert(_ session: SessionRecord) throws(StoreError) {
+        try open().prepare("INSERT INTO session (id, user_id, created_at, last_used_at) VALUES (?, ?, ?, ?)").run([
+            .blob(session.id), .integer(Int64(session.userID.rawValue)),
+            .real(session.createdAt.timeIntervalSince1970), .real(session.lastUsedAt.timeIntervalSince1970),
+        ])
+    }
+
+    package func session(id: [UInt8]) throws(StoreError) -> SessionRecord? {
+        let select = try open().prepare("SELECT user_id, created_at, last_used_at FROM session WHERE id = ?")
+        return try select.rows([.blob(id)]) { row in
+            SessionRecord(
+                id: id, userID: UserID(Int(row.int(at: 0))),
+                createdAt: Date(timeIntervalSince1970: row.real(at: 1)),
+                lastUsedAt: Date(timeIntervalSince1970: row.real(at: 2))
+            )
+        }.first
+    }
+
+    package func touch(id: [UInt8], at date: Date) throws(StoreError) {
+        try open().prepare("UPDATE session SET last_used_at = ? WHERE id = ?").run([.real(date.timeIntervalSince1970), .blob(id)])
+    }
+
+    package func delete(id: [UInt8]) throws(StoreError) {
+        try open().prepare("DELETE FROM session WHERE id = ?").run([.blob(id)])
+    }
+
+    package func deleteSessions(unusedSince cutoff: Date) throws(StoreError) -> Int {
+        let connection = try open()
+        try connection.prepare("DELETE FROM session WHERE last_used_at < ?").run([.real(cutoff.timeIntervalSince1970)])
+        return connection.changes
+    }
+
+    package func secret(named name: String, orCreate make: @Sendable () -> [UInt8]) throws(StoreError) -> [UInt8] {
+        let connection = try open()
+        return try connection.transaction { () throws(StoreError) -> [UInt8] in
+            let select = try connection.prepare("SELECT value FROM secret WHERE name = ?")
+            if let value = try select.rows([.text(name)], { $0.blob(at: 0) }).first { return value }
+            let value = make()
+            try connection.prepare("INSERT INTO secret (name, value) VALUES (?, ?)").run([.text(name), .blob(value)])
+            return value
+        }
+    }
+
+    package func save(_ photo: StoredPhoto) throws(StoreError) {
+        try open().prepare("INSERT OR IGNORE INTO photo (hash, media_type, bytes) VALUES (?, ?, ?)").run([
+            .text(photo.reference.hash), .text(photo.reference.mediaType), .blob(photo.bytes),
+        ])
+    }
+
+    package func photo(hash: String) throws(StoreError) -> StoredPhoto? {
+        let select = try open().prepare("SELECT media_type, bytes FROM photo WHERE hash = ?")
+        return try select.rows([.text(hash)]) { row in
+            StoredPhoto(reference: PhotoReference(hash: hash, mediaType: row.text(at: 0)), bytes: row.blob(at: 1))
+        }.first
+    }
+
+    /// Closes the connection; later calls fail. Close this before the journal, so that the
+    /// journal's connection is the last and its close checkpoints the WAL.
+    package func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        connection.close()
+    }
+
+    private func open() throws(StoreError) -> SQLiteConnection {
+        guard !isClosed else { throw StoreError.sqlite(operation: "use", code: 21, message: "account storage closed") }
+        return connection
+    }
+}

@@ -1,0 +1,51 @@
+package import Foundation
+
+/// A signed-in session as stored: never the cookie's token, only its SHA-256.
+package struct SessionRecord: Sendable, Equatable {
+    /// SHA-256 of the session token (32 bytes): the token itself is never stored.
+    package var id: [UInt8]
+    package var userID: UserID
+    package var createdAt: Date
+    /// When a request last used it, written at most about once an hour (see the session cache).
+    package var lastUsedAt: Date
+
+    package init(id: [UInt8], userID: UserID, createdAt: Date, lastUsedAt: Date) {
+        self.id = id
+        self.userID = userID
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
+    }
+}
+
+/// Durable sessions and the server's secrets, kept apart from the action journal: a session is
+/// a revocable credential, not a change to the book. SQLite now; PostgreSQL may follow.
+package protocol SessionStorage: Sendable {
+    func insert(_ session: SessionRecord) async throws(StoreError)
+    /// The session whose id (token hash) is `id`, if it exists.
+    func session(id: [UInt8]) async throws(StoreError) -> SessionRecord?
+    /// Records that the session was used at `date`.
+    func touch(id: [UInt8], at date: Date) async throws(StoreError)
+    func delete(id: [UInt8]) async throws(StoreError)
+    /// Deletes sessions last used before `cutoff`, returning how many.
+    func deleteSessions(unusedSince cutoff: Date) async throws(StoreError) -> Int
+    /// The secret called `name`, created with `make` and kept the first time it is asked for.
+    func secret(named name: String, orCreate make: @Sendable () -> [UInt8]) async throws(StoreError) -> [UInt8]
+}
+
+/// A stored photo: bytes named by their SHA-256 (hex), with the image type they were sniffed as.
+package struct StoredPhoto: Sendable, Equatable {
+    package var reference: PhotoReference
+    package var bytes: [UInt8]
+
+    package init(reference: PhotoReference, bytes: [UInt8]) {
+        self.reference = reference
+        self.bytes = bytes
+    }
+}
+
+/// Content-addressed photo bytes; the journal refers to them by hash.
+package protocol PhotoStorage: Sendable {
+    /// Stores `photo`; storing the same bytes twice keeps one copy.
+    func save(_ photo: StoredPhoto) async throws(StoreError)
+    func photo(hash: String) async throws(StoreError) -> StoredPhoto?
+}
