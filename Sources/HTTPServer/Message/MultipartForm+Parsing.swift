@@ -132,8 +132,12 @@ extension MultipartForm {
 }
 
 /// Boyer–Moore–Horspool search for `CRLF--boundary`: on data that does not resemble the
-/// pattern it inspects about one byte in `pattern.count`; the worst case is
-/// O(body × pattern), with the pattern at most 74 bytes.
+/// pattern it inspects about one byte in `pattern.count`.
+///
+/// A window whose last byte fits is compared from the front. The pattern holds its only CR at
+/// the start, so a window that matches k leading bytes has no CR in them, and the windows that
+/// cost more than a step are at least that far apart: the search stays linear even for data
+/// made to resemble the boundary (a run of `a` against a boundary of 70 `a`s).
 private struct DelimiterSearcher {
     /// CR LF `-` `-` boundary.
     let pattern: [UInt8]
@@ -156,9 +160,9 @@ private struct DelimiterSearcher {
                 while index + length <= bytes.count {
                     let last = bytes[index + length - 1]
                     if last == lastByte {
-                        var offset = length - 2
-                        while offset >= 0, bytes[index + offset] == pattern[offset] { offset -= 1 }
-                        if offset < 0 { return index }
+                        var offset = 0
+                        while offset < length - 1, bytes[index + offset] == pattern[offset] { offset += 1 }
+                        if offset == length - 1 { return index }
                     }
                     index += shift[Int(last)]
                 }
