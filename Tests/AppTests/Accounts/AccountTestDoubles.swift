@@ -1,0 +1,110 @@
+import App
+import Foundation
+import Store
+import Synchronization
+
+/// A ``StateStore`` double: applies actions with the real reducer to a state in memory and
+/// records them, or fails every dispatch when `failing` is set.
+final class StateStoreDouble: StateStore {
+    private let contents: Mutex<(state: AppState, actions: [AppAction])>
+    let failing: Bool
+
+    init(_ actions: [AppAction] = [], failing: Bool = false) throws {
+        var state = AppState()
+        for action in actions { _ = try AppReducer.reduce(&state, action) }
+        contents = Mutex((state, []))
+        self.failing = failing
+    }
+
+    var state: AppState { contents.withLock { $0.state } }
+    var dispatched: [AppAction] { contents.withLock { $0.actions } }
+
+    func dispatch(_ action: AppAction) async throws(StoreError) -> Result<AppEvent, ActionRejection> {
+        if failing { throw StoreError.sqlite(operation: "append", code: 10, message: "disk I/O error") }
+        return contents.withLock { contents -> Result<AppEvent, ActionRejection> in
+            do throws(ActionRejection) {
+                let event = try AppReducer.reduce(&contents.state, action)
+                contents.actions.append(action)
+                return .success(event)
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+}
+
+/// A ``ProfileCaching`` double that counts what it is asked and can be preloaded.
+final class ProfileCacheDouble: ProfileCaching {
+    private let contents = Mutex<(generation: UInt64, profiles: [Username: Profile], hits: Int, stores: Int)>((0, [:], 0, 0))
+
+    var generation: UInt64 { contents.withLock { $0.generation } }
+    var hits: Int { contents.withLock { $0.hits } }
+    var stores: Int { contents.withLock { $0.stores } }
+
+    func profile(for username: Username) -> Profile? {
+        contents.withLock { contents in
+            let profile = contents.profiles[username]
+            if profile != nil { contents.hits += 1 }
+            return profile
+        }
+    }
+
+    func store(_ profile: Profile, generation: UInt64) {
+        contents.withLock { contents in
+            contents.stores += 1
+            if contents.generation == generation { contents.profiles[profile.user.username] = profile }
+        }
+    }
+
+    func invalidateAll() {
+        contents.withLock { contents in
+            contents.generation += 1
+            contents.profiles = [:]
+        }
+    }
+}
+
+/// Session and photo storage in memory, counting reads and writes.
+actor AccountStorageDouble: SessionStorage, PhotoStorage {
+    var sessions: [[UInt8]: SessionRecord] = [:]
+    var photos: [String: StoredPhoto] = [:]
+    var reads = 0
+    var touches = 0
+
+    func insert(_ session: SessionRecord) { sessions[session.id] = session }
+    func session(id: [UInt8]) -> SessionRecord? {
+        reads += 1
+        return sessions[id]
+    }
+    func touch(id: [UInt8], at date: Date) {
+        touches += 1
+        sessions[id]?.lastUsedAt = date
+    }
+    func delete(id: [UInt8]) { sessions[id] = nil }
+    func deleteSessions(unusedSince cutoff: Date) -> Int {
+        let before = sessions.count
+        sessions = sessions.filter { $0.value.lastUsedAt >= cutoff }
+        return before - sessions.count
+    }
+    func secret(named name: String, orCreate make: @Sendable () -> [UInt8]) -> [UInt8] { make() }
+    func save(_ photo: StoredPhoto) { photos[photo.reference.hash] = photo }
+    func photo(hash: String) -> StoredPhoto? { photos[hash] }
+}
+
+/// A clock tests move by hand.
+final class TestClock: Sendable {
+    private let date: Mutex<Date>
+    init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { date = Mutex(start) }
+    var now: Date { date.withLock { $0 } }
+    func advance(by seconds: TimeInterval) { date.withLock { $0 = $0.addingTimeInterval(seconds) } }
+}
+
+enum AccountFixtures {
+    static let date = Date(timeIntervalSince1970: 1_000)
+    static let ada = Username("ada")!
+    static func signUp(_ name: String, displayName: String? = nil) -> AppAction {
+        .signUp(Username(name)!, displayName: displayName ?? name.capitalized, passwordHash: PasswordHash(encoded: "$y$j9T$x"), at: date)
+    }
+    /// A 1×1 PNG's first bytes: enough for the type to be recognised.
+    static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + [UInt8](repeating: 1, count: 20)
+}

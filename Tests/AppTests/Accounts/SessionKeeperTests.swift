@@ -1,0 +1,180 @@
+import App
+import Foundation
+import Store
+import Testing
+
+/// Sessions: unguessable tokens, only hashes stored, cached reads, hourly touches, 30-day expiry.
+@Suite struct SessionKeeperTests {
+    let clock = TestClock()
+
+    @Test func aTokenIs256RandomBitsAndOnlyItsHashIsStored() async throws {
+        let storage = AccountStorageDouble()
+        let keeper = SessionKeeper(storage: storage)
+        let first = try await keeper.start(for: UserID(1), now: clock.now)
+        let second = try await keeper.start(for: UserID(1), now: clock.now)
+        #expect(first.token != second.token)
+        #expect(Base64URL.decode(first.token)?.count == 32)
+        let stored = try #require(await storage.sessions[first.record.id])
+        #expect(stored.id == SHA256.hash(try #require(Base64URL.decode(first.token))))
+        #expect(stored.id != Array(first.token.utf8))
+    }
+
+    @Test func aCachedSessionIsReadWithoutTheDatabase() async throws {
+        let storage = AccountStorageDouble()
+        let keeper = SessionKeeper(storage: storage)
+        let issued = try await keeper.start(for: UserID(1), now: clock.now)
+        for _ in 0..<5 {
+            #expect(try await keeper.session(forToken: issued.token, now: clock.now)?.userID == UserID(1))
+        }
+        #expect(await storage.reads == 0)
+        // A keeper that never saw it (a restart) reads it once, then from its cache.
+        let restarted = SessionKeeper(storage: storage)
+        _ = try await restarted.session(forToken: issued.token, now: clock.now)
+        _ = try await restarted.session(forToken: issued.token, now: clock.now)
+        #expect(await storage.reads == 1)
+    }
+
+    @Test func lastUsedIsWrittenAtMostOnceAnHour() async throws {
+        let storage = AccountStorageDouble()
+        let keeper = SessionKeeper(storage: storage)
+        let issued = try await keeper.start(for: UserID(1), now: clock.now)
+        for _ in 0..<59 {
+            clock.advance(by: 60)
+            _ = try await keeper.session(forToken: issued.token, now: clock.now)
+        }
+        #expect(await storage.touches == 0)
+        clock.advance(by: 60)
+        _ = try await keeper.session(forToken: issued.token, now: clock.now)
+        clock.advance(by: 60)
+        _ = try await keeper.session(forToken: issued.token, now: clock.now)
+        #expect(await storage.touches == 1)
+        #expect(await storage.sessions[issued.record.id]?.lastUsedAt == clock.now.addingTimeInterval(-60))
+    }
+
+    @Test func aSessionUnusedFor30DaysIsGoneAndDeleted() async throws {
+        let storage = AccountStorageDouble()
+        let keeper = SessionKeeper(storage: storage)
+        let issued = try await keeper.start(for: UserID(1), now: clock.now)
+        clock.advance(by: SessionKeeper.idleLifetime - 1)
+        #expect(try await keeper.session(forToken: issued.token, now: clock.now) != nil)
+        clock.advance(by: SessionKeeper.idleLifetime + 1)
+        #expect(try await keeper.session(forToken: issued.token, now: clock.now) == nil)
+        #expect(await storage.sessions.isEmpty)
+    }
+
+    @Test(arguments: ["", "x", String(repeating: "A", count: 43) + "=", String(repeating: "A", count: 44), "not a token at all!!!!!!!!!!!!!!!!!!!!!!!!!"])
+    func malformedTokensFindNothingWithoutAskingTheDatabase(token: String) async throws {
+        let storage = AccountStorageDouble()
+        #expect(try await SessionKeeper(storage: storage).session(forToken: token, now: clock.now) == nil)
+        #expect(await storage.reads == 0)
+    }
+
+    @Test func anEndedSessionNoLongerSignsIn() async throws {
+        let storage = AccountStorageDouble()
+        let keeper = SessionKeeper(storage: storage)
+        let issued = try await keeper.start(for: UserID(1), now: clock.now)
+        try await keeper.end(issued.record)
+        #expect(try await keeper.session(forToken: issued.token, now: clock.now) == nil)
+    }
+
+    @Test func theSQLiteTableKeepsSessionsAndSecrets() async throws {
+        let storage = try SQLiteAccountStorage(path: ":memory:")
+        let record = SessionRecord(id: SHA256.hash([1, 2, 3]), userID: UserID(3), createdAt: clock.now, lastUsedAt: clock.now)
+        try await storage.insert(record)
+        #expect(try await storage.session(id: record.id) == record)
+        try await storage.touch(id: record.id, at: clock.now.addingTimeInterval(7_200))
+        #expect(try await storage.session(id: record.id)?.lastUsedAt == clock.now.addingTimeInterval(7_200))
+        #expect(try await storage.deleteSessions(unusedSince: clock.now.addingTimeInterval(10_000)) == 1)
+        #expect(try await storage.session(id: record.id) == nil)
+        let key = try await storage.secret(named: "csrf", orCreate: { [9, 9] })
+        #expect(try await storage.secret(named: "csrf", orCreate: { [1] }) == key)
+        await storage.close()
+    }
+}
+
+/// CSRF tokens bound to a session or a pre-session cookie.
+@Suite struct CSRFProtectionTests {
+    let csrf = CSRFProtection(key: Array("a server key of thirty-two bytes".utf8))
+
+    @Test func aTokenIsValidOnlyForItsBinding() {
+        let mine = CSRFProtection.Binding.session(id: SHA256.hash([1]))
+        let theirs = CSRFProtection.Binding.session(id: SHA256.hash([2]))
+        let token = csrf.token(for: mine)
+        #expect(csrf.isValid(token, for: mine))
+        #expect(!csrf.isValid(token, for: theirs))
+        #expect(!csrf.isValid(token, for: .preSession("AAAAAAAAAAAAAAAAAAAAAA")))
+        #expect(!csrf.isValid(nil, for: mine))
+        #expect(!csrf.isValid("", for: mine))
+        #expect(!CSRFProtection(key: [1, 2, 3]).isValid(token, for: mine))
+    }
+
+    @Test func preSessionValuesAre128RandomBits() {
+        let value = CSRFProtection.makePreSessionValue()
+        #expect(CSRFProtection.isPreSessionValue(value))
+        #expect(value != CSRFProtection.makePreSessionValue())
+        #expect(!CSRFProtection.isPreSessionValue("short"))
+        #expect(!CSRFProtection.isPreSessionValue(String(repeating: "!", count: 22)))
+    }
+}
+
+/// Five failures in a minute lock a username for a minute.
+@Suite struct SignInThrottleTests {
+    let clock = TestClock()
+
+    @Test func theFifthFailureWithinAMinuteLocksForAMinute() {
+        let throttle = SignInThrottle()
+        for _ in 0..<4 {
+            throttle.recordFailure("Ada", now: clock.now)
+            clock.advance(by: 10)
+        }
+        #expect(!throttle.isLocked("ada", now: clock.now))
+        throttle.recordFailure("ADA", now: clock.now)
+        #expect(throttle.isLocked("ada", now: clock.now))
+        #expect(!throttle.isLocked("bob", now: clock.now))
+        clock.advance(by: 59)
+        #expect(throttle.isLocked("ada", now: clock.now))
+        clock.advance(by: 2)
+        #expect(!throttle.isLocked("ada", now: clock.now))
+    }
+
+    @Test func failuresOlderThanAMinuteDoNotCount() {
+        let throttle = SignInThrottle()
+        for _ in 0..<10 {
+            throttle.recordFailure("ada", now: clock.now)
+            clock.advance(by: 16)
+        }
+        #expect(!throttle.isLocked("ada", now: clock.now))
+    }
+
+    @Test func aSuccessForgetsTheFailures() {
+        let throttle = SignInThrottle()
+        for _ in 0..<4 { throttle.recordFailure("ada", now: clock.now) }
+        throttle.recordSuccess("ada")
+        throttle.recordFailure("ada", now: clock.now)
+        #expect(!throttle.isLocked("ada", now: clock.now))
+    }
+
+    @Test func memoryIsBoundedByCapacity() {
+        let throttle = SignInThrottle(capacity: 10)
+        for index in 0..<1_000 { throttle.recordFailure("user\(index)", now: clock.now) }
+        for _ in 0..<5 { throttle.recordFailure("last", now: clock.now) }
+        #expect(throttle.isLocked("last", now: clock.now))
+    }
+}
+
+/// `return_to` accepts local paths only.
+@Suite struct ReturnPathTests {
+    @Test(arguments: ["/", "/quotes/1/edit", "/profile/edit", "/quotes?page=2", "/users/ada%5Fx"])
+    func acceptsLocalPaths(path: String) {
+        #expect(ReturnPath(path)?.rawValue == path)
+    }
+
+    @Test(arguments: [
+        "", "quotes", "//evil.example", "///evil.example", "/\\evil.example", "\\\\evil.example", "https://evil.example/",
+        "javascript:alert(1)", "/%2F%2Fevil.example", "/%2fevil.example", "/%5Cevil.example", "/%252F%252Fevil.example",
+        "/a\u{0}b", "/a\rb", "/a\nLocation: x", "/a b", "/\u{7F}", "/%0d%0aSet-Cookie:x", "/%zz", String(repeating: "/a", count: 2000),
+    ])
+    func refusesEverythingElse(path: String) {
+        #expect(ReturnPath(path) == nil)
+    }
+}
