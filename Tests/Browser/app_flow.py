@@ -1,0 +1,562 @@
+#!/usr/bin/env python3
+"""Quotebook in a real browser (headless Chromium through Selenium), as a person uses it.
+
+usage: app_flow.py QUOTEBOOK_EXECUTABLE REPOSITORY_ROOT
+
+Starts the executable on a free port with a fresh data directory and walks through the app in
+Chromium the way a new person would:
+
+- signed out, the home page shows Einstein's quote and Sign in / Sign up; *Edit quote* leads to
+  the sign-in page with `return_to`; *Create an account* leads to sign-up;
+- sign-up with a mismatched confirmation: 422, the message beside the confirmation, username
+  and display name kept, passwords empty; then sign-up for real: the header shows the display
+  name and a Sign out button;
+- the quote page, *Edit*: the form is filled in and labelled; only spaces: 422 with a message
+  beside the field; markup is shown as text; a quote of 600 emoji stays editable;
+- two people (two browsers, two accounts) edit at once: the later save gets the 409 page with
+  both texts, and the second save only wins when it is deliberate;
+- *Make favourite*: marked on the quote page, shown on the home page and the profile;
+- the profile: initials placeholder, a PNG photo uploaded and shown, a text file named .png
+  refused with the 415 message beside the field, the photo removed and the placeholder back;
+- the server stopped (SIGTERM, exit 0) and started again on the same data: the edit is still
+  there and the browser is still signed in;
+- Sign out (header button): the header offers Sign in / Sign up again; a wrong password: 401,
+  one generic message, the username kept; the right one: back on the page asked for
+  (`/profile/edit`, through `return_to`);
+- on a 375 px wide window no page scrolls sideways.
+
+Every form is submitted with the submit button of that form (never the first button on the
+page: signed in, that is the header's Sign out). When the environment variable
+QUOTEBOOK_SCREENSHOTS names a directory, PNG screenshots of the main pages at 375 px and 1280 px
+are written there. Every wait is explicit and bounded; exits non-zero with the failed check on
+standard error.
+"""
+import os
+import select
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+from urllib.parse import parse_qs, urlsplit
+
+from selenium import webdriver
+from selenium.common.exceptions import NoSuchElementException, TimeoutException, WebDriverException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.wait import WebDriverWait
+
+EINSTEIN = "Two things are infinite: the universe and human stupidity"
+WAIT = 10  # seconds: the longest any single step may take
+DESKTOP = (1280, 900)
+PHONE_WIDTH = 375
+
+ADA = {"username": "ada", "display_name": "Ada Lovelace", "password": "analytical engine 1843"}
+GRACE = {"username": "grace", "display_name": "Grace Hopper", "password": "nanoseconds of wire"}
+
+
+def check(condition, message):
+    if not condition:
+        raise AssertionError(message)
+
+
+class Server:
+    def __init__(self, executable, root, data):
+        self.process = subprocess.Popen(
+            [executable, "--port", "0", "--data", data, "--root", root, "--log-level", "warning"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+        ready, _, _ = select.select([self.process.stdout], [], [], 30)
+        if not ready:
+            self.process.kill()
+            raise AssertionError("the server printed nothing within 30 s of starting")
+        line = self.process.stdout.readline().decode()
+        check(line.startswith("Quotebook listening on http://"), f"no listening line, got {line!r}")
+        self.url = line.strip().split(" on ")[1]
+
+    def stop(self):
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            status = self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            raise AssertionError("the server did not stop within 15 s of SIGTERM")
+        check(status == 0, f"SIGTERM exit status {status}")
+
+
+# --- pages --------------------------------------------------------------------------------------
+
+def wait_for_next_page(driver, page):
+    """Waits until `page` (the old document's html element) is gone and the next one is loaded.
+
+    While Chromium swaps documents, asking about the old element can fail with an inspector
+    error ("Node ... does not belong to the document") instead of a stale-element error; both
+    mean the old page is gone.
+    """
+    def old_page_gone(_):
+        try:
+            page.is_enabled()
+            return False
+        except WebDriverException:  # StaleElementReferenceException is one of these
+            return True
+
+    WebDriverWait(driver, WAIT).until(old_page_gone, "the next page did not replace this one")
+    WebDriverWait(driver, WAIT).until(
+        lambda d: d.execute_script("return document.readyState") == "complete", "the next page did not finish loading")
+
+
+def status(driver):
+    """The HTTP status of the document on screen (after redirects: the last response's)."""
+    return driver.execute_script("return performance.getEntriesByType('navigation')[0].responseStatus")
+
+
+def path(driver):
+    return urlsplit(driver.current_url).path
+
+
+def expect_page(driver, expected_path, expected_status=200, what="the page"):
+    check(path(driver) == expected_path, f"{what}: expected {expected_path}, on {driver.current_url}")
+    got = status(driver)
+    check(got == expected_status, f"{what}: expected status {expected_status} at {expected_path}, got {got}")
+    check(driver.title, f"{what}: {expected_path} has no title")
+
+
+def visit(driver, url, expected_path=None, expected_status=200):
+    driver.get(url)
+    expected = expected_path if expected_path is not None else urlsplit(url).path
+    expect_page(driver, expected, expected_status, what=f"GET {urlsplit(url).path}")
+
+
+def click(driver, element):
+    """Clicks a link or button that loads another page and waits for that page."""
+    page = driver.find_element(By.TAG_NAME, "html")
+    element.click()
+    wait_for_next_page(driver, page)
+
+
+def click_link(driver, text, within="body"):
+    try:
+        link = driver.find_element(By.CSS_SELECTOR, within).find_element(By.LINK_TEXT, text)
+    except NoSuchElementException:
+        raise AssertionError(f"no link {text!r} in {within} on {driver.current_url}")
+    click(driver, link)
+
+
+def form_with(driver, selector):
+    """The form in `main` holding the element at `selector` (a field or a button)."""
+    try:
+        element = driver.find_element(By.CSS_SELECTOR, "main " + selector)
+    except NoSuchElementException:
+        raise AssertionError(f"no {selector} in main on {driver.current_url}")
+    return element.find_element(By.XPATH, "ancestor::form[1]")
+
+
+def submit(driver, form):
+    """Clicks the submit button of `form` (not just any on the page) and waits for the next page."""
+    buttons = form.find_elements(By.CSS_SELECTOR, "button[type=submit]")
+    check(len(buttons) == 1, f"expected one submit button in the form, found {len(buttons)} on {driver.current_url}")
+    click(driver, buttons[0])
+
+
+def submit_button(driver, label):
+    """Clicks the submit button labelled `label` in `main` (its own form) and waits."""
+    for button in driver.find_elements(By.CSS_SELECTOR, "main form button[type=submit]"):
+        if button.text.strip() == label:
+            click(driver, button)
+            return
+    raise AssertionError(f"no {label!r} button in a form in main on {driver.current_url}")
+
+
+def fill(driver, field_id, value):
+    field = driver.find_element(By.ID, field_id)
+    field.clear()
+    if value:
+        field.send_keys(value)
+    return field
+
+
+def value(driver, field_id):
+    return driver.find_element(By.ID, field_id).get_attribute("value")
+
+
+def text_of(driver, selector):
+    try:
+        return driver.find_element(By.CSS_SELECTOR, selector).text
+    except NoSuchElementException:
+        raise AssertionError(f"no {selector} on {driver.current_url}")
+
+
+def save_text(driver, text):
+    """Replaces the quote text in the edit form, as a person types it, and saves that form."""
+    fill(driver, "text", text)
+    submit(driver, form_with(driver, "#text"))
+
+
+# --- header -------------------------------------------------------------------------------------
+
+def nav_items(driver):
+    return [item.text.strip() for item in driver.find_elements(By.CSS_SELECTOR, "header nav li")]
+
+
+def expect_signed_in(driver, display_name):
+    items = nav_items(driver)
+    check(display_name in items and "Sign out" in items,
+          f"the header does not show {display_name!r} and Sign out on {driver.current_url}: {items}")
+    check("Sign in" not in items and "Sign up" not in items, f"signed in, the header still offers {items}")
+
+
+def expect_signed_out(driver):
+    items = nav_items(driver)
+    check("Sign in" in items and "Sign up" in items, f"signed out, the header shows {items} on {driver.current_url}")
+    check("Sign out" not in items, f"signed out, the header still offers Sign out: {items}")
+
+
+def sign_out(driver):
+    buttons = driver.find_elements(By.CSS_SELECTOR, "header nav form button[type=submit]")
+    check(len(buttons) == 1 and buttons[0].text.strip() == "Sign out", "no Sign out button in the header")
+    click(driver, buttons[0])
+
+
+def sign_up(driver, person, confirmation=None):
+    fill(driver, "username", person["username"])
+    fill(driver, "display_name", person["display_name"])
+    fill(driver, "password", person["password"])
+    fill(driver, "password_confirmation", confirmation if confirmation is not None else person["password"])
+    submit(driver, form_with(driver, "#password_confirmation"))
+
+
+def sign_in(driver, username, password):
+    fill(driver, "username", username)
+    fill(driver, "password", password)
+    submit(driver, form_with(driver, "#password"))
+
+
+# --- layout -------------------------------------------------------------------------------------
+
+def at_width(driver, width, action):
+    """Runs `action` with the window `width` px wide (viewport), then goes back to the desktop size."""
+    driver.set_window_size(width, DESKTOP[1])
+    try:
+        inner = driver.execute_script("return window.innerWidth")
+        check(inner == width, f"could not make the window {width}px wide (it is {inner}px)")
+        return action()
+    finally:
+        driver.set_window_size(*DESKTOP)
+
+
+def expect_no_sideways_scroll(driver):
+    def overflow():
+        return driver.execute_script(
+            "return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+
+    got = at_width(driver, PHONE_WIDTH, overflow)
+    check(got <= 0, f"{path(driver)} scrolls sideways by {got}px on a {PHONE_WIDTH}px-wide window")
+
+
+def screenshot(driver, name):
+    """Full-page PNGs at 375 px and 1280 px into $QUOTEBOOK_SCREENSHOTS, when it is set."""
+    directory = os.environ.get("QUOTEBOOK_SCREENSHOTS")
+    if not directory:
+        return
+    os.makedirs(directory, exist_ok=True)
+    for width in (PHONE_WIDTH, DESKTOP[0]):
+        driver.set_window_size(width, DESKTOP[1])
+        chrome = driver.execute_script("return window.outerHeight - window.innerHeight")
+        height = driver.execute_script("return document.documentElement.scrollHeight")
+        driver.set_window_size(width, min(max(height + chrome, 400), 6000))
+        check(driver.save_screenshot(os.path.join(directory, f"{name}-{width}.png")), f"screenshot {name} failed")
+    driver.set_window_size(*DESKTOP)
+
+
+# --- files --------------------------------------------------------------------------------------
+
+def png_bytes(width=48, height=48):
+    """A small valid PNG (8-bit RGB, a diagonal gradient), made with zlib and struct only."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    rows = b"".join(
+        b"\x00" + b"".join(bytes((138, (x * 255) // width, (y * 255) // height)) for x in range(width))
+        for y in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
+def browser():
+    options = webdriver.ChromeOptions()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+                     f"--window-size={DESKTOP[0]},{DESKTOP[1]}", "--hide-scrollbars", "--force-color-profile=srgb"):
+        options.add_argument(argument)
+    driver_path = "/usr/bin/chromedriver"
+    service = Service(driver_path) if os.path.exists(driver_path) else Service()
+    driver = webdriver.Chrome(options=options, service=service)
+    driver.set_page_load_timeout(WAIT * 2)
+    return driver
+
+
+# --- the flow -----------------------------------------------------------------------------------
+
+def flow(executable, root, data, files, drivers, servers):
+    server = Server(executable, root, data)
+    servers.append(server)
+    url = server.url
+    driver = browser()
+    drivers.append(driver)
+
+    # Signed out on the home page.
+    visit(driver, url + "/")
+    check(EINSTEIN in text_of(driver, "main blockquote"), "home does not show Einstein's quote")
+    check("Albert Einstein" in text_of(driver, "main cite"), "no author on home")
+    expect_signed_out(driver)
+    expect_no_sideways_scroll(driver)
+
+    # Edit quote, signed out: to the sign-in page, which remembers where we were going.
+    click_link(driver, "Edit quote", within="main")
+    expect_page(driver, "/login", what="Edit quote, signed out")
+    return_to = parse_qs(urlsplit(driver.current_url).query).get("return_to")
+    check(return_to == ["/quotes/1/edit"], f"sign-in does not return to the edit form: {driver.current_url}")
+    check(driver.find_element(By.CSS_SELECTOR, "label[for=username]").text, "the username field has no label")
+    check(driver.find_element(By.CSS_SELECTOR, "label[for=password]").text, "the password field has no label")
+    screenshot(driver, "sign-in")
+    expect_no_sideways_scroll(driver)
+
+    # Create an account: first with a confirmation that differs.
+    click_link(driver, "Create an account", within="main")
+    expect_page(driver, "/signup", what="Create an account")
+    for field in ("username", "display_name", "password", "password_confirmation"):
+        check(driver.find_element(By.CSS_SELECTOR, f"label[for={field}]").text, f"the {field} field has no label")
+    sign_up(driver, ADA, confirmation=ADA["password"] + "!")
+    expect_page(driver, "/signup", 422, what="sign-up with a mismatched confirmation")
+    message = text_of(driver, "#password_confirmation ~ .field-error")
+    check("differ" in message, f"no message beside the confirmation: {message!r}")
+    check(value(driver, "username") == ADA["username"], "sign-up lost the username typed")
+    check(value(driver, "display_name") == ADA["display_name"], "sign-up lost the display name typed")
+    check(value(driver, "password") == "" and value(driver, "password_confirmation") == "",
+          "sign-up wrote a password back into the page")
+    screenshot(driver, "sign-up-errors")
+    expect_no_sideways_scroll(driver)
+
+    sign_up(driver, ADA)
+    expect_page(driver, "/", what="sign-up")
+    expect_signed_in(driver, ADA["display_name"])
+
+    # The quote page, then Edit.
+    click_link(driver, "Details", within="main")
+    expect_page(driver, "/quotes/1", what="Details")
+    check(EINSTEIN in text_of(driver, "main blockquote"), "the quote page does not show the quote")
+    screenshot(driver, "quote")
+    expect_no_sideways_scroll(driver)
+    click_link(driver, "Edit", within="main")
+    expect_page(driver, "/quotes/1/edit", what="Edit")
+    check(EINSTEIN in value(driver, "text"), "the form is not filled in")
+    check(driver.find_element(By.CSS_SELECTOR, "label[for=text]").text, "the text field has no label")
+    check(driver.find_element(By.CSS_SELECTOR, "label[for=author]").text, "the author field has no label")
+
+    # Only spaces: passes the browser's `required`, fails the server's trim rule (422).
+    save_text(driver, "   ")
+    expect_page(driver, "/quotes/1", 422, what="saving only spaces")
+    error = text_of(driver, "#text-error")
+    check("Please enter" in error, f"no message beside the empty text: {error!r}")
+    check(value(driver, "author") == "Albert Einstein", "the author typed was not kept")
+    screenshot(driver, "quote-edit-errors")
+    expect_no_sideways_scroll(driver)
+
+    save_text(driver, "Imagination is more important than knowledge. <script>alert(1)</script>")
+    expect_page(driver, "/quotes/1", what="Save")
+    shown = text_of(driver, "main blockquote")
+    check("Imagination is more important than knowledge." in shown, f"saved text not shown: {shown!r}")
+    check("<script>alert(1)</script>" in shown, "markup in a quote was not shown as text")
+    expect_signed_in(driver, ADA["display_name"])
+
+    visit(driver, url + "/")
+    check("Imagination" in text_of(driver, "main blockquote"), "home shows the old text")
+
+    # 600 emoji: 600 characters (the rule's unit) but 1,200 UTF-16 units (what a browser's
+    # maxlength counts). Saved once (set by script: chromedriver types only the BMP), the quote
+    # must stay editable by hand: typing one more character and saving works.
+    visit(driver, url + "/quotes/1/edit")
+    field = driver.find_element(By.ID, "text")
+    driver.execute_script("arguments[0].value = arguments[1]", field, "\U0001F600" * 600)
+    submit(driver, form_with(driver, "#text"))
+    expect_page(driver, "/quotes/1", what="saving 600 emoji")
+    visit(driver, url + "/quotes/1/edit")
+    driver.find_element(By.ID, "text").send_keys("!")
+    submit(driver, form_with(driver, "#text"))
+    expect_page(driver, "/quotes/1", what="editing a 600-emoji quote by hand")
+    check(text_of(driver, "main blockquote").endswith("!"), "the edit of the emoji quote was lost")
+
+    visit(driver, url + "/quotes/1/edit")
+    save_text(driver, "Imagination is more important than knowledge.")
+    expect_page(driver, "/quotes/1", what="saving after the emoji quote")
+
+    # Two people edit at once (a second browser, a second account): the later save meets the
+    # first (409), sees both texts, keeps their own in the form, and a deliberate second save wins.
+    visit(driver, url + "/quotes/1/edit")
+    other = browser()
+    drivers.append(other)
+    visit(other, url + "/signup")
+    sign_up(other, GRACE)
+    expect_page(other, "/", what="the second person's sign-up")
+    expect_signed_in(other, GRACE["display_name"])
+    visit(other, url + "/quotes/1/edit")
+    save_text(other, "Saved first by someone else.")
+    expect_page(other, "/quotes/1", what="the other person's save")
+    other.quit()
+    drivers.remove(other)
+
+    save_text(driver, "My own wording.")
+    expect_page(driver, "/quotes/1", 409, what="saving over someone else's save")
+    conflict = text_of(driver, "main .conflict")
+    check("Saved first by someone else." in conflict, f"the conflict page does not show their text: {conflict!r}")
+    check(value(driver, "text") == "My own wording.", "the conflict form lost what I typed")
+    screenshot(driver, "quote-conflict")
+    expect_no_sideways_scroll(driver)
+    submit(driver, form_with(driver, "#text"))
+    expect_page(driver, "/quotes/1", what="the deliberate second save")
+    check("My own wording." in text_of(driver, "main blockquote"), "the second save was lost")
+
+    # Make favourite: marked on the quote page, on the home page and on the profile.
+    submit_button(driver, "Make favourite")
+    expect_page(driver, "/quotes/1", what="Make favourite")
+    check("Your favourite" in text_of(driver, "main .actions"), "the quote page does not mark the favourite")
+    check(not [b for b in driver.find_elements(By.CSS_SELECTOR, "main button") if b.text == "Make favourite"],
+          "Make favourite is still offered on the favourite")
+    screenshot(driver, "quote-favourite")
+    expect_no_sideways_scroll(driver)
+    click_link(driver, "Home", within="header nav")
+    expect_page(driver, "/", what="Home")
+    check("My own wording." in text_of(driver, "main .favourite blockquote"), "home does not show my favourite")
+    expect_signed_in(driver, ADA["display_name"])
+    screenshot(driver, "home-signed-in")
+    expect_no_sideways_scroll(driver)
+
+    click_link(driver, "Quotes", within="header nav")
+    expect_page(driver, "/quotes", what="Quotes")
+    check("My own wording." in text_of(driver, "main .quote-list"), "the quote list does not show the quote")
+    screenshot(driver, "quotes-list")
+    expect_no_sideways_scroll(driver)
+
+    # The profile: initials until there is a photo.
+    click_link(driver, ADA["display_name"], within="header nav")
+    expect_page(driver, "/users/ada", what="my profile")
+    check(text_of(driver, "main h1") == ADA["display_name"], "the profile does not show the display name")
+    check(text_of(driver, "main .avatar.placeholder") == "AL", "no initials placeholder on the profile")
+    check("My own wording." in text_of(driver, "main .favourite-small"), "the profile does not show the favourite")
+    screenshot(driver, "profile-placeholder")
+    expect_no_sideways_scroll(driver)
+
+    click_link(driver, "Edit profile", within="main")
+    expect_page(driver, "/profile/edit", what="Edit profile")
+    check(driver.find_element(By.CSS_SELECTOR, "label[for=photo]").text, "the photo field has no label")
+    check(driver.find_element(By.CSS_SELECTOR, "label[for=display_name]").text, "the display name field has no label")
+    screenshot(driver, "profile-edit")
+    expect_no_sideways_scroll(driver)
+    driver.find_element(By.ID, "photo").send_keys(files["png"])
+    submit(driver, form_with(driver, "#photo"))
+    expect_page(driver, "/users/ada", what="uploading a PNG")
+    photo = driver.find_element(By.CSS_SELECTOR, "main img.avatar")
+    check(urlsplit(photo.get_attribute("src")).path == "/users/ada/photo", f"the photo's src is {photo.get_attribute('src')}")
+    WebDriverWait(driver, WAIT).until(
+        lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", photo) == 48,
+        "the uploaded photo does not load as a 48 px image")
+    check(not driver.find_elements(By.CSS_SELECTOR, "main .avatar.placeholder"), "the placeholder is shown beside the photo")
+    screenshot(driver, "profile-photo")
+    expect_no_sideways_scroll(driver)
+
+    # A text file with a .png name: refused from its bytes (415), with the message beside the field.
+    click_link(driver, "Edit profile", within="main")
+    driver.find_element(By.ID, "photo").send_keys(files["fake"])
+    submit(driver, form_with(driver, "#photo"))
+    expect_page(driver, "/profile/photo", 415, what="uploading a text file named .png")
+    message = text_of(driver, "#photo-error")
+    check("not a PNG, JPEG, GIF or WebP" in message, f"no 415 message beside the photo field: {message!r}")
+    screenshot(driver, "profile-edit-415")
+    expect_no_sideways_scroll(driver)
+
+    submit_button(driver, "Remove photo")
+    expect_page(driver, "/users/ada", what="Remove photo")
+    check(not driver.find_elements(By.CSS_SELECTOR, "main img.avatar"), "the photo is still shown after removing it")
+    check(text_of(driver, "main .avatar.placeholder") == "AL", "the initials placeholder did not come back")
+
+    # Restart on the same data: the edit is still there and the session survives.
+    server.stop()
+    server = Server(executable, root, data)
+    servers.append(server)
+    url = server.url  # another port, the same host: the browser still sends its cookie
+    visit(driver, url + "/")
+    check("My own wording." in text_of(driver, "main blockquote"), "the edit did not survive a restart")
+    expect_signed_in(driver, ADA["display_name"])
+
+    # Sign out with the header's button.
+    sign_out(driver)
+    expect_page(driver, "/", what="Sign out")
+    expect_signed_out(driver)
+
+    # Signed out, /profile/edit leads to sign-in; a wrong password first, then the right one.
+    visit(driver, url + "/profile/edit", expected_path="/login")
+    check(parse_qs(urlsplit(driver.current_url).query).get("return_to") == ["/profile/edit"],
+          f"/profile/edit signed out went to {driver.current_url}")
+    sign_in(driver, ADA["username"], ADA["password"] + "x")
+    expect_page(driver, "/login", 401, what="a wrong password")
+    message = text_of(driver, "main [role=alert]")
+    check("username and password do not match" in message, f"the wrong-password message is not the generic one: {message!r}")
+    check(not driver.find_elements(By.CSS_SELECTOR, "main .field-error"),
+          "a wrong password is pinned on one field (it must not say which of the two was wrong)")
+    check(value(driver, "username") == ADA["username"], "sign-in lost the username typed")
+    check(value(driver, "password") == "", "sign-in wrote the password back into the page")
+    screenshot(driver, "sign-in-401")
+    sign_in(driver, ADA["username"], ADA["password"])
+    expect_page(driver, "/profile/edit", what="signing in with return_to")
+    expect_signed_in(driver, ADA["display_name"])
+
+    # The rest of the pages at phone width.
+    for page in ("/quotes/1/edit", "/nowhere"):
+        visit(driver, url + page, expected_status=404 if page == "/nowhere" else 200)
+        expect_no_sideways_scroll(driver)
+
+    server.stop()
+
+
+def main():
+    if len(sys.argv) != 3:
+        print(__doc__.split("\n\n")[1], file=sys.stderr)
+        sys.exit(2)
+    executable, root = sys.argv[1], sys.argv[2]
+    work = tempfile.mkdtemp(prefix="quotebook-browser-")
+    data = os.path.join(work, "data")
+    files = {"png": os.path.join(work, "photo.png"), "fake": os.path.join(work, "notes.png")}
+    with open(files["png"], "wb") as out:
+        out.write(png_bytes())
+    with open(files["fake"], "w") as out:
+        out.write("This is a text file, not a picture.\n")
+    drivers, servers = [], []
+    try:
+        flow(executable, root, data, files, drivers, servers)
+        print("browser: sign-up (422, then for real), edit (422, escaping, emoji, 409 between two people), "
+              "favourite, photo (upload, 415, remove), restart keeping the session, sign out, sign in "
+              "(401, then return_to) and phone layout all as expected")
+    except TimeoutException as failure:
+        raise AssertionError(f"timed out: {failure.msg}")
+    finally:
+        for driver in drivers:
+            try:
+                driver.quit()
+            except WebDriverException:
+                pass
+        for server in servers:
+            if server.process.poll() is None:
+                server.process.kill()
+                server.process.wait(timeout=15)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except AssertionError as failure:
+        print(f"browser test failed: {failure}", file=sys.stderr)
+        sys.exit(1)
+    except WebDriverException as failure:
+        print(f"browser test failed: the browser reported {failure.msg}", file=sys.stderr)
+        sys.exit(1)
