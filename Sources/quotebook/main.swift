@@ -85,7 +85,8 @@ do {
 } catch {
     fail("\(error)")
 }
-let hashingPool = BlockingThreadPool(name: "password-hash", threadCount: options.hashingThreads, queueLimit: 64)
+// Niceness 10: under CPU contention the event loops run before password hashes.
+let hashingPool = BlockingThreadPool(name: "password-hash", threadCount: options.hashingThreads, queueLimit: 64, niceness: 10)
 
 let dependencies = Dependencies(
     store: store,

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Glibc
 import Synchronization
 
 /// A small, bounded set of dedicated OS threads for CPU-heavy blocking work, such as password
@@ -11,6 +12,10 @@ import Synchronization
 /// ``shutdown()`` is called, so an idle worker sleeps in `wait()` without holding the lock and
 /// wakes once per job. An awaiting caller is suspended on a checked continuation (holding no
 /// thread) until a worker has run its closure and resumed it with the result.
+///
+/// Priority: with `niceness` above 0 the threads run at that nice value (Linux's `nice` is per
+/// thread, `setpriority(2)` on the thread id), so under CPU contention the event loops are
+/// scheduled before them: a busy hashing pool slows sign-ins, not every other page.
 ///
 /// Back-pressure: at most `queueLimit` jobs wait (running jobs do not count); one more is
 /// refused at once with ``Overloaded`` rather than queued, which callers turn into a 503.
@@ -34,7 +39,7 @@ package final class BlockingThreadPool: Sendable {
     private let workers: Workers
 
     /// Starts `threadCount` worker threads that accept up to `queueLimit` waiting jobs.
-    package init(name: String, threadCount: Int, queueLimit: Int) {
+    package init(name: String, threadCount: Int, queueLimit: Int, niceness: Int32 = 0) {
         precondition(threadCount > 0, "BlockingThreadPool needs at least one thread")
         precondition(queueLimit >= 0, "BlockingThreadPool needs a non-negative queue limit")
         workers = Workers(threadCount: threadCount, queueLimit: queueLimit)
@@ -47,6 +52,10 @@ package final class BlockingThreadPool: Sendable {
             let thread = Thread { [workers] in
                 started.wait()
                 Thread.current.name = threadName
+                // `who` 0 is the calling thread alone on Linux, where each thread has its own nice
+                // value (setpriority(2), NOTES). Best effort: a thread that cannot lower its
+                // priority still works.
+                if niceness > 0 { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness) }
                 workers.runJobs()
             }
             thread.start()

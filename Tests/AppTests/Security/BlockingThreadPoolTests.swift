@@ -15,6 +15,15 @@ import Testing
         #expect(text == "xxx")
     }
 
+    @Test func itsThreadsRunAtTheGivenNicenessAndTheCallerKeepsItsOwn() async throws {
+        let pool = BlockingThreadPool(name: "nice", threadCount: 1, queueLimit: 4, niceness: 10)
+        defer { pool.shutdown() }
+        let callerBefore = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        let worker = try await pool.run { getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) }
+        #expect(worker == max(callerBefore, 10))
+        #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) == callerBefore)
+    }
+
     @Test func runsAtMostThreadCountJobsAtOnce() async throws {
         let pool = BlockingThreadPool(name: "bounded", threadCount: 2, queueLimit: 16)
         defer { pool.shutdown() }
