@@ -11,7 +11,8 @@ import Synchronization
 package actor Store {
     private let executor = DispatchQueueExecutor(label: "quotebook.store")
     private let journal: any JournalStorage
-    private let published: Mutex<AppState>
+    /// The state and its revision, which grows by one with every applied action (from 0 at start-up).
+    private let published: Mutex<(state: AppState, revision: UInt64)>
     private var subscribers: [UUID: AsyncStream<AppEvent>.Continuation] = [:]
     /// Called on the store's queue for every applied event before `dispatch` returns.
     private let observers = Mutex<[@Sendable (AppEvent) -> Void]>([])
@@ -62,7 +63,7 @@ package actor Store {
             entriesSinceSnapshot = 0
         }
         self.journal = journal
-        self.published = Mutex(state)
+        self.published = Mutex((state, 0))
         self.logger = logger
         self.snapshotInterval = snapshotInterval
         self.lastSequence = lastSequence
@@ -86,7 +87,14 @@ package actor Store {
 
     /// The current state: a copy, consistent, never partly updated.
     package nonisolated var state: AppState {
-        published.withLock { $0 }
+        published.withLock { $0.state }
+    }
+
+    /// Grows by one with every applied action (0 at start-up): within this process, the same
+    /// revision always means the same state, so pages use it in their `ETag`. Read it before the
+    /// state, so a page is never tagged with a revision newer than what it shows.
+    package nonisolated var revision: UInt64 {
+        published.withLock { $0.revision }
     }
 
     /// Validates `action` with the reducer, appends it to the journal and commits, and only then
@@ -96,7 +104,7 @@ package actor Store {
     /// - Throws: ``StoreError`` when the journal cannot be written; the state is unchanged.
     package func dispatch(_ action: AppAction) throws(StoreError) -> Result<AppEvent, ActionRejection> {
         guard !isClosed else { throw StoreError.sqlite(operation: "dispatch", code: 21, message: "store closed") }
-        var next = published.withLock { $0 }
+        var next = published.withLock { $0.state }
         let event: AppEvent
         do {
             event = try AppReducer.reduce(&next, action)
@@ -104,7 +112,7 @@ package actor Store {
             return .failure(error)
         }
         lastSequence = try journal.append(action)
-        published.withLock { $0 = next }
+        published.withLock { $0 = (next, $0.revision &+ 1) }
         entriesSinceSnapshot += 1
         if entriesSinceSnapshot >= snapshotInterval,
             Self.saveSnapshot(of: next, through: lastSequence, in: journal, logger: logger)

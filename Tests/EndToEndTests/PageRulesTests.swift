@@ -34,6 +34,29 @@ import Testing
         #expect(response.headers["Content-Security-Policy"]?.contains("default-src 'self'") == true)
     }
 
+    @Test func anUnchangedPageRevalidatesAs304AndAChangeOrAnotherPersonGetsAFreshOne() async throws {
+        let app = try TestApp()
+        var ada = try await app.signedIn("ada")
+        let first = await ada.get("/quotes/1")
+        let tag = try #require(first.headers["ETag"])
+        let again = await ada.get("/quotes/1", headers: ["If-None-Match": tag])
+        #expect(again.status == .notModified)
+        #expect(again.body.isEmpty)
+        #expect(again.headers["ETag"] == tag)
+        var bob = try await app.signedIn("bob")
+        #expect(await bob.get("/quotes/1", headers: ["If-None-Match": tag]).status == .ok, "another person's page differs")
+        #expect(await app.get("/quotes/1").headers["ETag"] != tag, "and so does the signed-out page")
+        _ = try await ada.submit("/quotes/1/favorite", [:])
+        let changed = await ada.get("/quotes/1", headers: ["If-None-Match": tag])
+        #expect(changed.status == .ok)
+        #expect(changed.text.contains("Your favourite"))
+        #expect(await ada.get("/quotes/2", headers: ["If-None-Match": tag]).status == .notFound)
+    }
+
+    @Test func developmentPagesCarryNoTag() async throws {
+        #expect(try await TestApp(isDevelopment: true).get("/").headers["ETag"] == nil)
+    }
+
     @Test func anEmptyBookStillHasAHomePage() async throws {
         let response = try await TestApp(seed: []).get("/")
         #expect(response.status == .ok)

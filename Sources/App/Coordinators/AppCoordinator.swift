@@ -23,6 +23,10 @@ package struct AppCoordinator: HTTPResponder {
     private let now: @Sendable () -> Date
     private let renderer: PageRenderer
     private let logger: Logger
+    /// Random per process, in every page's `ETag`, so a tag from before a restart never matches.
+    private let bootID: [UInt8]
+    /// Pages carry an `ETag` (not in `--dev`, where templates change under them).
+    private let tagsPages: Bool
 
     /// Builds the tree: the root creates its children and injects what each needs.
     package init(dependencies: Dependencies) {
@@ -50,10 +54,12 @@ package struct AppCoordinator: HTTPResponder {
             logger: dependencies.logger.labeled("view")
         )
         logger = dependencies.logger.labeled("app")
+        bootID = SecureRandom.bytes(16)
+        tagsPages = !dependencies.isDevelopment
     }
 
     package func respond(to request: HTTPRequest) async -> HTTPResponse {
-        var exchange = Exchange(visitor: Visitor())
+        var exchange = Exchange(visitor: Visitor(), revision: store.revision)
         let navigation: Navigation
         do {
             navigation = try await route(request, exchange: &exchange)
@@ -77,7 +83,11 @@ package struct AppCoordinator: HTTPResponder {
     /// cookies the response must set.
     struct Exchange {
         var visitor: Visitor
+        /// The store's revision when the request arrived, read before any state.
+        var revision: UInt64
         var cookies: [SetCookie] = []
+        /// The `ETag` of the page this GET renders, if it is one.
+        var pageTag: String?
     }
 
     /// Finds the child whose routes claim the request and starts its flow.
@@ -138,7 +148,31 @@ package struct AppCoordinator: HTTPResponder {
             exchange.cookies.append(SetCookie(name: CSRFProtection.preSessionCookieName, value: value, isSecure: secureCookies))
             exchange.visitor.csrfToken = csrf.token(for: .preSession(value))
         }
+        if tagsPages, route.method == .get {
+            let tag = pageTag(for: request, exchange: exchange)
+            if Self.ifNoneMatch(request, contains: tag) {
+                return .respond(HTTPResponse(status: .notModified, headers: ["ETag": tag, "Cache-Control": "private, no-cache"]))
+            }
+            exchange.pageTag = tag
+        }
         return try await child.start(route, request: request, form: form, visitor: exchange.visitor)
+    }
+
+    /// A page is a function of the state, who is asking (their account and CSRF token) and the
+    /// target, so its tag is a hash of those: revalidating an unchanged page costs a 304 and no
+    /// render (SPEC.md "Sessions and security").
+    private func pageTag(for request: HTTPRequest, exchange: Exchange) -> String {
+        var input = bootID
+        withUnsafeBytes(of: exchange.revision.littleEndian) { input += $0 }
+        withUnsafeBytes(of: Int64(exchange.visitor.user?.id.rawValue ?? 0).littleEndian) { input += $0 }
+        input += Array((exchange.visitor.csrfToken ?? "").utf8) + [0] + Array(request.target.utf8)
+        return "W/\"" + Base64URL.encode(SHA256.hash(input).prefix(18)) + "\""
+    }
+
+    private static func ifNoneMatch(_ request: HTTPRequest, contains tag: String) -> Bool {
+        request.headers.values(for: "If-None-Match").contains { field in
+            field.split(separator: ",").contains { $0.trimmingASCIIWhitespace() == tag }
+        }
     }
 
     /// The signed-in person, from the session cookie, and the CSRF token their forms carry.
@@ -209,10 +243,13 @@ package struct AppCoordinator: HTTPResponder {
     /// Performs a navigation: renders, redirects, or passes a response through.
     private func resolve(_ navigation: Navigation, exchange: inout Exchange) async throws -> HTTPResponse {
         switch navigation {
-        case .present(let page): renderer.response(for: page, visitor: exchange.visitor)
-        case .redirect(let location): .seeOther(location.path)
-        case .finished(let outcome): try await resolve(onFlowFinished(outcome, exchange: &exchange), exchange: &exchange)
-        case .respond(let response): response
+        case .present(let page):
+            var response = renderer.response(for: page, visitor: exchange.visitor)
+            if let tag = exchange.pageTag, response.status == .ok { response.headers.add(name: "ETag", value: tag) }
+            return response
+        case .redirect(let location): return .seeOther(location.path)
+        case .finished(let outcome): return try await resolve(onFlowFinished(outcome, exchange: &exchange), exchange: &exchange)
+        case .respond(let response): return response
         }
     }
 }
