@@ -5,15 +5,12 @@ import HTTPServer
 /// request, cookies kept from `Set-Cookie`, and the CSRF token of a form read from its page.
 package struct SocketBrowser: Sendable {
     package let port: Int
-    package private(set) var cookies: [String: String] = [:]
+    package private(set) var cookies = CookieJar()
 
-    package init(port: Int) {
+    /// A browser on `port`, holding `cookies` (another process's session, say) from the start.
+    package init(port: Int, cookies: CookieJar = CookieJar()) {
         self.port = port
-    }
-
-    /// Sets a cookie as if a response had (to carry a session to another server process).
-    package mutating func setCookie(_ name: String, _ value: String) {
-        cookies[name] = value
+        self.cookies = cookies
     }
 
     package mutating func get(_ target: String) async throws -> ClientResponse {
@@ -27,8 +24,7 @@ package struct SocketBrowser: Sendable {
             throw SocketClient.Failure(description: "no csrf_token on \(formPage)")
         }
         let token = String(page[range.upperBound...].prefix { $0 != "\"" })
-        let body = (fields + [("csrf_token", token)])
-            .map { "\(URLEncodedForm.encode($0.0))=\(URLEncodedForm.encode($0.1))" }.joined(separator: "&")
+        let body = URLEncodedForm.encode(pairs: (fields + [("csrf_token", token)]).map { (name: $0.0, value: $0.1) })
         return try await send(
             "POST", target, headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array(body.utf8))
     }
@@ -43,21 +39,14 @@ package struct SocketBrowser: Sendable {
 
     private mutating func send(_ method: String, _ target: String, headers: [(String, String)], body: [UInt8]) async throws -> ClientResponse {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
-        if !cookies.isEmpty {
-            head += "Cookie: " + cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ") + "\r\n"
-        }
+        if !cookies.isEmpty { head += "Cookie: \(cookies.header)\r\n" }
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if method == "POST" { head += "Content-Length: \(body.count)\r\n" }
         let client = try SocketClient(port: port)
         try await client.send(Array((head + "\r\n").utf8) + body)
         let response = try await client.readResponse()
         client.close()
-        for (name, value) in response.headers where name.lowercased() == "set-cookie" {
-            let pair = value.split(separator: ";")[0]
-            guard let equals = pair.firstIndex(of: "=") else { continue }
-            let cookie = String(pair[..<equals])
-            cookies[cookie] = value.contains("Max-Age=0") ? nil : String(pair[pair.index(after: equals)...])
-        }
+        for (name, value) in response.headers where name.lowercased() == "set-cookie" { cookies.store(setCookie: value) }
         return response
     }
 }

@@ -29,7 +29,8 @@ package struct TestApp: Sendable {
         logSink = InMemoryLogSink()
         let logger = Logger(label: "test", level: .debug, sink: logSink)
         let journal = try SQLiteJournal(path: journalPath)
-        accountStorage = try SQLiteAccountStorage(path: journalPath == ":memory:" ? ":memory:" : journal.path)
+        // Beside the journal in its file; `:memory:` opens a private in-memory database of its own.
+        accountStorage = try SQLiteAccountStorage(path: journal.path)
         store = try Store(journal: journal, seed: seed, logger: logger)
         hashingPool = BlockingThreadPool(name: "test-hash", threadCount: 2, queueLimit: hashingQueueLimit)
         let dependencies = Dependencies(
@@ -88,7 +89,7 @@ package struct TestApp: Sendable {
 /// responses set, and fills in the CSRF token of the form it submits from the page the form is on.
 package struct TestBrowser: Sendable {
     package let app: TestApp
-    package private(set) var cookies: [String: String] = [:]
+    package private(set) var cookies = CookieJar()
 
     package struct Failure: Error, CustomStringConvertible {
         package let description: String
@@ -114,9 +115,7 @@ package struct TestBrowser: Sendable {
     /// page for `/signup` and `/login`, else the home page, whose sign-out form carries it).
     package mutating func submit(_ target: String, _ fields: KeyValuePairs<String, String>, formPage: String? = nil) async throws -> HTTPResponse {
         let token = try await csrfToken(from: formPage ?? (target == "/signup" || target == "/login" ? target : "/"))
-        var all = Array(fields).map { ($0.key, $0.value) }
-        all.append(("csrf_token", token))
-        let body = all.map { "\(URLEncodedForm.encode($0.0))=\(URLEncodedForm.encode($0.1))" }.joined(separator: "&")
+        let body = URLEncodedForm.encode(pairs: fields.map { (name: $0.key, value: $0.value) } + [(name: "csrf_token", value: token)])
         return await send(
             HTTPRequest(
                 method: .post, target: target, headers: ["Host": "test", "Content-Type": "application/x-www-form-urlencoded"],
@@ -146,21 +145,14 @@ package struct TestBrowser: Sendable {
     }
 
     /// The `Cookie` header this browser sends, for tests that talk over a socket.
-    package var cookieHeader: String {
-        cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
-    }
+    package var cookieHeader: String { cookies.header }
 
     /// Sends `request` with this browser's cookies and keeps the cookies the response sets.
     package mutating func send(_ request: HTTPRequest) async -> HTTPResponse {
         var request = request
         if !cookies.isEmpty { request.headers.add(name: "Cookie", value: cookieHeader) }
         let response = await app.respond(request)
-        for header in response.headers.values(for: "Set-Cookie") {
-            let pair = header.split(separator: ";")[0]
-            guard let equals = pair.firstIndex(of: "=") else { continue }
-            let name = String(pair[..<equals]), value = String(pair[pair.index(after: equals)...])
-            if header.contains("Max-Age=0") { cookies[name] = nil } else { cookies[name] = value }
-        }
+        for header in response.headers.values(for: "Set-Cookie") { cookies.store(setCookie: header) }
         return response
     }
 }
@@ -168,7 +160,7 @@ package struct TestBrowser: Sendable {
 extension HTTPRequest {
     /// A POST with `fields` encoded as `application/x-www-form-urlencoded`.
     package static func form(_ target: String, _ fields: KeyValuePairs<String, String>) -> HTTPRequest {
-        let body = fields.map { "\(URLEncodedForm.encode($0.key))=\(URLEncodedForm.encode($0.value))" }.joined(separator: "&")
+        let body = URLEncodedForm.encode(pairs: fields.map { (name: $0.key, value: $0.value) })
         return HTTPRequest(
             method: .post, target: target,
             headers: ["Host": "test", "Content-Type": "application/x-www-form-urlencoded"],

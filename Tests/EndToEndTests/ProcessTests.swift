@@ -38,8 +38,7 @@ import Testing
 
         let second = try QuotebookProcess(arguments: arguments)
         try await second.waitUntilListening()
-        var again = SocketBrowser(port: try #require(second.port))
-        for (name, value) in browser.cookies { again.setCookie(name, value) }
+        var again = SocketBrowser(port: try #require(second.port), cookies: browser.cookies)
         let show = try await again.get("/quotes/1")
         #expect(show.text.contains("Kept across restarts"))
         #expect(show.text.contains(">tester</a>"), "the session and the account survive the restart")

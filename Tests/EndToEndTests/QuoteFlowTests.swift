@@ -19,8 +19,7 @@ import Testing
     }
 
     func form(_ fields: KeyValuePairs<String, String>, csrf: String) -> String {
-        (fields.map { "\(URLEncodedForm.encode($0.key))=\(URLEncodedForm.encode($0.value))" } + ["csrf_token=\(csrf)"])
-            .joined(separator: "&")
+        URLEncodedForm.encode(pairs: fields.map { (name: $0.key, value: $0.value) } + [(name: "csrf_token", value: csrf)])
     }
 
     /// Signs up `ada` in memory and returns the cookies and CSRF token a browser would then send.

@@ -150,7 +150,8 @@ package struct AppCoordinator: HTTPResponder {
         }
         if tagsPages, route.method == .get {
             let tag = pageTag(for: request, exchange: exchange)
-            if Self.ifNoneMatch(request, contains: tag) {
+            // `*` does not match: whether this page exists is only known once it is built.
+            if request.ifNoneMatch(includes: tag, starMatches: false) {
                 return .respond(HTTPResponse(status: .notModified, headers: ["ETag": tag, "Cache-Control": "private, no-cache"]))
             }
             exchange.pageTag = tag
@@ -167,12 +168,6 @@ package struct AppCoordinator: HTTPResponder {
         withUnsafeBytes(of: Int64(exchange.visitor.user?.id.rawValue ?? 0).littleEndian) { input += $0 }
         input += Array((exchange.visitor.csrfToken ?? "").utf8) + [0] + Array(request.target.utf8)
         return "W/\"" + Base64URL.encode(SHA256.hash(input).prefix(18)) + "\""
-    }
-
-    private static func ifNoneMatch(_ request: HTTPRequest, contains tag: String) -> Bool {
-        request.headers.values(for: "If-None-Match").contains { field in
-            field.split(separator: ",").contains { $0.trimmingASCIIWhitespace() == tag }
-        }
     }
 
     /// The signed-in person, from the session cookie, and the CSRF token their forms carry.

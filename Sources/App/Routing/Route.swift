@@ -44,7 +44,7 @@ extension Route {
         let path = "/" + segments.map(PathSegments.encode).joined(separator: "/")
         let query = queryItems
         guard !query.isEmpty else { return path }
-        return path + "?" + query.map { URLEncodedForm.encode($0.name) + "=" + URLEncodedForm.encode($0.value) }.joined(separator: "&")
+        return path + "?" + URLEncodedForm.encode(pairs: query)
     }
 
     /// Picks the case for `method` at `segments`; HEAD matches GET routes (RFC 9110 §9.3.2).
@@ -88,6 +88,12 @@ package enum PathSegments {
             }
         }
         return out
+    }
+
+    /// `text` with its `%XX` escapes decoded (`+` stays `+`); nil for a bad escape or bytes that
+    /// are not UTF-8.
+    package static func percentDecoded(_ text: String) -> String? {
+        try? percentDecode(Array(text.utf8)[...])
     }
 
     /// Decodes `%XX` escapes only (`+` stays `+` in a path, unlike in a form).

@@ -5,7 +5,8 @@ import Synchronization
 /// ``window``, every try for that username is refused for ``lockout`` (SPEC.md: 5 in a minute,
 /// then 429 for a minute, even with the right password).
 ///
-/// In memory, per process; bounded by ``capacity`` usernames (the oldest entries go first).
+/// In memory, per process; bounded by `capacity` usernames: when full, entries that no longer
+/// lock or count go first, then an arbitrary one.
 package final class SignInThrottle: Sendable {
     package let maximumFailures: Int
     package let window: TimeInterval
@@ -15,6 +16,12 @@ package final class SignInThrottle: Sendable {
     private struct Entry {
         var failures: [Date] = []
         var lockedUntil: Date?
+
+        /// Whether it still matters at `now`: locked, or with a failure inside the window.
+        func matters(at now: Date, window: TimeInterval) -> Bool {
+            if let lockedUntil, lockedUntil > now { return true }
+            return failures.last.map { now.timeIntervalSince($0) < window } ?? false
+        }
     }
 
     private let entries = Mutex<[String: Entry]>([:])
@@ -25,6 +32,9 @@ package final class SignInThrottle: Sendable {
         self.lockout = lockout
         self.capacity = capacity
     }
+
+    /// How many usernames it tracks now.
+    package var trackedCount: Int { entries.withLock { $0.count } }
 
     /// Whether tries for `username` (as typed; compared lower-cased) are refused at `now`.
     package func isLocked(_ username: String, now: Date) -> Bool {
@@ -42,7 +52,7 @@ package final class SignInThrottle: Sendable {
         let key = Self.key(username)
         entries.withLock { entries in
             if entries[key] == nil, entries.count >= capacity {
-                entries = entries.filter { $0.value.lockedUntil.map { $0 > now } ?? ($0.value.failures.last.map { now.timeIntervalSince($0) < window } ?? false) }
+                entries = entries.filter { $0.value.matters(at: now, window: window) }
                 if entries.count >= capacity { entries.remove(at: entries.startIndex) }
             }
             var entry = entries[key] ?? Entry()

@@ -108,16 +108,7 @@ package struct StaticFiles: Sendable {
 
     /// RFC 9110 §13.2.2: `If-None-Match` wins; `If-Modified-Since` only without it.
     private func isNotModified(_ request: HTTPRequest, entry: Entry) -> Bool {
-        let tags = request.headers.values(for: "If-None-Match")
-        if !tags.isEmpty {
-            let opaque = entry.etag
-            return tags.flatMap { $0.split(separator: ",") }.contains { candidate in
-                var tag = candidate.trimmingASCIIWhitespace()
-                if tag == "*" { return true }
-                if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
-                return tag == opaque
-            }
-        }
+        if request.headers.contains("If-None-Match") { return request.ifNoneMatch(includes: entry.etag) }
         guard let since = request.headers["If-Modified-Since"].flatMap(HTTPDate.parse) else { return false }
         return entry.status.modifiedSeconds <= since
     }

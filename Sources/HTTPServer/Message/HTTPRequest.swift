@@ -50,6 +50,21 @@ package struct HTTPRequest: Sendable {
         (try? URLEncodedForm(query.map { Array($0.utf8) } ?? [])) ?? URLEncodedForm()
     }
 
+    /// Whether `If-None-Match` names `etag` under the weak comparison of RFC 9110 §13.1.2 (a
+    /// `W/` prefix on either side is ignored), or is `*` when `starMatches` — which only a
+    /// responder that knows the resource exists may pass.
+    package func ifNoneMatch(includes etag: String, starMatches: Bool = true) -> Bool {
+        let wanted = etag.hasPrefix("W/") ? etag.dropFirst(2) : Substring(etag)
+        return headers.values(for: "If-None-Match").contains { field in
+            field.split(separator: ",").contains { candidate in
+                var tag = candidate.trimmingASCIIWhitespace()
+                if tag == "*" { return starMatches }
+                if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
+                return tag == wanted
+            }
+        }
+    }
+
     /// Whether the client asked to close after this exchange (`Connection: close`, or HTTP/1.0
     /// without `keep-alive`) — RFC 9112 §9.3.
     package var wantsClose: Bool {

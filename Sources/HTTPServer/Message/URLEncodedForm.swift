@@ -103,6 +103,12 @@ package struct URLEncodedForm: Sendable, Equatable {
         return out
     }
 
+    /// `name=value` pairs joined by `&`, each side encoded as ``encode(_:)`` does: a form body or
+    /// a query.
+    package static func encode(pairs: some Sequence<(name: String, value: String)>) -> String {
+        pairs.map { encode($0.name) + "=" + encode($0.value) }.joined(separator: "&")
+    }
+
     private static let hexDigits: [Character] = Array("0123456789ABCDEF")
 
     static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -157,6 +157,7 @@ import Testing
     @Test func memoryIsBoundedByCapacity() {
         let throttle = SignInThrottle(capacity: 10)
         for index in 0..<1_000 { throttle.recordFailure("user\(index)", now: clock.now) }
+        #expect(throttle.trackedCount <= 10)
         for _ in 0..<5 { throttle.recordFailure("last", now: clock.now) }
         #expect(throttle.isLocked("last", now: clock.now))
     }
