@@ -8,9 +8,10 @@ final class Counter: Sendable {
 
     var current: Int { value.withLock { $0 } }
 
-    /// Waits (polling every 5 ms, at most 5 s) until the count reaches `target`.
-    func wait(until target: Int) async throws {
-        for _ in 0..<1000 where current < target {
+    /// Waits (polling every 5 ms, at most `limit`) until the count reaches `target`.
+    func wait(until target: Int, limit: Duration = .seconds(5)) async throws {
+        let deadline = ContinuousClock.now + limit
+        while current < target, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(5))
         }
     }
