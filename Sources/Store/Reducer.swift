@@ -1,13 +1,64 @@
+import Foundation
+
 /// The pure reducer: the only code that changes ``AppState``. No I/O, no clock, no randomness —
 /// everything it needs is in the action, so replaying the journal rebuilds the same state.
+///
+/// Two halves: ``validate(_:in:)`` decides whether an action may happen, once, at dispatch;
+/// ``apply(_:to:)`` carries out an action already accepted, as a fact. Replay uses only `apply`,
+/// so a rule tightened later (or a new Unicode table) never refuses what was once accepted.
 package enum AppReducer {
-    /// Applies `action` to `state`, returning what happened, or throws why it was refused
-    /// (leaving `state` unchanged).
+    /// Validates `action` against `state` and applies it, returning what happened, or throws why
+    /// it was refused (leaving `state` unchanged). What ``Store/dispatch(_:)`` does.
     package static func reduce(_ state: inout AppState, _ action: AppAction) throws(ActionRejection) -> AppEvent {
+        try validate(action, in: state)
+        return apply(action, to: &state)
+    }
+
+    /// Throws why `action` may not happen in `state`; returns when it may.
+    package static func validate(_ action: AppAction, in state: AppState) throws(ActionRejection) {
         switch action {
-        case let .addQuote(draft, user, date):
+        case let .addQuote(draft, _, _):
             let problems = draft.problems
             guard problems.isEmpty else { throw .invalidQuote(problems) }
+
+        case let .editQuote(id, draft, baseVersion, _, _):
+            guard let quote = state.quotes[id] else { throw .quoteNotFound(id) }
+            guard quote.version == baseVersion else { throw .staleVersion(current: quote) }
+            let problems = draft.problems
+            guard problems.isEmpty else { throw .invalidQuote(problems) }
+
+        case let .restoreQuote(id, _, fromVersion, _, _):
+            guard let quote = state.quotes[id] else { throw .quoteNotFound(id) }
+            // The current version is already current; versions count from 1.
+            // An old version was valid under the rules of its day, so its draft is not checked.
+            guard fromVersion >= 1, fromVersion < quote.version else { throw .quoteNotFound(id) }
+
+        case let .deleteQuote(id, user, _):
+            guard let quote = state.quotes[id] else { throw .quoteNotFound(id) }
+            guard quote.addedBy == user else { throw .notAllowed }
+
+        case let .signUp(username, displayName, _, _):
+            guard state.userIDsByName[username] == nil else { throw .usernameTaken(username) }
+            if let problem = User.problem(withDisplayName: displayName) { throw .invalidDisplayName(problem) }
+
+        case let .changeDisplayName(id, name, _):
+            guard state.users[id] != nil else { throw .userNotFound(id) }
+            if let problem = User.problem(withDisplayName: name) { throw .invalidDisplayName(problem) }
+
+        case let .setPhoto(id, _, _):
+            guard state.users[id] != nil else { throw .userNotFound(id) }
+
+        case let .setFavourite(id, quoteID, _):
+            guard state.users[id] != nil else { throw .userNotFound(id) }
+            guard state.quotes[quoteID] != nil else { throw .quoteNotFound(quoteID) }
+        }
+    }
+
+    /// Carries out `action`, which was validated when it was dispatched. Total: a fact that no
+    /// longer fits (a quote that is gone) changes nothing rather than stopping a replay.
+    package static func apply(_ action: AppAction, to state: inout AppState) -> AppEvent {
+        switch action {
+        case let .addQuote(draft, user, date):
             let clean = draft.trimmed
             let id = state.nextQuoteID
             state.quotes[id] = Quote(
@@ -15,32 +66,28 @@ package enum AppReducer {
                 addedBy: user, addedAt: date, updatedBy: user, updatedAt: date
             )
             state.quoteOrder.append(id)
-            state.history[id] = [QuoteVersion(version: 1, text: clean.text, author: clean.author, editedBy: user, editedAt: date)]
             state.lastChangedQuote = id
             state.nextQuoteID = QuoteID(id.rawValue + 1)
             return .quoteAdded(id)
 
-        case let .editQuote(id, draft, baseVersion, user, date):
-            guard var quote = state.quotes[id] else { throw .quoteNotFound(id) }
-            guard quote.version == baseVersion else { throw .staleVersion(current: quote) }
-            let problems = draft.problems
-            guard problems.isEmpty else { throw .invalidQuote(problems) }
-            let clean = draft.trimmed
-            quote.text = clean.text
-            quote.author = clean.author
-            quote.version += 1
-            quote.updatedBy = user
-            quote.updatedAt = date
-            state.quotes[id] = quote
-            state.history[id, default: []].append(
-                QuoteVersion(version: quote.version, text: clean.text, author: clean.author, editedBy: user, editedAt: date)
-            )
-            state.lastChangedQuote = id
-            return .quoteEdited(id, version: quote.version)
+        case let .editQuote(id, draft, _, user, date):
+            let version = replaceText(of: id, with: draft, by: user, at: date, in: &state)
+            return .quoteEdited(id, version: version)
+
+        case let .restoreQuote(id, draft, _, user, date):
+            let version = replaceText(of: id, with: draft, by: user, at: date, in: &state)
+            return .quoteRestored(id, version: version)
+
+        case let .deleteQuote(id, _, _):
+            guard state.quotes.removeValue(forKey: id) != nil else { return .quoteDeleted(id) }
+            if let index = state.quoteOrder.lastIndex(of: id) { state.quoteOrder.remove(at: index) }
+            for (userID, user) in state.users where user.favourite == id {
+                state.users[userID]?.favourite = nil
+            }
+            if state.lastChangedQuote == id { state.lastChangedQuote = state.quoteOrder.last }
+            return .quoteDeleted(id)
 
         case let .signUp(username, displayName, passwordHash, date):
-            guard state.userIDsByName[username] == nil else { throw .usernameTaken(username) }
-            if let problem = User.problem(withDisplayName: displayName) { throw .invalidDisplayName(problem) }
             let id = state.nextUserID
             state.users[id] = User(
                 id: id, username: username, displayName: QuoteDraft.trimmingWhitespace(displayName),
@@ -51,21 +98,33 @@ package enum AppReducer {
             return .userSignedUp(id)
 
         case let .changeDisplayName(id, name, _):
-            guard state.users[id] != nil else { throw .userNotFound(id) }
-            if let problem = User.problem(withDisplayName: name) { throw .invalidDisplayName(problem) }
             state.users[id]?.displayName = QuoteDraft.trimmingWhitespace(name)
             return .profileChanged(id)
 
         case let .setPhoto(id, photo, _):
-            guard state.users[id] != nil else { throw .userNotFound(id) }
             state.users[id]?.photo = photo
             return .profileChanged(id)
 
         case let .setFavourite(id, quoteID, _):
-            guard state.users[id] != nil else { throw .userNotFound(id) }
-            guard state.quotes[quoteID] != nil else { throw .quoteNotFound(quoteID) }
             state.users[id]?.favourite = quoteID
             return .profileChanged(id)
         }
+    }
+
+    /// Makes `draft` the current text of quote `id` as its next version; returns that version
+    /// (0 when the quote is gone, which a validated action never meets).
+    private static func replaceText(
+        of id: QuoteID, with draft: QuoteDraft, by user: UserID?, at date: Date, in state: inout AppState
+    ) -> Int {
+        guard var quote = state.quotes[id] else { return 0 }
+        let clean = draft.trimmed
+        quote.text = clean.text
+        quote.author = clean.author
+        quote.version += 1
+        quote.updatedBy = user
+        quote.updatedAt = date
+        state.quotes[id] = quote
+        state.lastChangedQuote = id
+        return quote.version
     }
 }

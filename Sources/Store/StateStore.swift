@@ -5,6 +5,8 @@ package protocol StateStore: Sendable {
     var state: AppState { get }
     /// Validates, records and applies `action`; see ``Store/dispatch(_:)``.
     func dispatch(_ action: AppAction) async throws(StoreError) -> Result<AppEvent, ActionRejection>
+    /// Every version of quote `id`, oldest first; see ``Store/history(of:)``.
+    func history(of id: QuoteID) async throws(StoreError) -> [QuoteVersion]
 }
 
 extension Store: StateStore {}

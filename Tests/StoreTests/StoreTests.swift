@@ -33,7 +33,7 @@ import Testing
         let reopened = try Store(journal: try SQLiteJournal(directory: directory.url), seed: seed, logger: .discarding())
         #expect(reopened.state.quotes[QuoteID(1)]?.text == "Edited")
         #expect(reopened.state.quotes[QuoteID(1)]?.version == 2)
-        #expect(reopened.state.history[QuoteID(1)]?.count == 2)
+        #expect(try await reopened.history(of: QuoteID(1)).map(\.text) == ["Seeded", "Edited"])
         await reopened.close()
     }
 
@@ -50,8 +50,8 @@ import Testing
         let journal = try SQLiteJournal(path: ":memory:")
         let add = AppAction.addQuote(QuoteDraft(text: "A", author: "B"), by: UserID(rawValue: 7), at: date)
         let edit = AppAction.editQuote(QuoteID(1), QuoteDraft(text: "C", author: "D"), baseVersion: 1, by: nil, at: date)
-        let first = try journal.append(add)
-        let second = try journal.append(edit)
+        let first = try journal.append(add, quote: QuoteID(1))
+        let second = try journal.append(edit, quote: QuoteID(1))
         #expect(second > first)
         #expect(try journal.loadAll().map(\.action) == [add, edit])
     }
@@ -171,7 +171,7 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let journal = try SQLiteJournal(directory: directory.url)
-        _ = try journal.append(.addQuote(QuoteDraft(text: "A", author: "B"), by: nil, at: date))
+        _ = try journal.append(.addQuote(QuoteDraft(text: "A", author: "B"), by: nil, at: date), quote: QuoteID(1))
         let probe = try SQLiteConnection(path: directory.url.appendingPathComponent("quotebook.sqlite3").path)
         #expect(try probe.prepare("PRAGMA journal_mode").rows { $0.text(at: 0) } == ["wal"])
         journal.close()
@@ -254,12 +254,14 @@ private final class FailingJournal: JournalStorage {
 
     func saveSnapshot(_ snapshot: JournalSnapshot) throws(StoreError) { try inner.saveSnapshot(snapshot) }
 
-    func append(_ action: AppAction) throws(StoreError) -> Int64 {
+    func append(_ action: AppAction, quote: QuoteID?) throws(StoreError) -> Int64 {
         if failure.isOn.load(ordering: .relaxed) {
             throw StoreError.sqlite(operation: "append", code: 13, message: "database or disk is full")
         }
-        return try inner.append(action)
+        return try inner.append(action, quote: quote)
     }
+
+    func actions(forQuote quote: QuoteID) throws(StoreError) -> [AppAction] { try inner.actions(forQuote: quote) }
 
     func close() { inner.close() }
 }

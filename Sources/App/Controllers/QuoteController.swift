@@ -73,7 +73,7 @@ package struct QuoteController: Sendable {
             return .conflict(current: current, mine: QuoteForm(id: id, draft: draft, version: current.version))
         case .failure(.invalidQuote(let problems)):
             return .editing(QuoteForm(id: id, draft: draft, version: baseVersion), problems: problems)
-        case .failure(.userNotFound), .failure(.usernameTaken), .failure(.invalidDisplayName):
+        case .failure(.userNotFound), .failure(.usernameTaken), .failure(.invalidDisplayName), .failure(.notAllowed):
             // An edit is never refused for an account's reason; answer as for a vanished quote.
             return .notFound
         }

@@ -77,6 +77,7 @@ package enum QuoteEditView {
         switch problem {
         case .empty: "Please enter \(field)."
         case .tooLong(let maximum): "Please keep \(field) to \(maximum) characters or fewer."
+        case .tooLarge: "Please shorten \(field): it has too many accents or marks for its length."
         }
     }
 }

@@ -16,12 +16,20 @@ package enum AppAction: Codable, Sendable, Equatable {
     case setPhoto(UserID, PhotoReference?, at: Date)
     /// Makes a quote a person's favourite.
     case setFavourite(UserID, QuoteID, at: Date)
+    /// Removes a quote (only the person who added it may); favourites of it are cleared.
+    case deleteQuote(QuoteID, by: UserID, at: Date)
+    /// Makes an earlier version's text and author current again, as a new version. The draft is
+    /// recorded (read from the journal at dispatch), so replay needs no history in memory.
+    case restoreQuote(QuoteID, QuoteDraft, fromVersion: Int, by: UserID?, at: Date)
 }
 
 /// What an applied action did, handed to the caller and to subscribers.
 package enum AppEvent: Sendable, Equatable {
     case quoteAdded(QuoteID)
     case quoteEdited(QuoteID, version: Int)
+    /// An earlier version became current again as `version`.
+    case quoteRestored(QuoteID, version: Int)
+    case quoteDeleted(QuoteID)
     case userSignedUp(UserID)
     /// A person's display name, photo or favourite changed.
     case profileChanged(UserID)
@@ -36,4 +44,28 @@ package enum ActionRejection: Error, Sendable, Equatable {
     case userNotFound(UserID)
     case usernameTaken(Username)
     case invalidDisplayName(FieldProblem)
+    /// The person may not do this to the quote (deleting one someone else added).
+    case notAllowed
+}
+
+extension AppEvent {
+    /// The quote this event changed, if it changed one.
+    package var quoteID: QuoteID? {
+        switch self {
+        case .quoteAdded(let id), .quoteEdited(let id, _), .quoteRestored(let id, _), .quoteDeleted(let id): id
+        case .userSignedUp, .profileChanged: nil
+        }
+    }
+
+    /// A short name for the kind of change, for logs and metrics.
+    package var kind: String {
+        switch self {
+        case .quoteAdded: "quote_added"
+        case .quoteEdited: "quote_edited"
+        case .quoteRestored: "quote_restored"
+        case .quoteDeleted: "quote_deleted"
+        case .userSignedUp: "user_signed_up"
+        case .profileChanged: "profile_changed"
+        }
+    }
 }

@@ -33,8 +33,11 @@ package protocol JournalStorage: AnyObject {
     func loadSnapshot() -> JournalSnapshot?
     /// Replaces the snapshot. A snapshot is derived data: losing one only costs a longer replay.
     func saveSnapshot(_ snapshot: JournalSnapshot) throws(StoreError)
-    /// Appends `action` and makes it durable before returning its sequence number.
-    func append(_ action: AppAction) throws(StoreError) -> Int64
+    /// Appends `action`, indexed under `quote` when it changed one, and makes it durable before
+    /// returning its sequence number.
+    func append(_ action: AppAction, quote: QuoteID?) throws(StoreError) -> Int64
+    /// The actions indexed under `quote`, oldest first: its whole history.
+    func actions(forQuote quote: QuoteID) throws(StoreError) -> [AppAction]
     /// Releases the underlying database.
     func close()
 }

@@ -3,12 +3,12 @@
 ///
 /// Opening never changes a file that is not Quotebook's: the application id and schema are
 /// checked with reads before anything is written, and the schema is migrated only after.
-enum QuotebookDatabase {
+package enum QuotebookDatabase {
     /// Quotebook's `PRAGMA application_id` ("QBK1"), https://sqlite.org/pragma.html#pragma_application_id.
-    static let applicationID: Int64 = 0x5142_4B31
+    package static let applicationID: Int64 = 0x5142_4B31
 
     /// The numbered schema changes; each runs once, in one transaction with its version bump.
-    static let migrations: [String] = [
+    package static let migrations: [String] = [
         """
         CREATE TABLE journal (
             sequence INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -42,6 +42,22 @@ enum QuotebookDatabase {
             name TEXT PRIMARY KEY,
             value BLOB NOT NULL
         ) WITHOUT ROWID;
+        """,
+        // A quote's history is read from the journal, so each entry that changed a quote names
+        // it. Before this, only adds and edits existed: an edit names its quote, and an add's
+        // quote id is its rank among adds (ids are given in order from 1, and the journal holds
+        // only accepted actions).
+        """
+        ALTER TABLE journal ADD COLUMN quote_id INTEGER;
+        UPDATE journal SET quote_id = json_extract(action, '$.editQuote._0')
+            WHERE json_type(action, '$.editQuote') IS NOT NULL;
+        UPDATE journal SET quote_id = (
+            SELECT rank FROM (
+                SELECT sequence, row_number() OVER (ORDER BY sequence) AS rank FROM journal
+                WHERE json_type(action, '$.addQuote') IS NOT NULL
+            ) AS adds WHERE adds.sequence = journal.sequence
+        ) WHERE json_type(action, '$.addQuote') IS NOT NULL;
+        CREATE INDEX journal_quote ON journal (quote_id, sequence) WHERE quote_id IS NOT NULL;
         """,
     ]
 

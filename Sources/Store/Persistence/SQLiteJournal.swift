@@ -16,7 +16,7 @@ package final class SQLiteJournal: JournalStorage {
     package init(path: String) throws(StoreError) {
         let connection = try QuotebookDatabase.open(path: path)
         self.connection = connection
-        self.insert = try connection.prepare("INSERT INTO journal (action) VALUES (?)")
+        self.insert = try connection.prepare("INSERT INTO journal (action, quote_id) VALUES (?, ?)")
     }
 
     /// The database file (or `:memory:`), for opening the other tables' connections beside it.
@@ -37,7 +37,17 @@ package final class SQLiteJournal: JournalStorage {
 
     package func loadEntries(after sequence: Int64) throws(StoreError) -> [JournalEntry] {
         let select = try connection.prepare("SELECT sequence, action FROM journal WHERE sequence > ? ORDER BY sequence")
-        let rows = try select.rows([.integer(sequence)]) { ($0.int(at: 0), $0.text(at: 1)) }
+        return try Self.decode(try select.rows([.integer(sequence)]) { ($0.int(at: 0), $0.text(at: 1)) })
+    }
+
+    package func actions(forQuote quote: QuoteID) throws(StoreError) -> [AppAction] {
+        let select = try connection.prepare(
+            "SELECT sequence, action FROM journal WHERE quote_id = ? ORDER BY sequence")
+        return try Self.decode(try select.rows([.integer(Int64(quote.rawValue))]) { ($0.int(at: 0), $0.text(at: 1)) })
+            .map(\.action)
+    }
+
+    private static func decode(_ rows: [(Int64, String)]) throws(StoreError) -> [JournalEntry] {
         var entries: [JournalEntry] = []
         entries.reserveCapacity(rows.count)
         let decoder = JSONDecoder()
@@ -52,7 +62,7 @@ package final class SQLiteJournal: JournalStorage {
         return entries
     }
 
-    package func append(_ action: AppAction) throws(StoreError) -> Int64 {
+    package func append(_ action: AppAction, quote: QuoteID?) throws(StoreError) -> Int64 {
         let json: String
         do {
             let encoder = JSONEncoder()
@@ -63,7 +73,7 @@ package final class SQLiteJournal: JournalStorage {
         }
         return try connection.transaction { () throws(StoreError) -> Int64 in
             guard let insert else { throw StoreError.sqlite(operation: "append", code: 21, message: "journal closed") }
-            try insert.run([.text(json)])
+            try insert.run([.text(json), quote.map { .integer(Int64($0.rawValue)) } ?? .null])
             return connection.lastInsertedRowID
         }
     }

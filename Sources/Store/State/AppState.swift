@@ -1,15 +1,15 @@
 /// Everything Quotebook knows, rebuilt at start-up from the latest snapshot and the journal
 /// entries after it.
 ///
-/// A value: the store publishes copies, so readers never see a change half-made. `Codable` for
+/// Current data only: a quote's earlier versions are read from the journal when asked for
+/// (``Store/history(of:)``), so memory and snapshots cost what the book costs now, however long
+/// its history. A value: the store publishes copies, so readers never see a change half-made. `Codable` for
 /// snapshots only; the journal of actions stays the record.
 package struct AppState: Codable, Sendable, Equatable {
     /// Every quote by id.
     package var quotes: [QuoteID: Quote] = [:]
     /// Quote ids in the order they were added (oldest first).
     package var quoteOrder: [QuoteID] = []
-    /// Each quote's versions, oldest first; the last is the current one.
-    package var history: [QuoteID: [QuoteVersion]] = [:]
     /// The quote most recently added or edited: the favourite shown to someone without one.
     package var lastChangedQuote: QuoteID?
     /// The id the next added quote receives.

@@ -39,11 +39,50 @@ package struct Quote: Codable, Sendable, Equatable, Identifiable {
     }
 }
 
-/// One entry of a quote's history: what it said after a change, who made it and when.
-package struct QuoteVersion: Codable, Sendable, Equatable {
+/// One version of a quote: what it said after a change, who made it and when.
+package struct QuoteVersion: Sendable, Equatable {
     package var version: Int
     package var text: String
     package var author: String
     package var editedBy: UserID?
     package var editedAt: Date
+    /// For a restore, the version whose text it brought back.
+    package var restoredFrom: Int?
+
+    package init(version: Int, text: String, author: String, editedBy: UserID?, editedAt: Date, restoredFrom: Int? = nil) {
+        self.version = version
+        self.text = text
+        self.author = author
+        self.editedBy = editedBy
+        self.editedAt = editedAt
+        self.restoredFrom = restoredFrom
+    }
+
+    /// Quote `id`'s versions, oldest first, from its journal actions in order (those the journal
+    /// indexed under `id`). Versions are numbered as the reducer numbers them: the add is 1, each
+    /// edit or restore the next. Empty when the quote was deleted, as it is then gone.
+    package static func history(from actions: some Sequence<AppAction>) -> [QuoteVersion] {
+        var versions: [QuoteVersion] = []
+        for action in actions {
+            switch action {
+            case let .addQuote(draft, user, date):
+                let clean = draft.trimmed
+                versions = [QuoteVersion(version: 1, text: clean.text, author: clean.author, editedBy: user, editedAt: date)]
+            case let .editQuote(_, draft, _, user, date):
+                let clean = draft.trimmed
+                versions.append(QuoteVersion(
+                    version: versions.count + 1, text: clean.text, author: clean.author, editedBy: user, editedAt: date))
+            case let .restoreQuote(_, draft, from, user, date):
+                let clean = draft.trimmed
+                versions.append(QuoteVersion(
+                    version: versions.count + 1, text: clean.text, author: clean.author, editedBy: user, editedAt: date,
+                    restoredFrom: from))
+            case .deleteQuote:
+                versions = []
+            case .signUp, .changeDisplayName, .setPhoto, .setFavourite:
+                continue
+            }
+        }
+        return versions
+    }
 }

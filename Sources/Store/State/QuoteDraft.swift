@@ -14,6 +14,12 @@ package struct QuoteDraft: Codable, Sendable, Equatable {
     package static let maximumTextLength = 1000
     /// Longest author in characters, after trimming.
     package static let maximumAuthorLength = 100
+    /// Largest text in UTF-8 bytes: a character has no size limit of its own (one letter with
+    /// 150,000 combining marks is one character), so the bytes are capped as well — at 16 per
+    /// character, room for any ordinary writing, emoji sequences included.
+    package static let maximumTextBytes = 16 * maximumTextLength
+    /// Largest author in UTF-8 bytes.
+    package static let maximumAuthorBytes = 16 * maximumAuthorLength
 
     /// The draft with surrounding whitespace removed, as it is stored.
     package var trimmed: QuoteDraft {
@@ -39,8 +45,8 @@ package struct QuoteDraft: Codable, Sendable, Equatable {
     package var problems: [QuoteField: FieldProblem] {
         let draft = trimmed
         var problems: [QuoteField: FieldProblem] = [:]
-        problems[.text] = FieldProblem.check(draft.text, maximum: Self.maximumTextLength)
-        problems[.author] = FieldProblem.check(draft.author, maximum: Self.maximumAuthorLength)
+        problems[.text] = FieldProblem.check(draft.text, maximum: Self.maximumTextLength, maximumBytes: Self.maximumTextBytes)
+        problems[.author] = FieldProblem.check(draft.author, maximum: Self.maximumAuthorLength, maximumBytes: Self.maximumAuthorBytes)
         return problems
     }
 }
@@ -55,10 +61,20 @@ package enum QuoteField: String, Sendable, Hashable, CaseIterable {
 package enum FieldProblem: Sendable, Equatable {
     case empty
     case tooLong(maximum: Int)
+    /// Within the character limit but too many bytes (characters piled with combining marks).
+    case tooLarge(maximumBytes: Int)
 
-    static func check(_ value: String, maximum: Int) -> FieldProblem? {
+    /// The problem with `value`, checking bytes first so that counting characters (which walks
+    /// grapheme clusters) never runs over an oversized value.
+    static func check(_ value: String, maximum: Int, maximumBytes: Int) -> FieldProblem? {
         if value.isEmpty { return .empty }
-        if value.count > maximum { return .tooLong(maximum: maximum) }
+        let bytes = value.utf8.count
+        if bytes > maximumBytes {
+            // Too many characters is the likelier and more useful thing to say.
+            return value.unicodeScalars.count > maximum && value.count > maximum
+                ? .tooLong(maximum: maximum) : .tooLarge(maximumBytes: maximumBytes)
+        }
+        if bytes > maximum, value.count > maximum { return .tooLong(maximum: maximum) }
         return nil
     }
 }

@@ -6,13 +6,17 @@ import Synchronization
 /// A ``StateStore`` double: applies actions with the real reducer to a state in memory and
 /// records them, or fails every dispatch when `failing` is set.
 final class StateStoreDouble: StateStore {
-    private let contents: Mutex<(state: AppState, actions: [AppAction])>
+    private let contents: Mutex<(state: AppState, actions: [AppAction], byQuote: [QuoteID: [AppAction]])>
     let failing: Bool
 
     init(_ actions: [AppAction] = [], failing: Bool = false) throws {
         var state = AppState()
-        for action in actions { _ = try AppReducer.reduce(&state, action) }
-        contents = Mutex((state, []))
+        var byQuote: [QuoteID: [AppAction]] = [:]
+        for action in actions {
+            let event = try AppReducer.reduce(&state, action)
+            if let id = event.quoteID { byQuote[id, default: []].append(action) }
+        }
+        contents = Mutex((state, [], byQuote))
         self.failing = failing
     }
 
@@ -25,10 +29,18 @@ final class StateStoreDouble: StateStore {
             do throws(ActionRejection) {
                 let event = try AppReducer.reduce(&contents.state, action)
                 contents.actions.append(action)
+                if let id = event.quoteID { contents.byQuote[id, default: []].append(action) }
                 return .success(event)
             } catch {
                 return .failure(error)
             }
+        }
+    }
+
+    func history(of id: QuoteID) async throws(StoreError) -> [QuoteVersion] {
+        if failing { throw StoreError.sqlite(operation: "history", code: 10, message: "disk I/O error") }
+        return contents.withLock { contents in
+            contents.state.quotes[id] == nil ? [] : QuoteVersion.history(from: contents.byQuote[id] ?? [])
         }
     }
 }

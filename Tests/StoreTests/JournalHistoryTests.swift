@@ -1,0 +1,82 @@
+import Foundation
+import Logging
+import Store
+import TestSupport
+import Testing
+
+/// A quote's history comes from the journal, indexed by quote id, in old databases as in new.
+@Suite struct JournalHistoryTests {
+    let date = Date(timeIntervalSince1970: 1_000)
+
+    @Test func historySurvivesSnapshotsAndRestartsWithoutLivingInTheState() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let seed: [AppAction] = [.addQuote(QuoteDraft(text: "v1", author: "A"), by: nil, at: date)]
+        let store = try Store(journal: try SQLiteJournal(directory: directory.url), seed: seed, snapshotInterval: 2, logger: .discarding())
+        _ = try await store.dispatch(.addQuote(QuoteDraft(text: "other", author: "B"), by: nil, at: date))
+        for version in 1...4 {
+            _ = try await store.dispatch(
+                .editQuote(QuoteID(1), QuoteDraft(text: "v\(version + 1)", author: "A"), baseVersion: version, by: nil, at: date))
+        }
+        _ = try await store.dispatch(.restoreQuote(QuoteID(1), QuoteDraft(text: "v2", author: "A"), fromVersion: 2, by: nil, at: date))
+        await store.close()
+
+        let reopened = try Store(journal: try SQLiteJournal(directory: directory.url), snapshotInterval: 2, logger: .discarding())
+        let history = try await reopened.history(of: QuoteID(1))
+        #expect(history.map(\.text) == ["v1", "v2", "v3", "v4", "v5", "v2"])
+        #expect(history.map(\.version) == Array(1...6))
+        #expect(reopened.state.quotes[QuoteID(1)]?.version == 6)
+        #expect(try await reopened.history(of: QuoteID(2)).map(\.text) == ["other"])
+        #expect(try await reopened.history(of: QuoteID(3)).isEmpty)
+        await reopened.close()
+    }
+
+    @Test func aDeletedQuoteHasNoHistoryToShow() async throws {
+        let store = try Store(journal: try SQLiteJournal(path: ":memory:"), logger: .discarding())
+        _ = try await store.dispatch(.signUp(try #require(Username("ada")), displayName: "Ada", passwordHash: PasswordHash(encoded: "$y$x"), at: date))
+        _ = try await store.dispatch(.addQuote(QuoteDraft(text: "Gone", author: "A"), by: UserID(1), at: date))
+        #expect(try await store.dispatch(.deleteQuote(QuoteID(1), by: UserID(1), at: date)) == .success(.quoteDeleted(QuoteID(1))))
+        #expect(try await store.history(of: QuoteID(1)).isEmpty)
+        await store.close()
+    }
+
+    @Test func migratingAnOldJournalIndexesItsAddsAndEditsByQuote() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.url.appendingPathComponent("quotebook.sqlite3").path
+        // A database as the previous schema (three migrations) left it, written by hand.
+        let old = try SQLiteConnection(path: path)
+        try old.execute("PRAGMA application_id = \(QuotebookDatabase.applicationID)")
+        for sql in QuotebookDatabase.migrations.prefix(3) { try old.execute(sql) }
+        try old.execute("PRAGMA user_version = 3")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let actions: [AppAction] = [
+            .addQuote(QuoteDraft(text: "First", author: "A"), by: nil, at: date),
+            .addQuote(QuoteDraft(text: "Second", author: "B"), by: nil, at: date),
+            .editQuote(QuoteID(2), QuoteDraft(text: "Second, edited", author: "B"), baseVersion: 1, by: nil, at: date),
+            .editQuote(QuoteID(1), QuoteDraft(text: "First, edited", author: "A"), baseVersion: 1, by: nil, at: date),
+        ]
+        let insert = try old.prepare("INSERT INTO journal (action) VALUES (?)")
+        for action in actions { try insert.run([.text(String(decoding: try encoder.encode(action), as: UTF8.self))]) }
+        old.close()
+
+        let store = try Store(journal: try SQLiteJournal(directory: directory.url), logger: .discarding())
+        #expect(try await store.history(of: QuoteID(1)).map(\.text) == ["First", "First, edited"])
+        #expect(try await store.history(of: QuoteID(2)).map(\.text) == ["Second", "Second, edited"])
+        await store.close()
+    }
+
+    @Test func anEntryATightenedRuleWouldRefuseStillReplays() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // Recorded when the limit was looser: replay applies it as the fact it is.
+        let long = String(repeating: "x", count: QuoteDraft.maximumTextLength + 50)
+        let journal = try SQLiteJournal(directory: directory.url)
+        _ = try journal.append(.addQuote(QuoteDraft(text: long, author: "A"), by: nil, at: date), quote: QuoteID(1))
+        journal.close()
+        let store = try Store(journal: try SQLiteJournal(directory: directory.url), logger: .discarding())
+        #expect(store.state.quotes[QuoteID(1)]?.text == long)
+        await store.close()
+    }
+}
