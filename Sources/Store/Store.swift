@@ -17,6 +17,8 @@ package actor Store {
     /// Called on the store's queue for every applied event before `dispatch` returns.
     private let observers = Mutex<[@Sendable (AppEvent) -> Void]>([])
     private let logger: Logger
+    /// Sees every action and its outcome, in order (logging, metrics).
+    private let middleware: [any StoreMiddleware]
     private var isClosed = false
     /// Snapshot the state after this many journal entries, so start-up replays at most that many.
     private let snapshotInterval: Int
@@ -32,7 +34,8 @@ package actor Store {
     /// journal is empty, applies and records `seed` first (the first start's content). A new
     /// snapshot is taken every `snapshotInterval` entries.
     package init(
-        journal: sending any JournalStorage, seed: [AppAction] = [], snapshotInterval: Int = 1000, logger: Logger
+        journal: sending any JournalStorage, seed: [AppAction] = [], snapshotInterval: Int = 1000,
+        middleware: [any StoreMiddleware] = [], logger: Logger
     ) throws {
         let snapshot = journal.loadSnapshot()
         var state = snapshot?.state ?? AppState()
@@ -61,6 +64,7 @@ package actor Store {
         self.journal = journal
         self.published = Mutex((state, 0))
         self.logger = logger
+        self.middleware = middleware
         self.snapshotInterval = snapshotInterval
         self.lastSequence = lastSequence
         self.entriesSinceSnapshot = entriesSinceSnapshot
@@ -105,6 +109,7 @@ package actor Store {
         do {
             event = try AppReducer.reduce(&next, action)
         } catch {
+            for link in middleware { link.refused(action, because: error) }
             return .failure(error)
         }
         lastSequence = try journal.append(action, quote: event.quoteID)
@@ -115,7 +120,7 @@ package actor Store {
         {
             entriesSinceSnapshot = 0
         }
-        logger.debug("applied \(event)")
+        for link in middleware { link.applied(action, event: event, sequence: lastSequence) }
         for observer in observers.withLock({ $0 }) { observer(event) }
         for continuation in subscribers.values { continuation.yield(event) }
         return .success(event)

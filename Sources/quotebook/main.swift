@@ -78,7 +78,9 @@ let csrfKey: [UInt8]
 do {
     let journal = try SQLiteJournal(directory: options.dataDirectory)
     accountStorage = try SQLiteAccountStorage(path: journal.path)
-    store = try Store(journal: journal, seed: SeedContent.actions(at: Date()), logger: logger.labeled("store"))
+    store = try Store(
+        journal: journal, seed: SeedContent.actions(at: Date()),
+        middleware: [ActionLogMiddleware(logger: logger.labeled("store"))], logger: logger.labeled("store"))
     csrfKey = try await accountStorage.secret(named: "csrf", orCreate: { SecureRandom.bytes(32) })
     let expired = try await accountStorage.deleteSessions(unusedSince: Date().addingTimeInterval(-SessionKeeper.idleLifetime))
     if expired > 0 { logger.info("deleted \(expired) sessions unused for 30 days") }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Logging
 import Store
 import TestSupport
@@ -78,5 +79,41 @@ import Testing
         let store = try Store(journal: try SQLiteJournal(directory: directory.url), logger: .discarding())
         #expect(store.state.quotes[QuoteID(1)]?.text == long)
         await store.close()
+    }
+}
+
+/// Middleware sees every action in order: applied ones with their journal position, refused ones
+/// with the reason; the log line names kinds and ids, never contents.
+@Suite struct StoreMiddlewareTests {
+    final class Recorder: StoreMiddleware {
+        let seen = Mutex<[String]>([])
+        func applied(_ action: AppAction, event: AppEvent, sequence: Int64) {
+            seen.withLock { $0.append("\(action.kind)@\(sequence)") }
+        }
+        func refused(_ action: AppAction, because rejection: ActionRejection) {
+            seen.withLock { $0.append("\(action.kind)!\(rejection.kind)") }
+        }
+    }
+
+    @Test func everyActionPassesThroughTheChainInOrder() async throws {
+        let date = Date(timeIntervalSince1970: 1_000)
+        let recorder = Recorder()
+        let store = try Store(
+            journal: try SQLiteJournal(path: ":memory:"), seed: [.addQuote(QuoteDraft(text: "A", author: "B"), by: nil, at: date)],
+            middleware: [recorder], logger: .discarding())
+        _ = try await store.dispatch(.editQuote(QuoteID(1), QuoteDraft(text: "C", author: "D"), baseVersion: 1, by: nil, at: date))
+        _ = try await store.dispatch(.editQuote(QuoteID(1), QuoteDraft(text: "E", author: "F"), baseVersion: 1, by: nil, at: date))
+        #expect(recorder.seen.withLock { $0 } == ["edit_quote@2", "edit_quote!stale_version"])
+        await store.close()
+    }
+
+    @Test func theLogLineNamesKindsAndIdsButNoContents() throws {
+        let hash = PasswordHash(encoded: "$y$j9T$secret")
+        let signUp = AppAction.signUp(try #require(Username("ada")), displayName: "Ada", passwordHash: hash, at: Date())
+        let line = ActionLogMiddleware.line(for: signUp, event: .userSignedUp(UserID(4)), sequence: 9)
+        #expect(line == "action=user_signed_up sequence=9 user=4")
+        let edit = AppAction.editQuote(QuoteID(7), QuoteDraft(text: "private words", author: "A"), baseVersion: 1, by: UserID(3), at: Date())
+        #expect(ActionLogMiddleware.line(for: edit, event: .quoteEdited(QuoteID(7), version: 2), sequence: 10)
+            == "action=quote_edited sequence=10 quote=7 by=3")
     }
 }

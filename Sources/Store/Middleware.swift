@@ -1,0 +1,90 @@
+package import Logging
+
+/// Sees every action the store is asked to apply, in order, and what became of it: the server's
+/// form of Redux middleware (PATTERNS.md §3). Logging and metrics are middleware; none of them
+/// can change an action, so the journal stays the only record of what happened.
+///
+/// Called on the store's executor, after the action is durable (or refused): keep it quick and
+/// never block.
+package protocol StoreMiddleware: Sendable {
+    /// `action` is durable at journal position `sequence` and `event` is what it did.
+    func applied(_ action: AppAction, event: AppEvent, sequence: Int64)
+    /// `action` was refused for `rejection`; nothing was stored.
+    func refused(_ action: AppAction, because rejection: ActionRejection)
+}
+
+extension StoreMiddleware {
+    package func refused(_ action: AppAction, because rejection: ActionRejection) {}
+}
+
+/// One structured line per applied action: its kind, the journal position, who and which
+/// quote or account — never the action's contents (a sign-up carries a password hash).
+package struct ActionLogMiddleware: StoreMiddleware {
+    private let logger: Logger
+
+    package init(logger: Logger) {
+        self.logger = logger
+    }
+
+    package func applied(_ action: AppAction, event: AppEvent, sequence: Int64) {
+        logger.info(Self.line(for: action, event: event, sequence: sequence))
+    }
+
+    package func refused(_ action: AppAction, because rejection: ActionRejection) {
+        logger.debug("action=\(action.kind) refused=\(rejection.kind)")
+    }
+
+    /// `action=quote_edited sequence=42 quote=7 by=3`.
+    package static func line(for action: AppAction, event: AppEvent, sequence: Int64) -> String {
+        var line = "action=\(event.kind) sequence=\(sequence)"
+        if let quote = event.quoteID { line += " quote=\(quote)" }
+        switch event {
+        case .userSignedUp(let user), .profileChanged(let user): line += " user=\(user)"
+        case .quoteAdded, .quoteEdited, .quoteRestored, .quoteDeleted: break
+        }
+        if let actor = action.actor { line += " by=\(actor)" }
+        return line
+    }
+}
+
+extension AppAction {
+    /// A short name for the kind of action, for logs and metrics.
+    package var kind: String {
+        switch self {
+        case .addQuote: "add_quote"
+        case .editQuote: "edit_quote"
+        case .restoreQuote: "restore_quote"
+        case .deleteQuote: "delete_quote"
+        case .signUp: "sign_up"
+        case .changeDisplayName: "change_display_name"
+        case .setPhoto: "set_photo"
+        case .setFavourite: "set_favourite"
+        }
+    }
+
+    /// The account that made the change, when one did (the seed and sign-ups have none).
+    package var actor: UserID? {
+        switch self {
+        case .addQuote(_, let user, _), .editQuote(_, _, _, let user, _), .restoreQuote(_, _, _, let user, _): user
+        case .deleteQuote(_, let user, _), .changeDisplayName(let user, _, _), .setPhoto(let user, _, _),
+            .setFavourite(let user, _, _):
+            user
+        case .signUp: nil
+        }
+    }
+}
+
+extension ActionRejection {
+    /// A short name for the reason, for logs and metrics.
+    package var kind: String {
+        switch self {
+        case .quoteNotFound: "quote_not_found"
+        case .staleVersion: "stale_version"
+        case .invalidQuote: "invalid_quote"
+        case .userNotFound: "user_not_found"
+        case .usernameTaken: "username_taken"
+        case .invalidDisplayName: "invalid_display_name"
+        case .notAllowed: "not_allowed"
+        }
+    }
+}
