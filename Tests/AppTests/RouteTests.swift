@@ -155,12 +155,18 @@ import Testing
 
 /// The cases of ``QuotesRoute`` without their values, each with an example value.
 enum QuotesRouteKind: CaseIterable {
-    case home, list, show, edit, update, favourite
+    case home, list, new, create, show, edit, update, favourite, delete, history, restore, events
 
     var example: QuotesRoute {
         switch self {
         case .home: .home
-        case .list: .list(page: 2)
+        case .list: .list(page: 2, search: "élan vital & <b>")
+        case .new: .new
+        case .create: .create
+        case .delete: .delete(QuoteID(5))
+        case .history: .history(QuoteID(6))
+        case .restore: .restore(QuoteID(9))
+        case .events: .events(QuoteID(10))
         case .show: .show(QuoteID(1))
         case .edit: .edit(QuoteID(42))
         case .update: .update(QuoteID(7))
@@ -174,6 +180,12 @@ extension QuotesRoute {
         switch self {
         case .home: .home
         case .list: .list
+        case .new: .new
+        case .create: .create
+        case .delete: .delete
+        case .history: .history
+        case .restore: .restore
+        case .events: .events
         case .show: .show
         case .edit: .edit
         case .update: .update
@@ -242,11 +254,12 @@ extension ProfilesRoute {
 
 /// The cases of ``SystemRoute`` without their values, each with an example value.
 enum SystemRouteKind: CaseIterable {
-    case health
+    case health, metrics
 
     var example: SystemRoute {
         switch self {
         case .health: .health
+        case .metrics: .metrics
         }
     }
 }
@@ -255,6 +268,7 @@ extension SystemRoute {
     var kind: SystemRouteKind {
         switch self {
         case .health: .health
+        case .metrics: .metrics
         }
     }
 }

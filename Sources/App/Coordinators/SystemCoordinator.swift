@@ -14,6 +14,9 @@ package struct SystemCoordinator: FlowCoordinator {
             var response = HTTPResponse.text("ok")
             response.headers.add(name: "Cache-Control", value: "no-store")
             return .respond(response)
+        case .metrics:
+            // Being built (issue 9): without --metrics this is the answer the spec asks for.
+            return .present(ErrorView.page(for: .notFound))
         }
     }
 

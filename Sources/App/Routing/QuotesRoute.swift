@@ -5,9 +5,14 @@ package import Store
 package enum QuotesRoute: Route {
     /// `GET /`: the favourite quote and the most recent ones.
     case home
-    /// `GET /quotes?page=N`: every quote, newest first; `page` is 0 when the query's was not a
-    /// positive number (the page then says there is no such page).
-    case list(page: Int)
+    /// `GET /quotes?page=N&q=WORDS`: every quote (or those matching every word of `search`),
+    /// newest first; `page` is 0 when the query's was not a positive number (the page then says
+    /// there is no such page). An empty `search` is no search.
+    case list(page: Int, search: String = "")
+    /// `GET /quotes/new`: the form to add a quote.
+    case new
+    /// `POST /quotes`: add a quote.
+    case create
     /// `GET /quotes/{id}`
     case show(QuoteID)
     /// `GET /quotes/{id}/edit`
@@ -16,23 +21,38 @@ package enum QuotesRoute: Route {
     case update(QuoteID)
     /// `POST /quotes/{id}/favorite`: make it the signed-in person's favourite.
     case favourite(QuoteID)
+    /// `POST /quotes/{id}/delete`: only by the person who added it.
+    case delete(QuoteID)
+    /// `GET /quotes/{id}/history`: every version, newest first.
+    case history(QuoteID)
+    /// `POST /quotes/{id}/restore`: make the form's `version` current again, as a new version.
+    case restore(QuoteID)
+    /// `GET /quotes/{id}/events`: a `text/event-stream` of the quote's changes.
+    case events(QuoteID)
 
     package static func routes(at segments: [String], query: URLEncodedForm) -> [QuotesRoute] {
         switch segments.count {
         case 0:
             return [.home]
         case 1 where segments[0] == "quotes":
-            guard let page = query["page"] else { return [.list(page: 1)] }
-            return [.list(page: PathSegments.identifier(page) ?? 0)]
+            let page = query["page"].map { PathSegments.identifier($0) ?? 0 } ?? 1
+            return [.list(page: page, search: query["q"] ?? ""), .create]
+        case 2 where segments == ["quotes", "new"]:
+            return [.new]
         case 2 where segments[0] == "quotes":
             guard let id = PathSegments.identifier(segments[1]).map({ QuoteID($0) }) else { return [] }
             return [.show(id), .update(id)]
-        case 3 where segments[0] == "quotes" && segments[2] == "edit":
+        case 3 where segments[0] == "quotes":
             guard let id = PathSegments.identifier(segments[1]).map({ QuoteID($0) }) else { return [] }
-            return [.edit(id)]
-        case 3 where segments[0] == "quotes" && segments[2] == "favorite":
-            guard let id = PathSegments.identifier(segments[1]).map({ QuoteID($0) }) else { return [] }
-            return [.favourite(id)]
+            switch segments[2] {
+            case "edit": return [.edit(id)]
+            case "favorite": return [.favourite(id)]
+            case "delete": return [.delete(id)]
+            case "history": return [.history(id)]
+            case "restore": return [.restore(id)]
+            case "events": return [.events(id)]
+            default: return []
+            }
         default:
             return []
         }
@@ -40,32 +60,38 @@ package enum QuotesRoute: Route {
 
     package var method: HTTPMethod {
         switch self {
-        case .home, .list, .show, .edit: .get
-        case .update, .favourite: .post
+        case .home, .list, .new, .show, .edit, .history, .events: .get
+        case .create, .update, .favourite, .delete, .restore: .post
         }
     }
 
     package var segments: [String] {
         switch self {
         case .home: []
-        case .list: ["quotes"]
+        case .list, .create: ["quotes"]
+        case .new: ["quotes", "new"]
         case .show(let id), .update(let id): ["quotes", id.description]
         case .edit(let id): ["quotes", id.description, "edit"]
         case .favourite(let id): ["quotes", id.description, "favorite"]
+        case .delete(let id): ["quotes", id.description, "delete"]
+        case .history(let id): ["quotes", id.description, "history"]
+        case .restore(let id): ["quotes", id.description, "restore"]
+        case .events(let id): ["quotes", id.description, "events"]
         }
     }
 
     package var queryItems: [(name: String, value: String)] {
         switch self {
-        case .list(let page) where page != 1: [("page", String(page))]
+        case .list(let page, let search):
+            (search.isEmpty ? [] : [("q", search)]) + (page == 1 ? [] : [("page", String(page))])
         default: []
         }
     }
 
     package var access: RouteAccess {
         switch self {
-        case .home, .list, .show: .anyone
-        case .edit, .update, .favourite: .signedIn
+        case .home, .list, .show, .history, .events: .anyone
+        case .new, .create, .edit, .update, .favourite, .delete, .restore: .signedIn
         }
     }
 }

@@ -4,9 +4,15 @@ package import HTTPServer
 package enum SystemRoute: Route {
     /// `GET /healthz`: `200 ok` as text/plain.
     case health
+    /// `GET /metrics`: counters in the Prometheus text format, with `--metrics` (else 404).
+    case metrics
 
     package static func routes(at segments: [String], query: URLEncodedForm) -> [SystemRoute] {
-        segments == ["healthz"] ? [.health] : []
+        switch segments {
+        case ["healthz"]: [.health]
+        case ["metrics"]: [.metrics]
+        default: []
+        }
     }
 
     package var method: HTTPMethod { .get }
@@ -16,6 +22,7 @@ package enum SystemRoute: Route {
     package var segments: [String] {
         switch self {
         case .health: ["healthz"]
+        case .metrics: ["metrics"]
         }
     }
 }
