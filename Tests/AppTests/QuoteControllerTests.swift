@@ -32,7 +32,7 @@ import Testing
 
     @Test func showReturnsTheQuote() throws {
         let (controller, _) = try makeController()
-        guard case let .showing(quote, addedBy, isFavourite) = controller.show(QuoteID(1), viewer: nil) else {
+        guard case let .showing(quote, addedBy, isFavourite, _) = controller.show(QuoteID(1), viewer: nil) else {
             Issue.record("not showing")
             return
         }
@@ -127,7 +127,7 @@ import Testing
     @Test func showSaysWhoAddedItAndWhetherItIsTheViewersFavourite() async throws {
         let (controller, _) = try await makeController(quotes: 1)
         _ = try await controller.makeFavourite(QuoteID(1), for: UserID(1))
-        guard case let .showing(_, addedBy, isFavourite) = controller.show(QuoteID(1), viewer: UserID(1)) else {
+        guard case let .showing(_, addedBy, isFavourite, _) = controller.show(QuoteID(1), viewer: UserID(1)) else {
             Issue.record("not showing")
             return
         }

@@ -49,6 +49,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.wait import WebDriverWait
 
 EINSTEIN = "Two things are infinite: the universe and human stupidity"
+ABELSON = "Programs must be written for people to read."
 WAIT = 10  # seconds: the longest any single step may take
 DESKTOP = (1280, 900)
 PHONE_WIDTH = 375
@@ -437,6 +438,53 @@ def flow(executable, root, data, files, drivers, servers):
     screenshot(driver, "quotes-list")
     expect_no_sideways_scroll(driver)
 
+    # The quote book: add a quote (first with only spaces as author: 422, input kept), edit it,
+    # restore the first version from its history (a new version), then delete it.
+    click_link(driver, "Add a quote", within="main")
+    expect_page(driver, "/quotes/new", what="Add a quote")
+    check(driver.find_element(By.CSS_SELECTOR, "label[for=text]").text, "the new quote's text field has no label")
+    check(driver.find_element(By.CSS_SELECTOR, "label[for=author]").text, "the new quote's author field has no label")
+    fill(driver, "text", ABELSON)
+    fill(driver, "author", "   ")
+    submit(driver, form_with(driver, "#text"))
+    expect_page(driver, "/quotes", 422, what="adding a quote with only spaces as author")
+    check("Please enter" in text_of(driver, "#author-error"), "no message beside the empty author")
+    check(value(driver, "text") == ABELSON, "the text typed was not kept")
+    screenshot(driver, "quote-new-errors")
+    expect_no_sideways_scroll(driver)
+    fill(driver, "author", "Harold Abelson")
+    submit(driver, form_with(driver, "#text"))
+    added = path(driver)
+    check(added.startswith("/quotes/") and added != "/quotes/1", f"adding went to {added}")
+    expect_page(driver, added, what="adding a quote")
+    check(ABELSON in text_of(driver, "main blockquote"), "the added quote is not shown")
+    check(ADA["display_name"] in text_of(driver, "main .meta"), "the quote page does not say who added it")
+
+    click_link(driver, "Edit", within="main")
+    save_text(driver, ABELSON + " And only incidentally for machines to execute.")
+    expect_page(driver, added, what="editing the added quote")
+    click_link(driver, "History", within="main")
+    expect_page(driver, added + "/history", what="History")
+    versions = [item.text for item in driver.find_elements(By.CSS_SELECTOR, "main .history > li")]
+    check(len(versions) == 2 and "incidentally" in versions[0] and "incidentally" not in versions[1],
+          f"the history is not both versions, newest first: {versions!r}")
+    check(not [b for b in driver.find_elements(By.CSS_SELECTOR, "main button") if b.text == "Restore version 2"],
+          "Restore is offered on the current version")
+    screenshot(driver, "quote-history")
+    expect_no_sideways_scroll(driver)
+    submit_button(driver, "Restore version 1")
+    expect_page(driver, added, what="Restore version 1")
+    check(text_of(driver, "main blockquote").strip("“”") == ABELSON, "restoring did not bring the first text back")
+    click_link(driver, "History", within="main")
+    check(len(driver.find_elements(By.CSS_SELECTOR, "main .history > li")) == 3, "the restore is not a new version")
+    check("Version 1 restored" in text_of(driver, "main .history > li"), "the newest version does not say it is a restore")
+
+    visit(driver, url + added)
+    submit_button(driver, "Delete")
+    expect_page(driver, "/quotes", what="Delete")
+    check(ABELSON not in text_of(driver, "main"), "the deleted quote is still listed")
+    visit(driver, url + added, expected_status=404)
+
     # The profile: initials until there is a photo.
     click_link(driver, ADA["display_name"], within="header nav")
     expect_page(driver, "/users/ada", what="my profile")
@@ -534,7 +582,7 @@ def main():
     try:
         flow(executable, root, data, files, drivers, servers)
         print("browser: sign-up (422, then for real), edit (422, escaping, emoji, 409 between two people), "
-              "favourite, photo (upload, 415, remove), restart keeping the session, sign out, sign in "
+              "favourite, add (422, then for real), history and restore, delete, photo (upload, 415, remove), restart keeping the session, sign out, sign in "
               "(401, then return_to) and phone layout all as expected")
     except TimeoutException as failure:
         raise AssertionError(f"timed out: {failure.msg}")

@@ -30,7 +30,9 @@ package struct QuoteController: Sendable {
         let state = store.state
         guard let quote = state.quotes[id] else { return .notFound }
         let isFavourite = viewer.flatMap { state.users[$0]?.favourite } == id
-        return .showing(quote, addedBy: quote.addedBy.flatMap { state.users[$0] }, isFavourite: isFavourite)
+        return .showing(
+            quote, addedBy: quote.addedBy.flatMap { state.users[$0] }, isFavourite: isFavourite,
+            canDelete: viewer != nil && quote.addedBy == viewer)
     }
 
     /// Page `page` of every quote, newest first.
@@ -49,6 +51,55 @@ package struct QuoteController: Sendable {
         switch try await store.dispatch(.setFavourite(user, id, at: now())) {
         case .success: .chosen(id)
         case .failure: .notFound
+        }
+    }
+
+    /// Adds `draft` as a new quote by `user`; the form again with its problems when invalid.
+    ///
+    /// - Throws: ``StoreError`` when the change cannot be made durable.
+    package func add(_ draft: QuoteDraft, by user: UserID) async throws(StoreError) -> NewQuoteState {
+        switch try await store.dispatch(.addQuote(draft, by: user, at: now())) {
+        case .success(let event):
+            guard let id = event.quoteID else { return .composing(draft, problems: [:]) }
+            return .added(id)
+        case .failure(.invalidQuote(let problems)):
+            return .composing(draft, problems: problems)
+        case .failure:
+            return .composing(draft, problems: [:])
+        }
+    }
+
+    /// Deletes quote `id` if `user` added it.
+    package func delete(_ id: QuoteID, by user: UserID) async throws(StoreError) -> DeleteQuoteState {
+        switch try await store.dispatch(.deleteQuote(id, by: user, at: now())) {
+        case .success: .deleted(id)
+        case .failure(.notAllowed): .notAllowed
+        case .failure: .notFound
+        }
+    }
+
+    /// Every version of quote `id`, newest first, with who made each.
+    package func history(of id: QuoteID, viewer: UserID?) async throws(StoreError) -> QuoteHistoryState {
+        let versions = try await store.history(of: id)
+        let state = store.state
+        guard let quote = state.quotes[id], !versions.isEmpty else { return .notFound }
+        return .showing(
+            quote, versions: versions.reversed().map { VersionEntry($0, editor: $0.editedBy.flatMap { state.users[$0] }) },
+            canRestore: viewer != nil)
+    }
+
+    /// Makes version `version` of quote `id` current again, as a new version by `user`.
+    package func restore(_ id: QuoteID, version: Int, by user: UserID) async throws(StoreError) -> RestoreState {
+        let versions = try await store.history(of: id)
+        guard let old = versions.first(where: { $0.version == version }) else { return .notFound }
+        if version == versions.last?.version { return .alreadyCurrent(id) }
+        let draft = QuoteDraft(text: old.text, author: old.author)
+        switch try await store.dispatch(.restoreQuote(id, draft, fromVersion: version, by: user, at: now())) {
+        case .success(.quoteRestored(_, let newVersion)): return .restored(id, version: newVersion)
+        case .success: return .notFound
+        // Read before a concurrent change made it current, or the quote was deleted meanwhile.
+        case .failure:
+            return store.state.quotes[id]?.version == version ? .alreadyCurrent(id) : .notFound
         }
     }
 

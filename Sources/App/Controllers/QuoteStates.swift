@@ -8,9 +8,9 @@ package enum HomeState: Sendable, Equatable {
 
 /// What a quote's page shows.
 package enum QuoteState: Sendable, Equatable {
-    /// The quote, the account that added it (nil for the seed), and whether it is the viewer's
-    /// favourite.
-    case showing(Quote, addedBy: User?, isFavourite: Bool)
+    /// The quote, the account that added it (nil for the seed), whether it is the viewer's
+    /// favourite, and whether the viewer may delete it (they added it).
+    case showing(Quote, addedBy: User?, isFavourite: Bool, canDelete: Bool)
     case notFound
 }
 
@@ -37,6 +37,52 @@ package enum QuoteEditState: Sendable, Equatable {
     /// Someone saved in between: their quote, and the person's own text to reconsider, carrying
     /// the current version so a second save is deliberate.
     case conflict(current: Quote, mine: QuoteForm)
+    case notFound
+}
+
+/// Where adding a quote stands.
+package enum NewQuoteState: Sendable, Equatable {
+    /// The form, with what was typed and a problem per wrong field (none when first opened).
+    case composing(QuoteDraft, problems: [QuoteField: FieldProblem])
+    /// The quote is stored with this id.
+    case added(QuoteID)
+}
+
+/// Where deleting a quote stands.
+package enum DeleteQuoteState: Sendable, Equatable {
+    case deleted(QuoteID)
+    /// Only the person who added a quote may delete it.
+    case notAllowed
+    case notFound
+}
+
+/// A quote's history page.
+package enum QuoteHistoryState: Sendable, Equatable {
+    /// The quote as it is now and every version, newest first, each with who made it (nil for
+    /// the seed, or an account that no longer exists); `canRestore` when the viewer is signed in.
+    case showing(Quote, versions: [VersionEntry], canRestore: Bool)
+    case notFound
+}
+
+/// One version on the history page, with the account that made it.
+package struct VersionEntry: Sendable, Equatable {
+    package var version: QuoteVersion
+    /// Nil for the seed (added by no one).
+    package var editor: User?
+
+    package init(_ version: QuoteVersion, editor: User?) {
+        self.version = version
+        self.editor = editor
+    }
+}
+
+/// Where restoring an earlier version stands.
+package enum RestoreState: Sendable, Equatable {
+    /// The version's text and author are current again, as version `version`.
+    case restored(QuoteID, version: Int)
+    /// That version is the current one already: nothing to do.
+    case alreadyCurrent(QuoteID)
+    /// No such quote, or no such version of it.
     case notFound
 }
 

@@ -204,6 +204,8 @@ package struct AppCoordinator: HTTPResponder {
         switch outcome {
         case .quoteSaved(let id), .favouriteChosen(let id):
             return .push(QuotesRoute.show(id))
+        case .quoteDeleted:
+            return .push(QuotesRoute.list(page: 1))
         case let .signedIn(session, returnTo):
             if let old = exchange.visitor.session { try await sessions.end(old) }
             exchange.cookies.removeAll { $0.name == SessionKeeper.cookieName }

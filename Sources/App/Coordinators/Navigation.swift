@@ -34,6 +34,8 @@ package enum FlowOutcome: Sendable, Equatable {
     case quoteSaved(QuoteID)
     /// A quote became the signed-in person's favourite.
     case favouriteChosen(QuoteID)
+    /// A quote was deleted by the person who added it.
+    case quoteDeleted(QuoteID)
     /// Sign-up or sign-in succeeded with this new session; `returnTo` is where they were going.
     case signedIn(IssuedSession, returnTo: ReturnPath?)
     case signedOut

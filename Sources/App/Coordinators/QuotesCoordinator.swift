@@ -39,8 +39,36 @@ package struct QuotesCoordinator: FlowCoordinator {
             case .chosen(let id): return .finished(.favouriteChosen(id))
             case .notFound: return .present(ErrorView.page(for: .notFound))
             }
-        case .new, .create, .delete, .history, .restore, .events:
-            // Being built (issue 9); until then these paths answer as unknown.
+        case .new:
+            return .present(QuoteEditView.newQuotePage(QuoteDraft(text: "", author: ""), problems: [:]))
+        case .create:
+            guard let user = visitor.user else { return .present(ErrorView.page(for: .notFound)) }
+            let draft = QuoteDraft(text: form[QuoteFormField.text] ?? "", author: form[QuoteFormField.author] ?? "")
+            switch try await controller.add(draft, by: user.id) {
+            case .added(let id): return .finished(.quoteSaved(id))
+            case let .composing(draft, problems): return .present(QuoteEditView.newQuotePage(draft, problems: problems))
+            }
+        case .delete(let id):
+            guard let user = visitor.user else { return .present(ErrorView.page(for: .notFound)) }
+            switch try await controller.delete(id, by: user.id) {
+            case .deleted(let id): return .finished(.quoteDeleted(id))
+            case .notAllowed:
+                return .present(ErrorView.page(for: .forbidden("Only the person who added a quote may delete it.")))
+            case .notFound: return .present(ErrorView.page(for: .notFound))
+            }
+        case .history(let id):
+            return .present(QuoteHistoryView.page(for: try await controller.history(of: id, viewer: visitor.user?.id)))
+        case .restore(let id):
+            guard let user = visitor.user else { return .present(ErrorView.page(for: .notFound)) }
+            guard let version = form[QuoteFormField.version].flatMap(Int.init) else {
+                return .present(ErrorView.page(for: .badRequest("The form arrived incomplete. Please go back and try again.")))
+            }
+            switch try await controller.restore(id, version: version, by: user.id) {
+            case .restored(let id, _), .alreadyCurrent(let id): return .finished(.quoteSaved(id))
+            case .notFound: return .present(ErrorView.page(for: .notFound))
+            }
+        case .events:
+            // Being built (issue 9): until then this path answers as unknown.
             return .present(ErrorView.page(for: .notFound))
         }
     }

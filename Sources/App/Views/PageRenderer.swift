@@ -117,6 +117,7 @@ struct LayoutContext: TemplateValueConvertible {
     private static let site = TemplateValue.object([
         "home": .string(QuotesRoute.home.path),
         "quotes": .string(QuotesRoute.list(page: 1).path),
+        "newQuote": .string(QuotesRoute.new.path),
         "signIn": .string(AccountsRoute.signInForm(returnTo: nil).path),
         "signUp": .string(AccountsRoute.signUpForm.path),
         "stylesheet": .string(PublicAsset.stylesheet.path),

@@ -7,6 +7,7 @@ package enum PageTemplate: String, CaseIterable, Sendable {
     case home
     case quote
     case quoteEdit = "quote_edit"
+    case quoteHistory = "quote_history"
     case quotes
     case signUp = "signup"
     case signIn = "login"

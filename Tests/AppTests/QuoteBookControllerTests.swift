@@ -1,0 +1,88 @@
+import App
+import Foundation
+import Store
+import Testing
+
+/// Each state the quote-book methods of ``QuoteController`` return, against a store double.
+@Suite struct QuoteBookControllerTests {
+    let now = Date(timeIntervalSince1970: 9_000)
+    let ada = UserID(1)
+    let bob = UserID(2)
+
+    func makeController(failing: Bool = false) throws -> (QuoteController, StateStoreDouble) {
+        let at = Date(timeIntervalSince1970: 1_000)
+        let store = try StateStoreDouble(
+            [
+                .signUp(Username("ada")!, displayName: "Ada", passwordHash: PasswordHash(encoded: "$y$x"), at: at),
+                .signUp(Username("bob")!, displayName: "Bob", passwordHash: PasswordHash(encoded: "$y$x"), at: at),
+                .addQuote(QuoteDraft(text: "One", author: "A"), by: ada, at: at),
+                .editQuote(QuoteID(1), QuoteDraft(text: "Uno", author: "A"), baseVersion: 1, by: bob, at: at),
+            ], failing: failing)
+        let now = self.now
+        return (QuoteController(store: store, now: { now }), store)
+    }
+
+    @Test func addingReturnsTheNewIdOrTheFormWithItsProblems() async throws {
+        let (controller, store) = try makeController()
+        #expect(try await controller.add(QuoteDraft(text: "Two", author: "B"), by: ada) == .added(QuoteID(2)))
+        #expect(store.dispatched == [.addQuote(QuoteDraft(text: "Two", author: "B"), by: ada, at: now)])
+        let empty = QuoteDraft(text: "", author: "B")
+        #expect(try await controller.add(empty, by: ada) == .composing(empty, problems: [.text: .empty]))
+    }
+
+    @Test func deletingIsForWhoAddedIt() async throws {
+        let (controller, store) = try makeController()
+        #expect(try await controller.delete(QuoteID(1), by: bob) == .notAllowed)
+        #expect(try await controller.delete(QuoteID(5), by: ada) == .notFound)
+        #expect(try await controller.delete(QuoteID(1), by: ada) == .deleted(QuoteID(1)))
+        #expect(store.state.quotes.isEmpty)
+    }
+
+    @Test func showOffersDeleteOnlyToWhoAddedIt() throws {
+        let (controller, _) = try makeController()
+        guard case .showing(_, _, _, let adaMay) = controller.show(QuoteID(1), viewer: ada),
+            case .showing(_, _, _, let bobMay) = controller.show(QuoteID(1), viewer: bob),
+            case .showing(_, _, _, let nobodyMay) = controller.show(QuoteID(1), viewer: nil)
+        else {
+            Issue.record("not showing")
+            return
+        }
+        #expect(adaMay && !bobMay && !nobodyMay)
+    }
+
+    @Test func historyIsNewestFirstWithEditorsAndRestoreForTheSignedIn() async throws {
+        let (controller, store) = try makeController()
+        guard case let .showing(quote, versions, canRestore) = try await controller.history(of: QuoteID(1), viewer: ada) else {
+            Issue.record("not showing")
+            return
+        }
+        #expect(quote == store.state.quotes[QuoteID(1)])
+        #expect(versions.map(\.version.text) == ["Uno", "One"])
+        #expect(versions.map(\.editor?.username.rawValue) == ["bob", "ada"])
+        #expect(canRestore)
+        guard case .showing(_, _, let anonymous) = try await controller.history(of: QuoteID(1), viewer: nil) else {
+            Issue.record("not showing")
+            return
+        }
+        #expect(!anonymous)
+        #expect(try await controller.history(of: QuoteID(3), viewer: ada) == .notFound)
+    }
+
+    @Test func restoreMakesANewVersionOrSaysWhyNot() async throws {
+        let (controller, store) = try makeController()
+        #expect(try await controller.restore(QuoteID(1), version: 2, by: ada) == .alreadyCurrent(QuoteID(1)))
+        #expect(try await controller.restore(QuoteID(1), version: 9, by: ada) == .notFound)
+        #expect(try await controller.restore(QuoteID(4), version: 1, by: ada) == .notFound)
+        #expect(try await controller.restore(QuoteID(1), version: 1, by: ada) == .restored(QuoteID(1), version: 3))
+        #expect(store.dispatched.last == .restoreQuote(QuoteID(1), QuoteDraft(text: "One", author: "A"), fromVersion: 1, by: ada, at: now))
+        #expect(store.state.quotes[QuoteID(1)]?.text == "One")
+    }
+
+    @Test func aStoreFailureIsThrownNotHidden() async throws {
+        let (controller, _) = try makeController(failing: true)
+        await #expect(throws: StoreError.self) { try await controller.add(QuoteDraft(text: "x", author: "y"), by: ada) }
+        await #expect(throws: StoreError.self) { try await controller.delete(QuoteID(1), by: ada) }
+        await #expect(throws: StoreError.self) { try await controller.history(of: QuoteID(1), viewer: nil) }
+        await #expect(throws: StoreError.self) { try await controller.restore(QuoteID(1), version: 1, by: ada) }
+    }
+}
