@@ -85,6 +85,23 @@ import Testing
         #expect(try TemplateValueEncoder().encode(Custom()) == ["a": ["b": 1], "c": ["x", nil]])
     }
 
+    @Test func encodesASuperclassUnderSuperEvenWithoutSuchACodingKey() throws {
+        // A String-keyed CodingKeys has no case "super" and no integer keys: the superclass's
+        // fields still go under "super" (this used to force-unwrap a nil key and crash).
+        class Base: Encodable {
+            var base = 1
+        }
+        final class Derived: Base {
+            enum CodingKeys: String, CodingKey { case own }
+            override func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(2, forKey: .own)
+                try super.encode(to: container.superEncoder())
+            }
+        }
+        #expect(try TemplateValueEncoder().encode(Derived()) == ["own": 2, "super": ["base": 1]])
+    }
+
     @Test func propagatesEncodingErrors() {
         struct Failing: Encodable {
             func encode(to encoder: any Encoder) throws {

@@ -111,6 +111,9 @@ extension HTTPRequestParser {
         switch name.count {
         case 4 where ASCII.equalsIgnoringCase(name, "host"):
             hostCount += 1
+            // RFC 9110 §4.2.1 and §7.2: an http URI always has a host, so an empty Host (the form
+            // for targets without an authority) names nothing this server could be.
+            guard !value.isEmpty else { return .badRequest("empty Host") }
             guard value.allSatisfy(ASCII.isHostByte) else { return .badRequest("malformed Host") }
         case 14 where ASCII.equalsIgnoringCase(name, "content-length"):
             // RFC 9112 §6.3 ¶5: a list of identical values may be read as one; anything else is

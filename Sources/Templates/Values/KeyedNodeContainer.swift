@@ -74,11 +74,17 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         return UnkeyedNodeContainer(box: nested, codingPath: codingPath + [key])
     }
 
+    /// The encoder for the superclass's fields, under the key `super` (what Foundation's
+    /// encoders use). `Key` need not have a case for it: a `String`-keyed `CodingKeys` has none.
     mutating func superEncoder() -> any Encoder {
-        superEncoder(forKey: Key(stringValue: "super") ?? Key(intValue: 0)!)
+        deferredEncoder(at: ObjectKey("super"))
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
+        deferredEncoder(at: key)
+    }
+
+    private func deferredEncoder(at key: any CodingKey) -> any Encoder {
         let encoder = NodeEncoder(codingPath: codingPath + [key])
         box.entries[key.stringValue] = .deferred(encoder)
         return encoder

@@ -28,8 +28,8 @@ extension TemplateValue: Encodable {
     }
 }
 
-/// A dictionary key used when encoding `.object`.
-private struct ObjectKey: CodingKey {
+/// A key by name: a dictionary key when encoding `.object`, and `super` for a superclass.
+struct ObjectKey: CodingKey {
     var stringValue: String
     var intValue: Int? { nil }
 

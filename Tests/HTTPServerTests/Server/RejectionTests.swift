@@ -19,6 +19,7 @@ import Testing
         Case(name: "HTTP/1.2", request: "GET / HTTP/1.2\r\nHost: h\r\n\r\n", status: 505),
         Case(name: "unknown method", request: "BREW /pot HTTP/1.1\r\nHost: h\r\n\r\n", status: 501),
         Case(name: "missing Host", request: "GET / HTTP/1.1\r\n\r\n", status: 400),
+        Case(name: "empty Host", request: "GET / HTTP/1.1\r\nHost: \r\n\r\n", status: 400),
         Case(name: "repeated Host", request: "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", status: 400),
         Case(name: "field without colon", request: "GET / HTTP/1.1\r\nHost: h\r\nNoColon\r\n\r\n", status: 400),
         Case(name: "space before colon", request: "GET / HTTP/1.1\r\nHost: h\r\nX-A : 1\r\n\r\n", status: 400),
