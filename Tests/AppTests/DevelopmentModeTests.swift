@@ -1,6 +1,8 @@
 import Foundation
 import HTTPServer
 import TestSupport
+import Logging
+import Store
 import Testing
 
 /// `--dev`: templates are re-read when their files change, and a broken one shows its details
@@ -38,5 +40,22 @@ import Testing
         let home = await app.get("/")
         #expect(home.status == .ok)
         #expect(!home.text.contains("home.mustache"))
+    }
+
+    /// A journal that can no longer be written (here: closed under the app) makes a save a server
+    /// fault: a 500 page in the layout, the details only with `--dev`, and the server goes on.
+    @Test(arguments: [false, true])
+    func aFailingJournalIsA500PageWithDetailsOnlyInDevelopment(isDevelopment: Bool) async throws {
+        let app = try TestApp(isDevelopment: isDevelopment)
+        var browser = try await app.signedIn("ada")
+        let token = try await browser.csrfToken(from: "/quotes/1/edit")
+        await app.store.close()
+        let save = await browser.post("/quotes/1", ["text": "Lost?", "author": "A", "version": "1", "csrf_token": token])
+        #expect(save.status == .internalServerError)
+        #expect(save.text.contains("<!doctype html>"))
+        #expect(save.headers["Content-Type"]?.hasPrefix("text/html") == true)
+        #expect(save.text.contains("store closed") == isDevelopment, "internals only in development")
+        #expect(app.logSink.entries.contains { $0.level == .error && $0.message.contains("POST /quotes/1 failed") })
+        #expect(await app.get("/quotes/1").status == .ok, "reading still works")
     }
 }

@@ -174,6 +174,13 @@ import Testing
         _ = try journal.append(.addQuote(QuoteDraft(text: "A", author: "B"), by: nil, at: date), quote: QuoteID(1))
         let probe = try SQLiteConnection(path: directory.url.appendingPathComponent("quotebook.sqlite3").path)
         #expect(try probe.prepare("PRAGMA journal_mode").rows { $0.text(at: 0) } == ["wal"])
+        // https://sqlite.org/pragma.html#pragma_synchronous: 2 is FULL. The library's default is a
+        // build option, so the configuring step is also checked from NORMAL (1).
+        #expect(try journal.synchronousSetting == 2)
+        try probe.execute("PRAGMA synchronous=NORMAL")
+        try QuotebookDatabase.configureDurability(of: probe)
+        #expect(try probe.prepare("PRAGMA synchronous").rows { $0.int(at: 0) } == [2])
+        probe.close()
         journal.close()
     }
 }

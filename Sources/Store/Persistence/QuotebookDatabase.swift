@@ -71,10 +71,17 @@ package enum QuotebookDatabase {
         try connection.setCheckpointOnClose(false)
         let isNew = try checkOwnership(of: connection)
         if isNew { try connection.execute("PRAGMA application_id = \(applicationID)") }
-        try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")
+        try configureDurability(of: connection)
         try SchemaMigrator(migrations: migrations).migrate(connection)
         try connection.setCheckpointOnClose(true)
         return connection
+    }
+
+    /// WAL mode with `synchronous=FULL`, so a committed transaction survives a crash and a power
+    /// cut (https://sqlite.org/pragma.html#pragma_synchronous; WAL often runs at NORMAL, which a
+    /// power cut can undo), and foreign keys enforced. The setting is per connection.
+    package static func configureDurability(of connection: SQLiteConnection) throws(StoreError) {
+        try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")
     }
 
     /// Reads the application id, table count and schema version, writing nothing: true for a new

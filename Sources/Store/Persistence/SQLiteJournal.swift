@@ -99,6 +99,12 @@ package final class SQLiteJournal: JournalStorage {
         }
     }
 
+    /// `PRAGMA synchronous` of the journal's own connection (the setting is per connection):
+    /// 2 is FULL, which makes a committed append survive a power cut in WAL mode.
+    package var synchronousSetting: Int64 {
+        get throws(StoreError) { try connection.prepare("PRAGMA synchronous").rows { $0.int(at: 0) }.first ?? -1 }
+    }
+
     /// Finalizes the statements and closes the database, which checkpoints the WAL into the
     /// database file and removes it (a clean close: the file alone then holds every change).
     package func close() {

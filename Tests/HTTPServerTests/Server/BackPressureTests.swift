@@ -2,7 +2,7 @@ import HTTPServer
 import Testing
 
 /// A client that sends but never reads cannot make the server buffer without bound.
-@Suite struct BackPressureTests {
+@Suite(.timeLimit(.minutes(1))) struct BackPressureTests {
     @Test func stopsParsingPipelinedRequestsForClientThatDoesNotRead() async throws {
         let calls = Counter()
         let big = [UInt8](repeating: UInt8(ascii: "x"), count: 1024 * 1024)

@@ -3,7 +3,7 @@ import Testing
 
 /// Chunked bodies, `Expect: 100-continue`, absolute-form and asterisk-form targets over real
 /// sockets (RFC 9112 §3.2, §7.1; RFC 9110 §9.3.7, §10.1.1).
-@Suite struct BodyAndTargetTests {
+@Suite(.timeLimit(.minutes(1))) struct BodyAndTargetTests {
     @Test func decodesChunkedBodyIgnoringExtensionsAndTrailers() async throws {
         let server = try TestServer()
         let client = try server.connect()

@@ -4,7 +4,7 @@ import Logging
 import Testing
 
 /// Starting, binding errors and graceful shutdown.
-@Suite struct LifecycleTests {
+@Suite(.timeLimit(.minutes(1))) struct LifecycleTests {
     @Test func reportsAddressInUseNamingBind() async throws {
         let first = try TestServer()
         let second = HTTPServer(

@@ -4,7 +4,7 @@ import Testing
 
 /// Every answered request, rejections and 408s included, leaves one info line in the access
 /// format `METHOD PATH STATUS BYTESB MILLISECONDSms` (`-` for what was never parsed).
-@Suite struct LogTests {
+@Suite(.timeLimit(.minutes(1))) struct LogTests {
     /// The info lines whose message matches `pattern` from the start to the end.
     static func infoLines(of server: TestServer, matching pattern: String) throws -> [LogRecord] {
         let regex = try Regex(pattern)

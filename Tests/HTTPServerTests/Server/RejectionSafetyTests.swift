@@ -5,7 +5,7 @@ import Testing
 /// What a rejection guarantees beyond its status: a `Date`, no second response smuggled
 /// after it, a closed connection, and a server that keeps serving others (RFC 9112 §6.3,
 /// §11.2; RFC 9110 §6.6.1).
-@Suite struct RejectionSafetyTests {
+@Suite(.timeLimit(.minutes(1))) struct RejectionSafetyTests {
     @Test func sendsDateOnRejection() async throws {
         let server = try TestServer()
         let client = try server.connect()

@@ -3,7 +3,7 @@ import Testing
 
 /// Invalid requests get the right status, `Connection: close`, a closed connection, and the
 /// server keeps serving others (RFC 9112 §2.2, §3, §5, §6; RFC 9110 §15.5).
-@Suite struct RejectionTests {
+@Suite(.timeLimit(.minutes(1))) struct RejectionTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String
         var request: String

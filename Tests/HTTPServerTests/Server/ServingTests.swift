@@ -4,7 +4,7 @@ import Logging
 import Testing
 
 /// Requests and responses over real sockets: framing, persistence, HEAD, versions (RFC 9112).
-@Suite struct ServingTests {
+@Suite(.timeLimit(.minutes(1))) struct ServingTests {
     @Test func answersGetWithDateContentLengthAndBody() async throws {
         let server = try TestServer()
         let client = try server.connect()

@@ -6,7 +6,7 @@ import Testing
 /// The server survives clients that misbehave at the socket level and restarts cleanly:
 /// resets (`MSG_NOSIGNAL`), rebinding (`SO_REUSEADDR`), the write timeout and the shutdown
 /// grace period, with short configured values.
-@Suite struct SocketRobustnessTests {
+@Suite(.timeLimit(.minutes(1))) struct SocketRobustnessTests {
     /// A responder answering every request with `size` bytes of `x`.
     /// `size` bytes for every path but `/small`, which gets a few: a check that the server still
     /// serves others must not itself depend on reading megabytes within a short write timeout.

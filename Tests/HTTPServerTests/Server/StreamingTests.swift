@@ -5,7 +5,7 @@ import Testing
 
 /// Streamed response bodies (server-sent events): chunked on HTTP/1.1, until close on 1.0,
 /// producers cancelled when the client leaves or the server shuts down (RFC 9112 §7.1).
-@Suite struct StreamingTests {
+@Suite(.timeLimit(.minutes(1))) struct StreamingTests {
     static func events(_ pieces: [String], finished: Counter? = nil) -> ClosureResponder {
         ClosureResponder { _ in
             HTTPResponse(

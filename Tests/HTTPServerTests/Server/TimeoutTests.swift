@@ -6,7 +6,7 @@ import Testing
 
 /// Slow clients are cut off: header section, body and idle keep-alive timeouts, tested with
 /// short values.
-@Suite struct TimeoutTests {
+@Suite(.timeLimit(.minutes(1))) struct TimeoutTests {
     static func timeouts(header: Int = 10_000, body: Int = 10_000, idle: Int = 10_000) -> HTTPTimeouts {
         var timeouts = HTTPTimeouts()
         timeouts.header = .milliseconds(header)
