@@ -55,7 +55,7 @@ package struct ProfileController: Sendable {
         guard let bytes, !bytes.isEmpty else { return .failed(profile, .noPhotoChosen) }
         guard bytes.count <= Self.maximumPhotoBytes else { return .failed(profile, .photoTooLarge(maximumBytes: Self.maximumPhotoBytes)) }
         guard let format = ImageFormat.detect(bytes) else { return .failed(profile, .unsupportedPhoto) }
-        let reference = PhotoReference(hash: Hex.encode(SHA256.hash(bytes)), mediaType: format.mediaType)
+        let reference = PhotoReference(hash: SHA256.hexDigest(bytes), mediaType: format.mediaType)
         try await photos.save(StoredPhoto(reference: reference, bytes: bytes))
         return try await apply(.setPhoto(user, reference, at: now()), for: user)
     }

@@ -68,7 +68,7 @@ package enum PathSegments {
         if path == "/" { return [] }
         var segments: [String] = []
         for raw in Array(path.utf8.dropFirst()).split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
-            guard let segment = try? percentDecode(raw) else { return nil }
+            guard let segment = percentDecode(raw) else { return nil }
             segments.append(segment)
         }
         return segments
@@ -76,38 +76,20 @@ package enum PathSegments {
 
     /// Percent-encodes everything but RFC 3986 unreserved characters in one segment.
     package static func encode(_ segment: String) -> String {
-        var out = ""
-        for byte in segment.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                UInt8(ascii: "_"), UInt8(ascii: "~"):
-                out.unicodeScalars.append(UnicodeScalar(byte))
-            default:
-                out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-            }
-        }
-        return out
+        PercentEncoding.encode(segment, keepingSlash: false, spaceAsPlus: false)
     }
 
     /// `text` with its `%XX` escapes decoded (`+` stays `+`); nil for a bad escape or bytes that
     /// are not UTF-8.
     package static func percentDecoded(_ text: String) -> String? {
-        try? percentDecode(Array(text.utf8)[...])
+        percentDecode(text.utf8)
     }
 
-    /// Decodes `%XX` escapes only (`+` stays `+` in a path, unlike in a form).
-    private static func percentDecode(_ bytes: ArraySlice<UInt8>) throws(URLEncodedForm.DecodingError) -> String {
-        guard bytes.contains(UInt8(ascii: "%")) || bytes.contains(UInt8(ascii: "+")) else {
-            guard let string = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8 }
-            return string
-        }
-        // Protect literal plus signs from the form decoder's `+` → space rule.
-        var escaped: [UInt8] = []
-        for byte in bytes {
-            if byte == UInt8(ascii: "+") { escaped += Array("%2B".utf8) } else { escaped.append(byte) }
-        }
-        return try URLEncodedForm.decode(escaped)
+    /// Decodes `%XX` escapes only (`+` stays `+` in a path, unlike in a form); nil for a bad
+    /// escape or bytes that are not UTF-8.
+    private static func percentDecode(_ bytes: some Collection<UInt8>) -> String? {
+        guard let decoded = try? PercentEncoding.decode(bytes, plusIsSpace: false) else { return nil }
+        return String(validating: decoded, as: UTF8.self)
     }
 
     /// Parses a positive decimal id in canonical form (no sign, no leading zeros), so that
@@ -117,11 +99,5 @@ package enum PathSegments {
             segment.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
         else { return nil }
         return Int(segment)
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
     }
 }

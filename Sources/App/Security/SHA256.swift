@@ -1,3 +1,5 @@
+import HTTPServer
+
 /// The SHA-256 hash function of FIPS 180-4 §6.2, in pure Swift.
 ///
 /// One-shot only: the whole message is hashed in one call. Full 64-byte blocks are read in
@@ -133,4 +135,11 @@ package enum SHA256 {
         0x19a4_c116, 0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3,
         0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
     ]
+}
+
+extension SHA256 {
+    /// The digest of `bytes` as 64 lower-case hex digits: the name of content addressed by it.
+    package static func hexDigest(_ bytes: some Collection<UInt8>) -> String {
+        Hex.encode(hash(bytes))
+    }
 }

@@ -17,25 +17,9 @@ enum StaticPath {
 
     /// Percent-decodes one segment and validates the bytes.
     private static func decode(_ raw: Substring.UTF8View.SubSequence) -> String? {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(raw.count)
-        var index = raw.startIndex
-        while index != raw.endIndex {
-            var byte = raw[index]
-            if byte == UInt8(ascii: "%") {
-                let high = raw.index(after: index)
-                guard high != raw.endIndex else { return nil }
-                let low = raw.index(after: high)
-                guard low != raw.endIndex, let h = ASCII.hexValue(raw[high]), let l = ASCII.hexValue(raw[low]) else {
-                    return nil
-                }
-                byte = UInt8(h << 4 | l)
-                index = low
-            }
-            guard byte >= 0x20, byte != 0x7F, byte != UInt8(ascii: "/"), byte != UInt8(ascii: "\\") else { return nil }
-            bytes.append(byte)
-            index = raw.index(after: index)
-        }
+        guard let bytes = try? PercentEncoding.decode(raw, plusIsSpace: false),
+            bytes.allSatisfy({ $0 >= 0x20 && $0 != 0x7F && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "\\") })
+        else { return nil }
         return String(validating: bytes, as: UTF8.self)
     }
 }

@@ -50,16 +50,6 @@ package enum ASCII {
         }
     }
 
-    /// The value of a hexadecimal digit, or nil.
-    package static func hexValue(_ byte: UInt8) -> Int? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): Int(byte - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): Int(byte - UInt8(ascii: "A") + 10)
-        default: nil
-        }
-    }
-
     /// Whether `bytes` equals `lowercased` ignoring ASCII case; `lowercased` must be lower case.
     static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ lowercased: StaticString) -> Bool {
         guard bytes.count == lowercased.utf8CodeUnitCount else { return false }

@@ -5,10 +5,10 @@ extension HTTPRequestParser {
         guard line.count <= Self.chunkLineLimit else { return .reject(.badRequest("chunk size line too long")) }
         var size = 0
         var index = 0
-        while index < line.count, let digit = ASCII.hexValue(line[index]) {
+        while index < line.count, let digit = Hex.value(of: line[index]) {
             let (shifted, overflow) = size.multipliedReportingOverflow(by: 16)
             guard !overflow else { return .reject(.badRequest("chunk size overflows")) }
-            size = shifted + digit
+            size = shifted + Int(digit)
             index += 1
         }
         guard index > 0 else { return .reject(.badRequest("malformed chunk size")) }

@@ -32,11 +32,11 @@ package struct URLEncodedForm: Sendable, Equatable {
                 if let equals = piece.firstIndex(of: UInt8(ascii: "=")) {
                     pairs.append(
                         (
-                            try decodeBytes(UnsafeBufferPointer(rebasing: piece[..<equals])),
-                            try decodeBytes(UnsafeBufferPointer(rebasing: piece[(equals + 1)...]))
+                            try decode(UnsafeBufferPointer(rebasing: piece[..<equals])),
+                            try decode(UnsafeBufferPointer(rebasing: piece[(equals + 1)...]))
                         ))
                 } else {
-                    pairs.append((try decodeBytes(piece), ""))
+                    pairs.append((try decode(piece), ""))
                 }
             }
             start = end + 1
@@ -55,68 +55,25 @@ package struct URLEncodedForm: Sendable, Equatable {
 
     /// Percent- and plus-decodes one name or value.
     package static func decode(_ bytes: some Collection<UInt8>) throws(DecodingError) -> String {
-        let array = Array(bytes)
-        return try array.withUnsafeBufferPointer { buffer throws(DecodingError) in try decodeBytes(buffer) }
-    }
-
-    private static func decodeBytes(_ bytes: UnsafeBufferPointer<UInt8>) throws(DecodingError) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            switch byte {
-            case UInt8(ascii: "+"):
-                out.append(UInt8(ascii: " "))
-            case UInt8(ascii: "%"):
-                guard index + 2 < bytes.count, let h = hexValue(bytes[index + 1]), let l = hexValue(bytes[index + 2]) else {
-                    throw .badPercentEscape
-                }
-                out.append(h << 4 | l)
-                index += 2
-            default:
-                out.append(byte)
-            }
-            index += 1
+        let decoded: [UInt8]
+        do {
+            decoded = try PercentEncoding.decode(bytes, plusIsSpace: true)
+        } catch {
+            throw .badPercentEscape
         }
-        guard let string = String(validating: out, as: UTF8.self) else { throw .invalidUTF8 }
+        guard let string = String(validating: decoded, as: UTF8.self) else { throw .invalidUTF8 }
         return string
     }
 
-    /// Percent-encodes `string` for a query or form value (unreserved bytes kept, space as `+`).
+    /// Percent-encodes `string` for a query or form value (unreserved bytes and `/` kept, space
+    /// as `+`).
     package static func encode(_ string: String) -> String {
-        var out = ""
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
-                out.unicodeScalars.append(UnicodeScalar(byte))
-            case UInt8(ascii: " "):
-                out.append("+")
-            default:
-                out.append("%")
-                out.append(hexDigits[Int(byte >> 4)])
-                out.append(hexDigits[Int(byte & 0xF)])
-            }
-        }
-        return out
+        PercentEncoding.encode(string, keepingSlash: true, spaceAsPlus: true)
     }
 
     /// `name=value` pairs joined by `&`, each side encoded as ``encode(_:)`` does: a form body or
     /// a query.
     package static func encode(pairs: some Sequence<(name: String, value: String)>) -> String {
         pairs.map { encode($0.name) + "=" + encode($0.value) }.joined(separator: "&")
-    }
-
-    private static let hexDigits: [Character] = Array("0123456789ABCDEF")
-
-    static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

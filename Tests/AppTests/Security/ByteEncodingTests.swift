@@ -34,26 +34,3 @@ import Testing
         #expect(Base64URL.decode(token.split(separator: ".")[1]) == Array("foobar".utf8))
     }
 }
-
-@Suite struct HexTests {
-    @Test func encodesLowerCase() {
-        #expect(Hex.encode([0x00, 0x0f, 0xab, 0xff]) == "000fabff")
-        #expect(Hex.encode([UInt8]()) == "")
-    }
-
-    @Test func decodesEitherCase() {
-        #expect(Hex.decode("000fabff") == [0x00, 0x0f, 0xab, 0xff])
-        #expect(Hex.decode("000FABFF") == [0x00, 0x0f, 0xab, 0xff])
-        #expect(Hex.decode("") == [])
-    }
-
-    @Test func roundTripsEveryByte() {
-        let bytes = (0...255).map { UInt8($0) }
-        #expect(Hex.decode(Hex.encode(bytes)) == bytes)
-    }
-
-    @Test(arguments: ["abc", "0g", "0x00", " 00", "00 ", "é0"])
-    func rejectsBadInput(text: String) {
-        #expect(Hex.decode(text) == nil)
-    }
-}

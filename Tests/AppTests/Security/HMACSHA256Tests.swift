@@ -1,4 +1,5 @@
 import App
+import HTTPServer
 import Testing
 
 /// RFC 4231 §4 test cases (test case 5, a truncated output, does not apply).

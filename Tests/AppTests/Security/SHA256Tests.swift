@@ -1,4 +1,5 @@
 import App
+import HTTPServer
 import Testing
 
 @Suite struct SHA256Tests {

@@ -1,0 +1,57 @@
+/// Percent-encoding (RFC 3986 §2.1) for paths, queries and form bodies: the one codec that
+/// routes, static paths and forms share. The two dialects differ only in `+` (a space in a form
+/// or query, itself in a path) and in whether `/` is kept.
+package enum PercentEncoding {
+    /// `%` not followed by two hex digits.
+    package struct BadEscape: Error, Equatable {}
+
+    /// `bytes` with every `%XX` decoded, and with `plusIsSpace` each `+` as a space (forms and
+    /// queries, https://url.spec.whatwg.org/#urlencoded-parsing). The result may not be UTF-8.
+    package static func decode(_ bytes: some Collection<UInt8>, plusIsSpace: Bool) throws(BadEscape) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            var byte = bytes[index]
+            if byte == UInt8(ascii: "%") {
+                let high = bytes.index(after: index)
+                guard high != bytes.endIndex else { throw BadEscape() }
+                let low = bytes.index(after: high)
+                guard low != bytes.endIndex, let h = Hex.value(of: bytes[high]), let l = Hex.value(of: bytes[low]) else {
+                    throw BadEscape()
+                }
+                byte = h << 4 | l
+                index = low
+            } else if plusIsSpace, byte == UInt8(ascii: "+") {
+                byte = UInt8(ascii: " ")
+            }
+            out.append(byte)
+            index = bytes.index(after: index)
+        }
+        return out
+    }
+
+    /// `string` with every byte but RFC 3986's unreserved ones (and `/` when `keepingSlash`)
+    /// written as `%XX`; with `spaceAsPlus` a space becomes `+` (forms and queries).
+    package static func encode(_ string: String, keepingSlash: Bool, spaceAsPlus: Bool) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(string.utf8.count)
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.append(byte)
+            case UInt8(ascii: "/") where keepingSlash:
+                out.append(byte)
+            case UInt8(ascii: " ") where spaceAsPlus:
+                out.append(UInt8(ascii: "+"))
+            default:
+                out.append(UInt8(ascii: "%"))
+                out.append(Hex.uppercase[Int(byte >> 4)])
+                out.append(Hex.uppercase[Int(byte & 0xF)])
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
