@@ -11,6 +11,8 @@ Chromium the way a new person would:
 - sign-up with a mismatched confirmation: 422, the message beside the confirmation, username
   and display name kept, passwords empty; then sign-up for real: the header shows the display
   name and a Sign out button;
+- add a quote (422 with the input kept, then for real), edit it, restore the first version from
+  its history (a new version, marked as a restore), and delete it;
 - the quote page, *Edit*: the form is filled in and labelled; only spaces: 422 with a message
   beside the field; markup is shown as text; a quote of 600 emoji stays editable;
 - two people (two browsers, two accounts) edit at once: the later save gets the 409 page with

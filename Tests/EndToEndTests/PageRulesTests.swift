@@ -14,7 +14,7 @@ import Testing
         let app = try TestApp()
         var browser = try await app.signedIn("ada")
         let response = await browser.get(path)
-        #expect(response.headers["Cache-Control"] == "private, no-cache")
+        #expect(response.headers["Cache-Control"] == (path == "/nowhere" ? "no-store" : "private, no-cache"))
         #expect(response.text.hasPrefix("<!doctype html>"))
         #expect(response.text.contains("<html lang=\"en\">"))
         #expect(response.text.contains("<title>"))

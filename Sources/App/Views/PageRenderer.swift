@@ -84,7 +84,9 @@ package struct PageRenderer: Sendable {
     private func htmlResponse(_ html: [UInt8], status: HTTPStatus, extra: HTTPHeaders) -> HTTPResponse {
         var headers = Self.securityHeaders
         headers.add(name: "Content-Type", value: "text/html; charset=utf-8")
-        headers.add(name: "Cache-Control", value: "private, no-cache")
+        // A page that answers with an error has no ETag to revalidate with and is rarely asked
+        // for again, so nothing may keep it at all.
+        headers.add(name: "Cache-Control", value: status.code < 400 ? "private, no-cache" : "no-store")
         for (name, value) in extra { headers.add(name: name, value: value) }
         return HTTPResponse(status: status, headers: headers, body: html)
     }

