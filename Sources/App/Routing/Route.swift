@@ -76,18 +76,30 @@ package enum PathSegments {
 
     /// Percent-encodes everything but RFC 3986 unreserved characters in one segment.
     package static func encode(_ segment: String) -> String {
+        // Most segments ("quotes", an id, a username) need no escape: returned as they are,
+        // without building a copy scalar by scalar (every quote card links two routes).
+        guard !segment.utf8.allSatisfy(isUnreserved) else { return segment }
         var out = ""
         for byte in segment.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                UInt8(ascii: "_"), UInt8(ascii: "~"):
+            if isUnreserved(byte) {
                 out.unicodeScalars.append(UnicodeScalar(byte))
-            default:
+            } else {
                 out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
             }
         }
         return out
+    }
+
+    /// RFC 3986 §2.3 unreserved characters: the only bytes a segment keeps unescaped.
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+            UInt8(ascii: "_"), UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
     }
 
     /// `text` with its `%XX` escapes decoded (`+` stays `+`); nil for a bad escape or bytes that
