@@ -151,6 +151,13 @@ import Testing
         let segment = "a b/ç?#%"
         #expect(PathSegments.decode("/" + PathSegments.encode(segment)) == [segment])
     }
+
+    @Test func escapesAllButUnreservedBytes() {
+        #expect(PathSegments.encode("quotes-1.2_~Az") == "quotes-1.2_~Az")
+        #expect(PathSegments.encode("a b") == "a%20b")
+        #expect(PathSegments.encode("é/") == "%C3%A9%2F")
+        #expect(PathSegments.encode("") == "")
+    }
 }
 
 /// The cases of ``QuotesRoute`` without their values, each with an example value.

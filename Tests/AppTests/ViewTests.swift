@@ -66,6 +66,9 @@ import Testing
         let date = Date(timeIntervalSince1970: 1_795_330_800)
         #expect(DateText.readable(date) == "22 Nov 2026, 07:00 UTC")
         #expect(DateText.machine(date) == "2026-11-22T07:00:00Z")
+        let early = Date(timeIntervalSince1970: -61_851_427_140)  // 0010-01-03 00:01 UTC: fields padded, the year not
+        #expect(DateText.readable(early) == "3 Jan 10, 00:01 UTC")
+        #expect(DateText.machine(early) == "10-01-03T00:01:00Z")
     }
 
     @Test func datesAgreeWithFoundationsCalendarAcrossCenturiesAndLeapDays() {

@@ -74,6 +74,27 @@ package struct AppCoordinator: HTTPResponder {
             logger.error("\(request.method) \(request.path) failed: \(error)")
             response = renderer.response(for: ErrorView.page(for: .serverFault(details: "\(error)")), visitor: exchange.visitor)
         }
+        return finish(response, exchange: exchange)
+    }
+
+    /// The same response as ``respond(to:)`` when it needs nothing asynchronous, else nil: a GET
+    /// or HEAD of a quote-book page whose visitor is signed out or resolves from the session
+    /// cache without I/O (``SessionKeeper/cachedSession(forToken:now:)``). Runs on the event loop.
+    package func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
+        guard request.method == .get || request.method == .head else { return nil }
+        var exchange = Exchange(visitor: Visitor(), revision: store.revision)
+        guard let navigation = routeImmediately(request, exchange: &exchange) else { return nil }
+        let response: HTTPResponse
+        switch navigation {
+        case .present, .redirect, .respond: response = resolvePage(navigation, exchange: exchange)
+        case .finished: return nil
+        }
+        return finish(response, exchange: exchange)
+    }
+
+    /// Adds the cookies the exchange collected (and `no-store` when there are any).
+    private func finish(_ response: HTTPResponse, exchange: Exchange) -> HTTPResponse {
+        var response = response
         for cookie in exchange.cookies { response.headers.add(name: "Set-Cookie", value: cookie.headerValue) }
         if !exchange.cookies.isEmpty { response.headers.set(name: "Cache-Control", value: "no-store") }
         return response
@@ -106,6 +127,33 @@ package struct AppCoordinator: HTTPResponder {
         return system.staticFile(for: request) ?? .present(ErrorView.page(for: .notFound))
     }
 
+    /// ``route(_:exchange:)`` for what needs nothing asynchronous: nil when the visitor is not
+    /// known without I/O, the quote book does not claim the request, or its flow must wait.
+    /// Other children's pages always take the async path (they come after the quote book in
+    /// ``route(_:exchange:)``, so nothing they claim is decided here).
+    func routeImmediately(_ request: HTTPRequest, exchange: inout Exchange) -> Navigation? {
+        guard let segments = PathSegments.decode(request.path) else {
+            return .present(ErrorView.page(for: .notFound))
+        }
+        guard let visitor = identifyImmediately(request, exchange: &exchange) else { return nil }
+        exchange.visitor = visitor
+        switch claim(request, segments, request.queryItems, for: quotes, exchange: &exchange) {
+        case .unclaimed: return nil
+        case .decided(let navigation): return navigation
+        case .start(let route, _): return quotes.startImmediately(route, visitor: exchange.visitor)
+        }
+    }
+
+    /// What the root's checks make of a request for one child.
+    private enum Claim<FlowRoute> {
+        /// The child's routes do not claim the path.
+        case unclaimed
+        /// Answered before the child starts (405, 403, sign-in redirect, 304, ...).
+        case decided(Navigation)
+        /// The child starts this route with this form.
+        case start(FlowRoute, SubmittedForm)
+    }
+
     /// Offers the request to `child`: nil when its routes do not claim the path. For a claimed
     /// route, the checks run in SPEC.md's order — CSRF token (POST), then sign-in — before the
     /// child starts. `issuesFormToken`: a signed-out visitor without a pre-session cookie gets
@@ -114,32 +162,45 @@ package struct AppCoordinator: HTTPResponder {
         _ request: HTTPRequest, _ segments: [String], _ query: URLEncodedForm, to child: Child,
         exchange: inout Exchange, issuesFormToken: Bool = false
     ) async throws -> Navigation? {
+        switch claim(request, segments, query, for: child, exchange: &exchange, issuesFormToken: issuesFormToken) {
+        case .unclaimed: return nil
+        case .decided(let navigation): return navigation
+        case .start(let route, let form): return try await child.start(route, request: request, form: form, visitor: exchange.visitor)
+        }
+    }
+
+    /// The checks of ``offer(_:_:_:to:exchange:issuesFormToken:)``, which need nothing
+    /// asynchronous; everything but starting the child.
+    private func claim<Child: FlowCoordinator>(
+        _ request: HTTPRequest, _ segments: [String], _ query: URLEncodedForm, for child: Child,
+        exchange: inout Exchange, issuesFormToken: Bool = false
+    ) -> Claim<Child.FlowRoute> {
         let route: Child.FlowRoute
         switch Child.FlowRoute.match(method: request.method, segments: segments, query: query) {
-        case .notFound: return nil
-        case .methodNotAllowed(let allowed): return .present(ErrorView.page(for: .methodNotAllowed(allowed)))
+        case .notFound: return .unclaimed
+        case .methodNotAllowed(let allowed): return .decided(.present(ErrorView.page(for: .methodNotAllowed(allowed))))
         case .found(let found): route = found
         }
         var form = SubmittedForm()
         if route.method == .post {
             guard let submitted = SubmittedForm(request) else {
-                return .present(ErrorView.page(for: .badRequest("The form arrived incomplete. Please go back and try again.")))
+                return .decided(.present(ErrorView.page(for: .badRequest("The form arrived incomplete. Please go back and try again."))))
             }
             guard let binding = csrfBinding(request, visitor: exchange.visitor),
                 csrf.isValid(submitted[CSRFField.token], for: binding)
             else {
-                return .present(ErrorView.page(for: .forbidden(ErrorView.expiredFormMessage)))
+                return .decided(.present(ErrorView.page(for: .forbidden(ErrorView.expiredFormMessage))))
             }
             form = submitted
         }
         switch route.access {
         case .signedIn where !exchange.visitor.isSignedIn:
             if route.method == .get, let returnTo = ReturnPath(request.target) {
-                return .push(AccountsRoute.signInForm(returnTo: returnTo))
+                return .decided(.push(AccountsRoute.signInForm(returnTo: returnTo)))
             }
-            return .push(AccountsRoute.signInForm(returnTo: nil))
+            return .decided(.push(AccountsRoute.signInForm(returnTo: nil)))
         case .signedOut where exchange.visitor.isSignedIn:
-            return .push(QuotesRoute.home)
+            return .decided(.push(QuotesRoute.home))
         default:
             break
         }
@@ -152,11 +213,11 @@ package struct AppCoordinator: HTTPResponder {
             let tag = pageTag(for: request, exchange: exchange)
             // `*` does not match: whether this page exists is only known once it is built.
             if request.ifNoneMatch(includes: tag, starMatches: false) {
-                return .respond(HTTPResponse(status: .notModified, headers: ["ETag": tag, "Cache-Control": "private, no-cache"]))
+                return .decided(.respond(HTTPResponse(status: .notModified, headers: ["ETag": tag, "Cache-Control": "private, no-cache"])))
             }
             exchange.pageTag = tag
         }
-        return try await child.start(route, request: request, form: form, visitor: exchange.visitor)
+        return .start(route, form)
     }
 
     /// A page is a function of the state, who is asking (their account and CSRF token) and the
@@ -174,8 +235,32 @@ package struct AppCoordinator: HTTPResponder {
     private func identify(_ request: HTTPRequest, exchange: inout Exchange) async throws -> Visitor {
         let cookies = request.cookies
         let date = now()
+        var session: SessionRecord?
         if let token = cookies[SessionKeeper.cookieName] {
-            if let session = try await sessions.session(forToken: token, now: date), let user = store.state.users[session.userID] {
+            session = try await sessions.session(forToken: token, now: date)
+        }
+        return visitor(cookies: cookies, session: session, date: date, exchange: &exchange)
+    }
+
+    /// ``identify(_:exchange:)`` from the session cache alone: nil when only storage can tell.
+    private func identifyImmediately(_ request: HTTPRequest, exchange: inout Exchange) -> Visitor? {
+        let cookies = request.cookies
+        let date = now()
+        var session: SessionRecord?
+        if let token = cookies[SessionKeeper.cookieName] {
+            switch sessions.cachedSession(forToken: token, now: date) {
+            case .notAToken: session = nil
+            case .live(let record): session = record
+            case .needsStorage: return nil
+            }
+        }
+        return visitor(cookies: cookies, session: session, date: date, exchange: &exchange)
+    }
+
+    /// Who is asking, given the session the cookie names (nil: none, or not live).
+    private func visitor(cookies: HTTPCookies, session: SessionRecord?, date: Date, exchange: inout Exchange) -> Visitor {
+        if let token = cookies[SessionKeeper.cookieName] {
+            if let session, let user = store.state.users[session.userID] {
                 if session.lastUsedAt == date, session.createdAt != date {
                     // Used again after an hour or more: the browser's copy gets a fresh lifetime too.
                     exchange.cookies.append(sessionCookie(token))
@@ -240,13 +325,21 @@ package struct AppCoordinator: HTTPResponder {
     /// Performs a navigation: renders, redirects, or passes a response through.
     private func resolve(_ navigation: Navigation, exchange: inout Exchange) async throws -> HTTPResponse {
         switch navigation {
+        case .present, .redirect, .respond: return resolvePage(navigation, exchange: exchange)
+        case .finished(let outcome): return try await resolve(onFlowFinished(outcome, exchange: &exchange), exchange: &exchange)
+        }
+    }
+
+    /// The navigations that need no parent decision: render, redirect, pass through.
+    private func resolvePage(_ navigation: Navigation, exchange: Exchange) -> HTTPResponse {
+        switch navigation {
         case .present(let page):
             var response = renderer.response(for: page, visitor: exchange.visitor)
             if let tag = exchange.pageTag, response.status == .ok { response.headers.add(name: "ETag", value: tag) }
             return response
         case .redirect(let location): return .seeOther(location.path)
-        case .finished(let outcome): return try await resolve(onFlowFinished(outcome, exchange: &exchange), exchange: &exchange)
         case .respond(let response): return response
+        case .finished: preconditionFailure("a finished flow goes to its parent first (resolve)")
         }
     }
 }

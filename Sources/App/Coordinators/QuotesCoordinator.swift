@@ -13,7 +13,10 @@ package struct QuotesCoordinator: FlowCoordinator {
         self.controller = controller
     }
 
-    package func start(_ route: QuotesRoute, request: HTTPRequest, form: SubmittedForm, visitor: Visitor) async throws -> Navigation {
+    /// The pages that need nothing asynchronous (they read the store's current state), or nil
+    /// for the flows that must wait for the store (saving, deleting, history from the journal).
+    /// The root calls this on the event loop for GETs it can answer at once.
+    package func startImmediately(_ route: QuotesRoute, visitor: Visitor) -> Navigation? {
         switch route {
         case .home:
             return .present(HomeView.page(for: controller.home(viewer: visitor.user?.id)))
@@ -23,6 +26,21 @@ package struct QuotesCoordinator: FlowCoordinator {
             return .present(QuoteView.page(for: controller.show(id, viewer: visitor.user?.id)))
         case .edit(let id):
             return .present(QuoteEditView.page(for: controller.edit(id)))
+        case .new:
+            return .present(QuoteEditView.newQuotePage(QuoteDraft(text: "", author: ""), problems: [:]))
+        case .events:
+            // Being built (issue 9): until then this path answers as unknown.
+            return .present(ErrorView.page(for: .notFound))
+        case .update, .favourite, .create, .delete, .history, .restore:
+            return nil
+        }
+    }
+
+    package func start(_ route: QuotesRoute, request: HTTPRequest, form: SubmittedForm, visitor: Visitor) async throws -> Navigation {
+        if let navigation = startImmediately(route, visitor: visitor) { return navigation }
+        switch route {
+        case .home, .list, .show, .edit, .new, .events:
+            preconditionFailure("\(route) is answered by startImmediately")
         case .update(let id):
             guard let user = visitor.user, let version = form[QuoteFormField.version].flatMap(Int.init) else {
                 return .present(ErrorView.page(for: .badRequest("The form arrived incomplete. Please go back and try again.")))
@@ -39,8 +57,6 @@ package struct QuotesCoordinator: FlowCoordinator {
             case .chosen(let id): return .finished(.favouriteChosen(id))
             case .notFound: return .present(ErrorView.page(for: .notFound))
             }
-        case .new:
-            return .present(QuoteEditView.newQuotePage(QuoteDraft(text: "", author: ""), problems: [:]))
         case .create:
             guard let user = visitor.user else { return .present(ErrorView.page(for: .notFound)) }
             let draft = QuoteDraft(text: form[QuoteFormField.text] ?? "", author: form[QuoteFormField.author] ?? "")
@@ -67,9 +83,6 @@ package struct QuotesCoordinator: FlowCoordinator {
             case .restored(let id, _), .alreadyCurrent(let id): return .finished(.quoteSaved(id))
             case .notFound: return .present(ErrorView.page(for: .notFound))
             }
-        case .events:
-            // Being built (issue 9): until then this path answers as unknown.
-            return .present(ErrorView.page(for: .notFound))
         }
     }
 }

@@ -54,6 +54,29 @@ package final class SessionKeeper: Sendable {
         return record
     }
 
+    /// What the cache alone says about a cookie's token, without any I/O.
+    package enum CachedLookup: Sendable, Equatable {
+        /// Not a token at all: there is no session, as ``SessionKeeper/session(forToken:now:)`` would say.
+        case notAToken
+        /// The live session, used within the last ``SessionKeeper/touchInterval``: reading it
+        /// writes nothing, so this is exactly what ``SessionKeeper/session(forToken:now:)`` returns.
+        case live(SessionRecord)
+        /// Not cached, expired, or due for a "last used" write: only
+        /// ``SessionKeeper/session(forToken:now:)`` can answer.
+        case needsStorage
+    }
+
+    /// The session a cookie's `token` names if the cache can tell without storage: for callers
+    /// that must not wait (the event loop's synchronous path), falling back to
+    /// ``session(forToken:now:)`` on ``CachedLookup/needsStorage``.
+    package func cachedSession(forToken token: String, now: Date) -> CachedLookup {
+        guard let id = Self.id(forToken: token) else { return .notAToken }
+        guard let record = cache.withLock({ $0[id] }) else { return .needsStorage }
+        // Below the touch interval is also below the idle lifetime: nothing to write or delete.
+        guard now.timeIntervalSince(record.lastUsedAt) < Self.touchInterval else { return .needsStorage }
+        return .live(record)
+    }
+
     /// Starts a new session for `user` with a fresh token (never one the client offered).
     package func start(for user: UserID, now: Date) async throws(StoreError) -> IssuedSession {
         let secret = SecureRandom.bytes(Self.tokenByteCount)

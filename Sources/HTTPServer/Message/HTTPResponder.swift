@@ -4,4 +4,18 @@
 /// faults into 500 pages at its boundary.
 package protocol HTTPResponder: Sendable {
     func respond(to request: HTTPRequest) async -> HTTPResponse
+
+    /// The response to `request` if it can be made at once without waiting for anything, or nil
+    /// to have ``respond(to:)`` answer it as usual.
+    ///
+    /// The server asks this first, on the connection's event-loop thread, and sends a non-nil
+    /// answer straight away: no task, no hop to the cooperative pool and back. So it must never
+    /// block, await or compute for long (every connection of that loop waits meanwhile), and a
+    /// non-nil answer must be the one ``respond(to:)`` would have given. The default answers nil.
+    func respondImmediately(to request: HTTPRequest) -> HTTPResponse?
+}
+
+extension HTTPResponder {
+    /// Always nil: every request goes through ``respond(to:)``.
+    package func respondImmediately(to request: HTTPRequest) -> HTTPResponse? { nil }
 }

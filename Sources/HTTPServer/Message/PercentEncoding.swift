@@ -34,13 +34,14 @@ package enum PercentEncoding {
     /// `string` with every byte but RFC 3986's unreserved ones (and `/` when `keepingSlash`)
     /// written as `%XX`; with `spaceAsPlus` a space becomes `+` (forms and queries).
     package static func encode(_ string: String, keepingSlash: Bool, spaceAsPlus: Bool) -> String {
+        // Most values (a path word, an id, a username) need no escape: returned as they are,
+        // without a copy (a list page links two routes per quote).
+        if string.utf8.allSatisfy(isUnreserved) { return string }
         var out: [UInt8] = []
         out.reserveCapacity(string.utf8.count)
         for byte in string.utf8 {
             switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                UInt8(ascii: "_"), UInt8(ascii: "~"):
+            case _ where isUnreserved(byte):
                 out.append(byte)
             case UInt8(ascii: "/") where keepingSlash:
                 out.append(byte)
@@ -53,5 +54,18 @@ package enum PercentEncoding {
             }
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// RFC 3986 §2.3 unreserved characters: kept as they are in every dialect.
+    @inline(__always)
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+            UInt8(ascii: "_"), UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
     }
 }

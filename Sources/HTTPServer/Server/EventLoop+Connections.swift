@@ -88,7 +88,9 @@ extension EventLoop {
         }
     }
 
-    /// Hands a request to the responder in a `Task`; the answer comes back through the inbox.
+    /// Answers a request on this thread when the responder can
+    /// (``HTTPResponder/respondImmediately(to:)``), else hands it to the responder in a `Task`
+    /// whose answer comes back through the inbox.
     func dispatch(_ request: HTTPRequest, on connection: Connection) {
         connection.inFlight = Connection.InFlight(
             method: request.method, path: request.path, version: request.version,
@@ -96,6 +98,10 @@ extension EventLoop {
         if request.method == .options, request.target == "*" {
             // RFC 9110 §9.3.7: `OPTIONS *` asks about the server, not a resource.
             complete(connection, with: HTTPResponse(status: .ok, headers: ["Allow": Self.serverWideAllow]))
+            return
+        }
+        if let response = responder.respondImmediately(to: request) {
+            complete(connection, with: response)
             return
         }
         let inbox = self.inbox

@@ -6,8 +6,9 @@ import Logging
 /// Ownership: the loop owns its poller descriptor and every ``Connection`` in ``connections``
 /// (indexed by descriptor number). Other threads reach it only through its ``LoopInbox``.
 /// Sockets are registered edge-triggered for input and output, once; the shared listening
-/// socket level-triggered with `EPOLLEXCLUSIVE`. The responder runs in a `Task` on the
-/// cooperative pool, never on this thread; `epoll_wait` runs only here.
+/// socket level-triggered with `EPOLLEXCLUSIVE`. The responder's synchronous
+/// ``HTTPResponder/respondImmediately(to:)`` runs on this thread; its `respond(to:)` runs in a
+/// `Task` (see ``ResponderExecution``); `epoll_wait` runs only here.
 final class EventLoop {
     static let listenerToken = UInt64.max
     static let inboxToken = UInt64.max - 1

@@ -179,3 +179,35 @@ import Testing
         #expect(ReturnPath(path) == nil)
     }
 }
+
+/// The cache-only lookup the event loop's synchronous path uses.
+@Suite struct CachedSessionLookupTests {
+    let clock = TestClock()
+
+    @Test func aCachedSessionUsedWithinTheHourIsLive() async throws {
+        let keeper = SessionKeeper(storage: AccountStorageDouble())
+        let issued = try await keeper.start(for: UserID(1), now: clock.now)
+        clock.advance(by: SessionKeeper.touchInterval - 1)
+        #expect(keeper.cachedSession(forToken: issued.token, now: clock.now) == .live(issued.record))
+    }
+
+    @Test func needsStorageWhenNotCachedOrDueForATouchOrExpired() async throws {
+        let storage = AccountStorageDouble()
+        let issued = try await SessionKeeper(storage: storage).start(for: UserID(1), now: clock.now)
+        let restarted = SessionKeeper(storage: storage)
+        #expect(restarted.cachedSession(forToken: issued.token, now: clock.now) == .needsStorage)
+        _ = try await restarted.session(forToken: issued.token, now: clock.now)
+        #expect(restarted.cachedSession(forToken: issued.token, now: clock.now) == .live(issued.record))
+        clock.advance(by: SessionKeeper.touchInterval)
+        #expect(restarted.cachedSession(forToken: issued.token, now: clock.now) == .needsStorage)
+        clock.advance(by: SessionKeeper.idleLifetime)
+        #expect(restarted.cachedSession(forToken: issued.token, now: clock.now) == .needsStorage)
+        #expect(await storage.reads == 1)
+        #expect(await storage.touches == 0)
+    }
+
+    @Test func aMalformedTokenIsNoSession() {
+        let keeper = SessionKeeper(storage: AccountStorageDouble())
+        #expect(keeper.cachedSession(forToken: "not-a-token", now: clock.now) == .notAToken)
+    }
+}

@@ -1,0 +1,85 @@
+import App
+import Foundation
+import HTTPServer
+import Store
+import TestSupport
+import Testing
+
+/// The root's synchronous path (`respondImmediately`, run on the event loop): the same response
+/// as the async path, byte for byte, or nil whenever the answer needs to wait.
+@Suite struct ImmediateResponseTests {
+    /// The pages of the quote book a GET or HEAD can get at once (signed-out redirects included).
+    static let targets = [
+        "/", "/quotes", "/quotes?page=2", "/quotes?page=0", "/quotes?q=infinite", "/quotes/1", "/quotes/999",
+        "/quotes/1/edit", "/quotes/new", "/quotes/1/events", "/%ZZ",
+    ]
+
+    func request(_ method: HTTPMethod, _ target: String, cookies: String, headers: HTTPHeaders = [:]) -> HTTPRequest {
+        var request = HTTPRequest(method: method, target: target, headers: ["Host": "test"])
+        if !cookies.isEmpty { request.headers.add(name: "Cookie", value: cookies) }
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        return request
+    }
+
+    func expectSame(_ request: HTTPRequest, on app: TestApp, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let immediate = try #require(app.coordinator.respondImmediately(to: request), sourceLocation: sourceLocation)
+        let usual = await app.coordinator.respond(to: request)
+        #expect(immediate.status == usual.status, sourceLocation: sourceLocation)
+        #expect(immediate.headers == usual.headers, sourceLocation: sourceLocation)
+        #expect(immediate.body == usual.body, sourceLocation: sourceLocation)
+    }
+
+    @Test(arguments: targets) func signedOutPagesAreTheSameAsTheAsyncPath(target: String) async throws {
+        let app = try TestApp()
+        try await expectSame(request(.get, target, cookies: ""), on: app)
+        try await expectSame(request(.head, target, cookies: ""), on: app)
+    }
+
+    @Test(arguments: targets) func signedInPagesAreTheSameAsTheAsyncPath(target: String) async throws {
+        let app = try TestApp()
+        let browser = try await app.signedIn("ada")
+        try await expectSame(request(.get, target, cookies: browser.cookieHeader), on: app)
+    }
+
+    @Test func aRevalidationIsThe304OfTheAsyncPath() async throws {
+        let app = try TestApp()
+        let browser = try await app.signedIn("ada")
+        let tag = try #require(await app.coordinator.respond(to: request(.get, "/", cookies: browser.cookieHeader)).headers["ETag"])
+        let revalidation = request(.get, "/", cookies: browser.cookieHeader, headers: ["If-None-Match": tag])
+        #expect(app.coordinator.respondImmediately(to: revalidation)?.status == .notModified)
+        try await expectSame(revalidation, on: app)
+    }
+
+    @Test func anUnknownOrMalformedSessionCookieIsClearedTheSameWay() async throws {
+        let app = try TestApp()
+        let unknown = "quotebook_session=" + Base64URL.encode(SecureRandom.bytes(32))
+        // Unknown: only storage can say so.
+        #expect(app.coordinator.respondImmediately(to: request(.get, "/", cookies: unknown)) == nil)
+        try await expectSame(request(.get, "/", cookies: "quotebook_session=nonsense"), on: app)
+        #expect(app.coordinator.respondImmediately(to: request(.get, "/", cookies: "quotebook_session=nonsense"))?
+            .headers.values(for: "Set-Cookie").first?.hasPrefix("quotebook_session=;") == true)
+    }
+
+    @Test func fallsBackWhenTheSessionIsDueForATouchThenAnswersOnceCached() async throws {
+        let clock = TestClock()
+        let app = try TestApp(now: { clock.now })
+        let cookies = try await app.signedIn("ada").cookieHeader
+        try await expectSame(request(.get, "/", cookies: cookies), on: app)
+        clock.advance(by: SessionKeeper.touchInterval)
+        // "Last used" must be written first: the async path does it.
+        #expect(app.coordinator.respondImmediately(to: request(.get, "/", cookies: cookies)) == nil)
+        let touched = await app.coordinator.respond(to: request(.get, "/", cookies: cookies))
+        #expect(touched.headers.values(for: "Set-Cookie").contains { $0.hasPrefix("quotebook_session=") })
+        clock.advance(by: 1)
+        try await expectSame(request(.get, "/quotes", cookies: cookies), on: app)
+    }
+
+    @Test(arguments: [
+        (HTTPMethod.post, "/quotes"), (.get, "/login"), (.get, "/signup"), (.get, "/quotes/1/history"), (.get, "/healthz"),
+        (.get, "/site.css"), (.get, "/nowhere"), (.get, "/profile"),
+    ])
+    func leavesWhatItCannotAnswerToTheAsyncPath(method: HTTPMethod, target: String) async throws {
+        let app = try TestApp()
+        #expect(app.coordinator.respondImmediately(to: request(method, target, cookies: "")) == nil)
+    }
+}
