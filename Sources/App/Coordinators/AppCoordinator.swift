@@ -27,6 +27,8 @@ package struct AppCoordinator: HTTPResponder {
     private let bootID: [UInt8]
     /// Pages carry an `ETag` (not in `--dev`, where templates change under them).
     private let tagsPages: Bool
+    /// Counts every answer by route and status (`--metrics`); nil counts nothing.
+    private let metrics: MetricsRegistry?
 
     /// Builds the tree: the root creates its children and injects what each needs.
     package init(dependencies: Dependencies) {
@@ -42,7 +44,7 @@ package struct AppCoordinator: HTTPResponder {
         quotes = QuotesCoordinator(controller: QuoteController(store: store, now: dependencies.now))
         accounts = AccountsCoordinator(accounts: accountsController, profiles: profileController)
         profiles = ProfilesCoordinator(controller: profileController)
-        system = SystemCoordinator(staticFiles: dependencies.staticFiles)
+        system = SystemCoordinator(staticFiles: dependencies.staticFiles, metrics: dependencies.metrics)
         self.store = store
         self.sessions = sessions
         csrf = CSRFProtection(key: dependencies.csrfKey)
@@ -56,6 +58,7 @@ package struct AppCoordinator: HTTPResponder {
         logger = dependencies.logger.labeled("app")
         bootID = SecureRandom.bytes(16)
         tagsPages = !dependencies.isDevelopment
+        metrics = dependencies.metrics
     }
 
     package func respond(to request: HTTPRequest) async -> HTTPResponse {
@@ -76,7 +79,14 @@ package struct AppCoordinator: HTTPResponder {
         }
         for cookie in exchange.cookies { response.headers.add(name: "Set-Cookie", value: cookie.headerValue) }
         if !exchange.cookies.isEmpty { response.headers.set(name: "Cache-Control", value: "no-store") }
+        metrics?.requests.count(exchange.routeLabel, status: response.status.code)
         return response
+    }
+
+    /// Requests the server refused before routing (malformed, over a limit, too slow) are
+    /// counted too, under `rejected`.
+    package func rejected(_ rejection: HTTPRejection) {
+        metrics?.requests.count(.rejected, status: rejection.status.code)
     }
 
     /// What the root learns about one request on its way through: who is asking, and the
@@ -88,11 +98,14 @@ package struct AppCoordinator: HTTPResponder {
         var cookies: [SetCookie] = []
         /// The `ETag` of the page this GET renders, if it is one.
         var pageTag: String?
+        /// Which route answered, for the request counters; set once a route claims the request.
+        var routeLabel = RouteLabel.unmatched
     }
 
     /// Finds the child whose routes claim the request and starts its flow.
     func route(_ request: HTTPRequest, exchange: inout Exchange) async throws -> Navigation {
         guard let segments = PathSegments.decode(request.path) else {
+            exchange.routeLabel = .rejected
             return .present(ErrorView.page(for: .notFound))
         }
         exchange.visitor = try await identify(request, exchange: &exchange)
@@ -103,7 +116,9 @@ package struct AppCoordinator: HTTPResponder {
         }
         if let navigation = try await offer(request, segments, query, to: profiles, exchange: &exchange) { return navigation }
         if let navigation = try await offer(request, segments, query, to: system, exchange: &exchange) { return navigation }
-        return system.staticFile(for: request) ?? .present(ErrorView.page(for: .notFound))
+        guard let file = system.staticFile(for: request) else { return .present(ErrorView.page(for: .notFound)) }
+        exchange.routeLabel = .staticFile
+        return file
     }
 
     /// Offers the request to `child`: nil when its routes do not claim the path. For a claimed
@@ -118,7 +133,9 @@ package struct AppCoordinator: HTTPResponder {
         switch Child.FlowRoute.match(method: request.method, segments: segments, query: query) {
         case .notFound: return nil
         case .methodNotAllowed(let allowed): return .present(ErrorView.page(for: .methodNotAllowed(allowed)))
-        case .found(let found): route = found
+        case .found(let found):
+            route = found
+            exchange.routeLabel = found.metricsLabel
         }
         var form = SubmittedForm()
         if route.method == .post {
