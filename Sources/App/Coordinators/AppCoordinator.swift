@@ -27,8 +27,10 @@ package struct AppCoordinator: HTTPResponder {
     private let bootID: [UInt8]
     /// Pages carry an `ETag` (not in `--dev`, where templates change under them).
     private let tagsPages: Bool
-    /// Counts every answer by route and status (`--metrics`); nil counts nothing.
-    private let metrics: MetricsRegistry?
+    /// Counts every answer by route and status (`--metrics`); nil counts nothing. Held itself,
+    /// not through its registry, so counting borrows it from `self` and retains nothing: no
+    /// reference count shared by every request is touched.
+    private let requestCounters: HTTPRequestCounters?
 
     /// Builds the tree: the root creates its children and injects what each needs.
     package init(dependencies: Dependencies) {
@@ -58,7 +60,7 @@ package struct AppCoordinator: HTTPResponder {
         logger = dependencies.logger.labeled("app")
         bootID = SecureRandom.bytes(16)
         tagsPages = !dependencies.isDevelopment
-        metrics = dependencies.metrics
+        requestCounters = dependencies.metrics?.requests
     }
 
     package func respond(to request: HTTPRequest) async -> HTTPResponse {
@@ -79,14 +81,14 @@ package struct AppCoordinator: HTTPResponder {
         }
         for cookie in exchange.cookies { response.headers.add(name: "Set-Cookie", value: cookie.headerValue) }
         if !exchange.cookies.isEmpty { response.headers.set(name: "Cache-Control", value: "no-store") }
-        metrics?.requests.count(exchange.routeLabel, status: response.status.code)
+        requestCounters?.count(exchange.routeLabel, status: response.status.code)
         return response
     }
 
     /// Requests the server refused before routing (malformed, over a limit, too slow) are
     /// counted too, under `rejected`.
     package func rejected(_ rejection: HTTPRejection) {
-        metrics?.requests.count(.rejected, status: rejection.status.code)
+        requestCounters?.count(.rejected, status: rejection.status.code)
     }
 
     /// What the root learns about one request on its way through: who is asking, and the
