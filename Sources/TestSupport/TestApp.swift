@@ -14,6 +14,8 @@ package struct TestApp: Sendable {
     package let coordinator: AppCoordinator
     package let logSink: InMemoryLogSink
     package let hashingPool: BlockingThreadPool
+    /// The counters, when the app was made with `metrics: true` (as `--metrics`).
+    package let metrics: MetricsRegistry?
 
     /// The clock every test app uses: 2026-11-22 07:00 UTC.
     package static let fixedNow = Date(timeIntervalSince1970: 1_795_330_800)
@@ -24,14 +26,16 @@ package struct TestApp: Sendable {
     package init(
         journalPath: String = ":memory:", seed: [AppAction] = SeedContent.actions(at: TestApp.fixedNow),
         isDevelopment: Bool = false, templates: URL = RepositoryPaths.templates, secureCookies: Bool = false,
-        now: @escaping @Sendable () -> Date = { TestApp.fixedNow }, hashingQueueLimit: Int = 64
+        now: @escaping @Sendable () -> Date = { TestApp.fixedNow }, hashingQueueLimit: Int = 64, metrics: Bool = false
     ) throws {
         logSink = InMemoryLogSink()
         let logger = Logger(label: "test", level: .debug, sink: logSink)
         let journal = try SQLiteJournal(path: journalPath)
         // Beside the journal in its file; `:memory:` opens a private in-memory database of its own.
         accountStorage = try SQLiteAccountStorage(path: journal.path)
-        store = try Store(journal: journal, seed: seed, logger: logger)
+        let metrics = metrics ? MetricsRegistry() : nil
+        self.metrics = metrics
+        store = try Store(journal: journal, seed: seed, middleware: metrics.map { [$0.storeMiddleware] } ?? [], logger: logger)
         hashingPool = BlockingThreadPool(name: "test-hash", threadCount: 2, queueLimit: hashingQueueLimit)
         let dependencies = Dependencies(
             store: store,
@@ -45,7 +49,8 @@ package struct TestApp: Sendable {
                 ? .reloading(try TemplateReloader(directory: templates)) : .compiled(try TemplateLibrary(directory: templates)),
             staticFiles: StaticFiles(root: RepositoryPaths.publicFiles),
             isDevelopment: isDevelopment,
-            logger: logger
+            logger: logger,
+            metrics: metrics
         )
         coordinator = AppCoordinator(dependencies: dependencies)
     }

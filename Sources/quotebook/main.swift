@@ -72,15 +72,18 @@ if !templateProblems.isEmpty {
     fail("cannot start: the templates in \(templatesDirectory.path) are incomplete:\n  " + templateProblems.joined(separator: "\n  "))
 }
 
+// --metrics: one registry, fed by the store's middleware and the root coordinator, shown at /metrics.
+let metrics = options.metrics ? MetricsRegistry() : nil
 let store: Store
 let accountStorage: SQLiteAccountStorage
 let csrfKey: [UInt8]
 do {
     let journal = try SQLiteJournal(directory: options.dataDirectory)
     accountStorage = try SQLiteAccountStorage(path: journal.path)
+    var middleware: [any StoreMiddleware] = [ActionLogMiddleware(logger: logger.labeled("store"))]
+    if let metrics { middleware.append(metrics.storeMiddleware) }
     store = try Store(
-        journal: journal, seed: SeedContent.actions(at: Date()),
-        middleware: [ActionLogMiddleware(logger: logger.labeled("store"))], logger: logger.labeled("store"))
+        journal: journal, seed: SeedContent.actions(at: Date()), middleware: middleware, logger: logger.labeled("store"))
     csrfKey = try await accountStorage.secret(named: "csrf", orCreate: { SecureRandom.bytes(32) })
     let expired = try await accountStorage.deleteSessions(unusedSince: Date().addingTimeInterval(-SessionKeeper.idleLifetime))
     if expired > 0 { logger.info("deleted \(expired) sessions unused for 30 days") }
@@ -101,7 +104,8 @@ let dependencies = Dependencies(
     templates: templates,
     staticFiles: StaticFiles(root: root.appendingPathComponent("Public", isDirectory: true)),
     isDevelopment: options.isDevelopment,
-    logger: logger
+    logger: logger,
+    metrics: metrics
 )
 let server = HTTPServer(
     configuration: options.serverConfiguration,

@@ -40,6 +40,18 @@ import Testing
         #expect(options.logLevel == .error)
     }
 
+    @Test func metricsIsOffUnlessTheFlagOrTheEnvironmentTurnsItOn() throws {
+        #expect(try serve([]).metrics == false)
+        #expect(try serve(["--metrics"]).metrics)
+        #expect(try serve(["--metrics=true"]).metrics)
+        #expect(try serve([], ["QUOTEBOOK_METRICS": "1"]).metrics)
+        #expect(try serve([], ["QUOTEBOOK_METRICS": "yes"]).metrics)
+        #expect(try serve([], ["QUOTEBOOK_METRICS": "off"]).metrics == false)
+        #expect(try serve(["--metrics=false"], ["QUOTEBOOK_METRICS": "1"]).metrics == false, "the flag wins")
+        #expect(throws: AppOptions.ParseError.self) { try serve([], ["QUOTEBOOK_METRICS": "sometimes"]) }
+        #expect(AppOptions.usage.contains("--metrics"))
+    }
+
     @Test func httpLimitsAndTimeoutsAreOptions() throws {
         let options = try serve(
             [

@@ -26,6 +26,8 @@ package struct AppOptions: Sendable, Equatable {
     package var secureCookies = false
     /// Threads that hash passwords (`--hashing-threads`).
     package var hashingThreads = 2
+    /// `--metrics`: count requests and actions, and serve the counters at `GET /metrics`.
+    package var metrics = false
 
     package init() {}
 
@@ -135,6 +137,8 @@ package struct AppOptions: Sendable, Equatable {
           --log-level LEVEL  trace, debug, info, notice, warning or error (default info)
           --secure-cookies   mark cookies Secure (when served over HTTPS by a proxy)
           --hashing-threads N  threads that hash passwords (default 2)
+          --metrics          count requests and store actions; serve them at GET /metrics
+                             in the Prometheus text format (without it /metrics is a 404)
           --help             show this text
 
         HTTP limits and timeouts (defaults as in SPEC.md):
@@ -172,6 +176,7 @@ package struct AppOptions: Sendable, Equatable {
         case dev = "--dev"
         case secureCookies = "--secure-cookies"
         case hashingThreads = "--hashing-threads"
+        case metrics = "--metrics"
         case logLevel = "--log-level"
         case maxRequestLine = "--max-request-line"
         case maxHeaderBytes = "--max-header-bytes"
@@ -185,7 +190,7 @@ package struct AppOptions: Sendable, Equatable {
         case shutdownGrace = "--shutdown-grace"
         case eventLoops = "--event-loops"
 
-        var takesValue: Bool { self != .dev && self != .secureCookies }
+        var takesValue: Bool { self != .dev && self != .secureCookies && self != .metrics }
 
         var environmentName: String {
             "QUOTEBOOK_" + rawValue.dropFirst(2).uppercased().replacingOccurrences(of: "-", with: "_")
@@ -217,6 +222,8 @@ package struct AppOptions: Sendable, Equatable {
             secureCookies = try Self.flag(value, source: source)
         case .hashingThreads:
             hashingThreads = try Self.count(value, source: source)
+        case .metrics:
+            metrics = try Self.flag(value, source: source)
         case .logLevel:
             guard let level = LogLevel(name: value) else {
                 throw ParseError(description: "\(source) must be one of trace, debug, info, notice, warning, error")

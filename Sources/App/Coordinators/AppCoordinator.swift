@@ -27,6 +27,10 @@ package struct AppCoordinator: HTTPResponder {
     private let bootID: [UInt8]
     /// Pages carry an `ETag` (not in `--dev`, where templates change under them).
     private let tagsPages: Bool
+    /// Counts every answer by route and status (`--metrics`); nil counts nothing. Held itself,
+    /// not through its registry, so counting borrows it from `self` and retains nothing: no
+    /// reference count shared by every request is touched.
+    private let requestCounters: HTTPRequestCounters?
 
     /// Builds the tree: the root creates its children and injects what each needs.
     package init(dependencies: Dependencies) {
@@ -42,7 +46,7 @@ package struct AppCoordinator: HTTPResponder {
         quotes = QuotesCoordinator(controller: QuoteController(store: store, now: dependencies.now))
         accounts = AccountsCoordinator(accounts: accountsController, profiles: profileController)
         profiles = ProfilesCoordinator(controller: profileController)
-        system = SystemCoordinator(staticFiles: dependencies.staticFiles)
+        system = SystemCoordinator(staticFiles: dependencies.staticFiles, metrics: dependencies.metrics)
         self.store = store
         self.sessions = sessions
         csrf = CSRFProtection(key: dependencies.csrfKey)
@@ -56,6 +60,7 @@ package struct AppCoordinator: HTTPResponder {
         logger = dependencies.logger.labeled("app")
         bootID = SecureRandom.bytes(16)
         tagsPages = !dependencies.isDevelopment
+        requestCounters = dependencies.metrics?.requests
     }
 
     package func respond(to request: HTTPRequest) async -> HTTPResponse {
@@ -97,7 +102,14 @@ package struct AppCoordinator: HTTPResponder {
         var response = response
         for cookie in exchange.cookies { response.headers.add(name: "Set-Cookie", value: cookie.headerValue) }
         if !exchange.cookies.isEmpty { response.headers.set(name: "Cache-Control", value: "no-store") }
+        requestCounters?.count(exchange.routeLabel, status: response.status.code)
         return response
+    }
+
+    /// Requests the server refused before routing (malformed, over a limit, too slow) are
+    /// counted too, under `rejected`.
+    package func rejected(_ rejection: HTTPRejection) {
+        requestCounters?.count(.rejected, status: rejection.status.code)
     }
 
     /// What the root learns about one request on its way through: who is asking, and the
@@ -109,11 +121,14 @@ package struct AppCoordinator: HTTPResponder {
         var cookies: [SetCookie] = []
         /// The `ETag` of the page this GET renders, if it is one.
         var pageTag: String?
+        /// Which route answered, for the request counters; set once a route claims the request.
+        var routeLabel = RouteLabel.unmatched
     }
 
     /// Finds the child whose routes claim the request and starts its flow.
     func route(_ request: HTTPRequest, exchange: inout Exchange) async throws -> Navigation {
         guard let segments = PathSegments.decode(request.path) else {
+            exchange.routeLabel = .rejected
             return .present(ErrorView.page(for: .notFound))
         }
         exchange.visitor = try await identify(request, exchange: &exchange)
@@ -124,7 +139,9 @@ package struct AppCoordinator: HTTPResponder {
         }
         if let navigation = try await offer(request, segments, query, to: profiles, exchange: &exchange) { return navigation }
         if let navigation = try await offer(request, segments, query, to: system, exchange: &exchange) { return navigation }
-        return system.staticFile(for: request) ?? .present(ErrorView.page(for: .notFound))
+        guard let file = system.staticFile(for: request) else { return .present(ErrorView.page(for: .notFound)) }
+        exchange.routeLabel = .staticFile
+        return file
     }
 
     /// ``route(_:exchange:)`` for what needs nothing asynchronous: nil when the visitor is not
@@ -133,6 +150,7 @@ package struct AppCoordinator: HTTPResponder {
     /// ``route(_:exchange:)``, so nothing they claim is decided here).
     func routeImmediately(_ request: HTTPRequest, exchange: inout Exchange) -> Navigation? {
         guard let segments = PathSegments.decode(request.path) else {
+            exchange.routeLabel = .rejected
             return .present(ErrorView.page(for: .notFound))
         }
         guard let visitor = identifyImmediately(request, exchange: &exchange) else { return nil }
@@ -179,7 +197,9 @@ package struct AppCoordinator: HTTPResponder {
         switch Child.FlowRoute.match(method: request.method, segments: segments, query: query) {
         case .notFound: return .unclaimed
         case .methodNotAllowed(let allowed): return .decided(.present(ErrorView.page(for: .methodNotAllowed(allowed))))
-        case .found(let found): route = found
+        case .found(let found):
+            route = found
+            exchange.routeLabel = found.metricsLabel
         }
         var form = SubmittedForm()
         if route.method == .post {

@@ -1,11 +1,14 @@
 package import HTTPServer
 
-/// Health check and the files of `Public/`, the fallback for paths no feature claims.
+/// Health check, metrics, and the files of `Public/`, the fallback for paths no feature claims.
 package struct SystemCoordinator: FlowCoordinator {
     private let staticFiles: StaticFiles
+    /// The counters `/metrics` shows; nil without `--metrics`, and `/metrics` is then a 404.
+    private let metrics: MetricsRegistry?
 
-    package init(staticFiles: StaticFiles) {
+    package init(staticFiles: StaticFiles, metrics: MetricsRegistry?) {
         self.staticFiles = staticFiles
+        self.metrics = metrics
     }
 
     package func start(_ route: SystemRoute, request: HTTPRequest, form: SubmittedForm, visitor: Visitor) -> Navigation {
@@ -15,8 +18,11 @@ package struct SystemCoordinator: FlowCoordinator {
             response.headers.add(name: "Cache-Control", value: "no-store")
             return .respond(response)
         case .metrics:
-            // Being built (issue 9): without --metrics this is the answer the spec asks for.
-            return .present(ErrorView.page(for: .notFound))
+            guard let metrics else { return .present(ErrorView.page(for: .notFound)) }
+            let response = HTTPResponse(
+                status: .ok, headers: ["Content-Type": PrometheusText.contentType, "Cache-Control": "no-store"],
+                body: Array(metrics.exposition().utf8))
+            return .respond(response)
         }
     }
 

@@ -24,11 +24,13 @@ package struct Dependencies: Sendable {
     /// `--dev`: error pages show details.
     package var isDevelopment: Bool
     package var logger: Logger
+    /// `--metrics`: the counters `GET /metrics` shows; nil counts nothing and makes it a 404.
+    package var metrics: MetricsRegistry?
 
     package init(
         store: Store, sessionStorage: any SessionStorage, photoStorage: any PhotoStorage, hashingPool: BlockingThreadPool,
         csrfKey: [UInt8], secureCookies: Bool, now: @escaping @Sendable () -> Date, templates: PageRenderer.Source,
-        staticFiles: StaticFiles, isDevelopment: Bool, logger: Logger
+        staticFiles: StaticFiles, isDevelopment: Bool, logger: Logger, metrics: MetricsRegistry? = nil
     ) {
         self.store = store
         self.sessionStorage = sessionStorage
@@ -41,5 +43,6 @@ package struct Dependencies: Sendable {
         self.staticFiles = staticFiles
         self.isDevelopment = isDevelopment
         self.logger = logger
+        self.metrics = metrics
     }
 }

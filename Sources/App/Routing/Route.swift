@@ -16,6 +16,8 @@ package protocol Route: Hashable, Sendable {
     var queryItems: [(name: String, value: String)] { get }
     /// Who may use it; the root coordinator checks this before any child sees the request.
     var access: RouteAccess { get }
+    /// Which route this is, without its values: a bounded label for metrics (`RouteLabel.swift`).
+    var metricsLabel: RouteLabel { get }
 }
 
 /// Who may use a route (SPEC.md "Pages", column *who*).

@@ -13,9 +13,16 @@ package protocol HTTPResponder: Sendable {
     /// block, await or compute for long (every connection of that loop waits meanwhile), and a
     /// non-nil answer must be the one ``respond(to:)`` would have given. The default answers nil.
     func respondImmediately(to request: HTTPRequest) -> HTTPResponse?
+
+    /// The server answered a request with `rejection` itself, before (or instead of) calling
+    /// ``respond(to:)``: it was malformed, over a limit or too slow. Called on an event-loop
+    /// thread, so it must be quick and never block; the default does nothing.
+    func rejected(_ rejection: HTTPRejection)
 }
 
 extension HTTPResponder {
     /// Always nil: every request goes through ``respond(to:)``.
     package func respondImmediately(to request: HTTPRequest) -> HTTPResponse? { nil }
+
+    package func rejected(_ rejection: HTTPRejection) {}
 }

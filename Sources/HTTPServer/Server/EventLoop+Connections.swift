@@ -182,6 +182,7 @@ extension EventLoop {
         connection.input = []
         connection.inputStart = 0
         connection.lastActivity = now
+        responder.rejected(rejection)
         let requestLine = connection.parser.parsedRequestLine
         logAccess(
             method: requestLine?.method.rawValue ?? "-",

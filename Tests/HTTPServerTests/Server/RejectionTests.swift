@@ -1,4 +1,5 @@
 import HTTPServer
+import Synchronization
 import Testing
 
 /// Invalid requests get the right status, `Connection: close`, a closed connection, and the
@@ -68,6 +69,17 @@ import Testing
         await server.stop()
     }
 
+    @Test func theResponderHearsOfEveryRejectionBeforeItIsAnswered() async throws {
+        let responder = RejectionRecorder()
+        let server = try TestServer(responder: responder)
+        for request in ["GET / HTTP/1.1\r\n\r\n", "GET / HTTP/2.0\r\nHost: h\r\n\r\n", "BREW /pot HTTP/1.1\r\nHost: h\r\n\r\n"] {
+            _ = try await server.connect().exchange(request)
+        }
+        #expect(try await server.connect().exchange("GET / HTTP/1.1\r\nHost: h\r\n\r\n").status == 200)
+        #expect(responder.statuses.withLock { $0 } == [400, 505, 501], "in order, and not the request that was served")
+        await server.stop()
+    }
+
     @Test func rejectsRequestLineOverLimitWith414() async throws {
         let server = try TestServer()
         let client = try server.connect()
@@ -118,5 +130,18 @@ import Testing
             "POST / HTTP/1.1\r\nHost: h\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: 50\r\n\r\n\(body)")
         #expect(response.status == 200)
         await server.stop()
+    }
+}
+
+/// Answers every request with 200 and records the status of each rejection it is told of.
+final class RejectionRecorder: HTTPResponder {
+    let statuses = Mutex<[Int]>([])
+
+    func respond(to request: HTTPRequest) async -> HTTPResponse {
+        .text("ok")
+    }
+
+    func rejected(_ rejection: HTTPRejection) {
+        statuses.withLock { $0.append(rejection.status.code) }
     }
 }
