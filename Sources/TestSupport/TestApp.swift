@@ -24,7 +24,8 @@ package struct TestApp: Sendable {
     package init(
         journalPath: String = ":memory:", seed: [AppAction] = SeedContent.actions(at: TestApp.fixedNow),
         isDevelopment: Bool = false, templates: URL = RepositoryPaths.templates, secureCookies: Bool = false,
-        now: @escaping @Sendable () -> Date = { TestApp.fixedNow }, hashingQueueLimit: Int = 64
+        now: @escaping @Sendable () -> Date = { TestApp.fixedNow }, hashingQueueLimit: Int = 64,
+        live: LiveSettings = LiveSettings()
     ) throws {
         logSink = InMemoryLogSink()
         let logger = Logger(label: "test", level: .debug, sink: logSink)
@@ -45,7 +46,8 @@ package struct TestApp: Sendable {
                 ? .reloading(try TemplateReloader(directory: templates)) : .compiled(try TemplateLibrary(directory: templates)),
             staticFiles: StaticFiles(root: RepositoryPaths.publicFiles),
             isDevelopment: isDevelopment,
-            logger: logger
+            logger: logger,
+            live: live
         )
         coordinator = AppCoordinator(dependencies: dependencies)
     }

@@ -17,6 +17,8 @@ package struct AppCoordinator: HTTPResponder {
     private let profiles: ProfilesCoordinator
     private let system: SystemCoordinator
     private let store: Store
+    /// Fans the store's quote changes out to open quote pages.
+    private let feed: QuoteFeed
     private let sessions: SessionKeeper
     private let csrf: CSRFProtection
     private let secureCookies: Bool
@@ -39,11 +41,14 @@ package struct AppCoordinator: HTTPResponder {
         let accountsController = AccountsController(
             store: store, hasher: PasswordHasher(pool: dependencies.hashingPool), sessions: sessions,
             throttle: SignInThrottle(), now: dependencies.now)
-        quotes = QuotesCoordinator(controller: QuoteController(store: store, now: dependencies.now))
+        let feed = QuoteFeed(store: store, heartbeatInterval: dependencies.live.heartbeatInterval)
+        store.observe { feed.publish($0) }
+        quotes = QuotesCoordinator(controller: QuoteController(store: store, now: dependencies.now), feed: feed)
         accounts = AccountsCoordinator(accounts: accountsController, profiles: profileController)
         profiles = ProfilesCoordinator(controller: profileController)
         system = SystemCoordinator(staticFiles: dependencies.staticFiles)
         self.store = store
+        self.feed = feed
         self.sessions = sessions
         csrf = CSRFProtection(key: dependencies.csrfKey)
         secureCookies = dependencies.secureCookies
@@ -57,6 +62,9 @@ package struct AppCoordinator: HTTPResponder {
         bootID = SecureRandom.bytes(16)
         tagsPages = !dependencies.isDevelopment
     }
+
+    /// Quote event streams open now (for tests and metrics).
+    package var openEventStreams: Int { feed.listenerCount }
 
     package func respond(to request: HTTPRequest) async -> HTTPResponse {
         var exchange = Exchange(visitor: Visitor(), revision: store.revision)

@@ -1,16 +1,18 @@
 package import HTTPServer
 import Store
 
-/// The quote book's flows: home, the list, showing, editing and saving a quote, and choosing a
-/// favourite.
+/// The quote book's flows: home, the list, showing, editing and saving a quote, choosing a
+/// favourite, and a quote's live event stream.
 ///
 /// It turns a ``QuotesRoute`` and the request's form into a call on ``QuoteController``, and the
 /// returned state into a page through the views; it never decides where a finished flow goes.
 package struct QuotesCoordinator: FlowCoordinator {
     private let controller: QuoteController
+    private let feed: QuoteFeed
 
-    package init(controller: QuoteController) {
+    package init(controller: QuoteController, feed: QuoteFeed) {
         self.controller = controller
+        self.feed = feed
     }
 
     package func start(_ route: QuotesRoute, request: HTTPRequest, form: SubmittedForm, visitor: Visitor) async throws -> Navigation {
@@ -39,7 +41,12 @@ package struct QuotesCoordinator: FlowCoordinator {
             case .chosen(let id): return .finished(.favouriteChosen(id))
             case .notFound: return .present(ErrorView.page(for: .notFound))
             }
-        case .new, .create, .delete, .history, .restore, .events:
+        case .events(let id):
+            guard feed.contains(id) else { return .present(ErrorView.page(for: .notFound)) }
+            // A reconnecting browser names the last version it was sent (the parser has trimmed the value).
+            let lastSeen = request.headers["Last-Event-ID"].flatMap { Int($0) }
+            return .respond(QuoteEventView.response { [feed] in feed.listen(to: id, lastSeenVersion: lastSeen) })
+        case .new, .create, .delete, .history, .restore:
             // Being built (issue 9); until then these paths answer as unknown.
             return .present(ErrorView.page(for: .notFound))
         }

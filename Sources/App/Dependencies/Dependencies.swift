@@ -24,11 +24,13 @@ package struct Dependencies: Sendable {
     /// `--dev`: error pages show details.
     package var isDevelopment: Bool
     package var logger: Logger
+    /// Heartbeats of event streams and, with `--dev`, the folders whose changes reload pages.
+    package var live: LiveSettings
 
     package init(
         store: Store, sessionStorage: any SessionStorage, photoStorage: any PhotoStorage, hashingPool: BlockingThreadPool,
         csrfKey: [UInt8], secureCookies: Bool, now: @escaping @Sendable () -> Date, templates: PageRenderer.Source,
-        staticFiles: StaticFiles, isDevelopment: Bool, logger: Logger
+        staticFiles: StaticFiles, isDevelopment: Bool, logger: Logger, live: LiveSettings = LiveSettings()
     ) {
         self.store = store
         self.sessionStorage = sessionStorage
@@ -41,5 +43,6 @@ package struct Dependencies: Sendable {
         self.staticFiles = staticFiles
         self.isDevelopment = isDevelopment
         self.logger = logger
+        self.live = live
     }
 }
