@@ -213,6 +213,23 @@ import Testing
         await live.stop()
     }
 
+    @Test func theQuotePageNamesItsStreamAndLoadsTheScriptFromPublicWithinItsPolicy() async throws {
+        let app = try TestApp()
+        let page = await app.get("/quotes/1")
+        #expect(page.text.contains(#"data-events-url="/quotes/1/events" data-version="1""#))
+        #expect(page.text.contains(#"<script src="/live.js" defer></script>"#))
+        // No inline script or style, which `default-src 'self'` would block.
+        #expect(page.text.components(separatedBy: "<script").dropFirst().allSatisfy { $0.hasPrefix(#" src="/"#) })
+        #expect(!page.text.contains("<style") && !page.text.contains(" style="))
+        #expect(page.headers["Content-Security-Policy"]?.contains("default-src 'self'") == true)
+        let script = await app.get("/live.js")
+        #expect(script.status == .ok)
+        #expect(script.headers["Content-Type"] == "text/javascript; charset=utf-8")
+        #expect(script.text.contains("new EventSource(article.getAttribute(\"data-events-url\"))"))
+        #expect(script.text.contains(".textContent = quote.text"))
+        #expect(!script.text.contains("innerHTML"))
+    }
+
     @Test func sigtermEndsOpenStreamsAndTheServerExits() async throws {
         let data = try TemporaryDirectory()
         defer { data.remove() }

@@ -30,6 +30,8 @@ package enum SystemRoute: Route {
 /// Files of `Public/` that pages link to; served at the same path by the static-file fallback.
 package enum PublicAsset: String, CaseIterable, Sendable {
     case stylesheet = "site.css"
+    /// Keeps an open quote page up to date from its event stream.
+    case liveQuote = "live.js"
 
     /// The URL path of the file.
     package var path: String { "/" + rawValue }

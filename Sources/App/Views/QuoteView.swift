@@ -7,10 +7,15 @@ package enum QuoteView {
         let quote: QuoteCard
         let favouriteURL: String
         let isFavourite: Bool
+        /// The quote's event stream and the script that follows it, so the open page updates
+        /// itself (`Public/live.js`); without the script the page is the same and a reload shows changes.
+        let eventsURL: String
+        let liveScript: String
 
         var templateValue: TemplateValue {
             .object([
                 "quote": quote.templateValue, "favouriteURL": .string(favouriteURL), "isFavourite": .bool(isFavourite),
+                "eventsURL": .string(eventsURL), "liveScript": .string(liveScript),
             ])
         }
     }
@@ -22,7 +27,8 @@ package enum QuoteView {
                 template: .quote,
                 context: Context(
                     quote: QuoteCard(quote, addedBy: addedBy), favouriteURL: QuotesRoute.favourite(quote.id).path,
-                    isFavourite: isFavourite))
+                    isFavourite: isFavourite, eventsURL: QuotesRoute.events(quote.id).path,
+                    liveScript: PublicAsset.liveQuote.path))
         case .notFound:
             ErrorView.page(for: .notFound)
         }
