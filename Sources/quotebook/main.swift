@@ -101,7 +101,10 @@ let dependencies = Dependencies(
     templates: templates,
     staticFiles: StaticFiles(root: root.appendingPathComponent("Public", isDirectory: true)),
     isDevelopment: options.isDevelopment,
-    logger: logger
+    logger: logger,
+    // --dev: open pages reload when a template or public file changes.
+    live: LiveSettings(
+        watchedFolders: options.isDevelopment ? [templatesDirectory, root.appendingPathComponent("Public", isDirectory: true)] : [])
 )
 let server = HTTPServer(
     configuration: options.serverConfiguration,

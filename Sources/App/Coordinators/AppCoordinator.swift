@@ -46,7 +46,12 @@ package struct AppCoordinator: HTTPResponder {
         quotes = QuotesCoordinator(controller: QuoteController(store: store, now: dependencies.now), feed: feed)
         accounts = AccountsCoordinator(accounts: accountsController, profiles: profileController)
         profiles = ProfilesCoordinator(controller: profileController)
-        system = SystemCoordinator(staticFiles: dependencies.staticFiles)
+        let live = dependencies.live
+        system = SystemCoordinator(
+            staticFiles: dependencies.staticFiles,
+            developmentReload: dependencies.isDevelopment
+                ? DevelopmentReload(folders: live.watchedFolders, interval: live.watchInterval, heartbeatInterval: live.heartbeatInterval)
+                : nil)
         self.store = store
         self.feed = feed
         self.sessions = sessions
@@ -56,6 +61,7 @@ package struct AppCoordinator: HTTPResponder {
         renderer = PageRenderer(
             source: dependencies.templates,
             showsErrorDetails: dependencies.isDevelopment,
+            reloadsOnChange: dependencies.isDevelopment,
             logger: dependencies.logger.labeled("view")
         )
         logger = dependencies.logger.labeled("app")

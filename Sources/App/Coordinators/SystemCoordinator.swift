@@ -1,11 +1,15 @@
 package import HTTPServer
 
-/// Health check and the files of `Public/`, the fallback for paths no feature claims.
+/// Health check, the `--dev` reload stream, and the files of `Public/`, the fallback for paths
+/// no feature claims.
 package struct SystemCoordinator: FlowCoordinator {
     private let staticFiles: StaticFiles
+    /// Set only with `--dev`.
+    private let developmentReload: DevelopmentReload?
 
-    package init(staticFiles: StaticFiles) {
+    package init(staticFiles: StaticFiles, developmentReload: DevelopmentReload? = nil) {
         self.staticFiles = staticFiles
+        self.developmentReload = developmentReload
     }
 
     package func start(_ route: SystemRoute, request: HTTPRequest, form: SubmittedForm, visitor: Visitor) -> Navigation {
@@ -17,6 +21,10 @@ package struct SystemCoordinator: FlowCoordinator {
         case .metrics:
             // Being built (issue 9): without --metrics this is the answer the spec asks for.
             return .present(ErrorView.page(for: .notFound))
+        case .developmentEvents:
+            guard let reload = developmentReload else { return .present(ErrorView.page(for: .notFound)) }
+            let lastSeen = request.headers["Last-Event-ID"]
+            return .respond(DevelopmentReloadView.response { reload.messages(lastSeen: lastSeen) })
         }
     }
 

@@ -17,14 +17,10 @@ package enum QuoteEventView {
     /// The streamed response; `open` is called once the body starts (so a HEAD request, whose
     /// body is never produced, opens nothing). The stream ends after a deletion.
     package static func response(open: @escaping @Sendable () -> AsyncStream<QuoteFeedMessage>) -> HTTPResponse {
-        HTTPResponse(
-            status: .ok, headers: EventStream.headers,
-            stream: HTTPBodyStream { writer in
-                for await message in open() {
-                    guard await writer.write(event(for: message)) else { return }
-                    if case .deleted = message { return }
-                }
-            })
+        EventStream.response(open: open, event: event(for:)) { message in
+            if case .deleted = message { return true }
+            return false
+        }
     }
 
     /// One message as the bytes of one event.
@@ -91,6 +87,22 @@ enum EventStream {
     static let headers: HTTPHeaders = [
         "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
     ]
+
+    /// A `200` whose body writes each message of `open()` as `event(message)`, until the
+    /// messages end, the client goes, or a message `isLast`. `open` is called once the body
+    /// starts, so a HEAD request (no body) opens nothing.
+    static func response<Message: Sendable>(
+        open: @escaping @Sendable () -> AsyncStream<Message>, event: @escaping @Sendable (Message) -> [UInt8],
+        isLast: @escaping @Sendable (Message) -> Bool
+    ) -> HTTPResponse {
+        HTTPResponse(
+            status: .ok, headers: headers,
+            stream: HTTPBodyStream { writer in
+                for await message in open() {
+                    guard await writer.write(event(message)), !isLast(message) else { return }
+                }
+            })
+    }
 
     /// A comment line: keeps the connection busy, ignored by browsers.
     static let heartbeat = Array(": heartbeat\n\n".utf8)
