@@ -32,39 +32,24 @@ export PATH=/opt/swift/usr/bin:$PATH
 # Each stream is a socket in the server and one in the load tool.
 ulimit -n $((STREAMS * 2 + 1024)) 2>/dev/null || { echo "cannot raise the open-file limit for $STREAMS streams" >&2; exit 1; }
 
+# shellcheck source=tools/quotebook_server.sh
+. "$here/tools/quotebook_server.sh"
 server_pid= data=
 cleanup() {
-    if [ -n "$server_pid" ]; then
-        kill -TERM "$server_pid" 2>/dev/null
-        for _ in $(seq 1 50); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.2; done
-        kill -KILL "$server_pid" 2>/dev/null
-        wait "$server_pid" 2>/dev/null
-    fi
+    stop_quotebook
     [ -n "$data" ] && rm -rf "$data"
-    server_pid= data=
+    data=
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 command -v python3 >/dev/null || { echo "streams.sh needs python3" >&2; exit 1; }
-app=${QUOTEBOOK_BIN:-}
-if [ -z "$app" ]; then
-    (cd "$root" && timeout 1800 swift build -c release --product quotebook) || { echo "cannot build quotebook" >&2; exit 1; }
-    app=$root/.build/release/quotebook
-fi
+build_quotebook
 
 start_server() { # log-prefix; sets server_pid, port
     data=$(mktemp -d "${TMPDIR:-/tmp}/quotebook-streams.XXXXXX")
-    (cd "$root" && exec "$app" --port 0 --data "$data" --log-level warning) >"$1.out" 2>"$1.err" &
-    server_pid=$!
-    local line=
-    for _ in $(seq 1 100); do
-        line=$(grep -m1 '^Quotebook listening on http://' "$1.out" 2>/dev/null) && break
-        kill -0 "$server_pid" 2>/dev/null || break
-        sleep 0.1
-    done
-    [ -n "$line" ] || { echo "the server did not start:" >&2; cat "$1.err" >&2; exit 1; }
-    port=${line##*:}
+    start_quotebook "$1" --port 0 --data "$data" --log-level warning
+    port=${listening##*:}
 }
 
 loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
