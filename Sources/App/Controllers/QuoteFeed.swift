@@ -147,15 +147,14 @@ package final class QuoteFeed: Sendable {
     }
 
     private func remove(_ key: UInt64, from id: QuoteID) {
-        // The listener leaves the lock before it is released: releasing the last reference to a
-        // continuation can run its termination handler, which takes the lock.
-        let removed: Listener? = state.withLock { state in
+        // The listener is returned out of the lock and released there: releasing the last
+        // reference to a continuation can run its termination handler, which takes the lock.
+        _ = state.withLock { state -> Listener? in
             let listener = state.listeners[id]?[key]
             Self.unregister(key, from: id, in: &state)
             stopHeartbeatIfIdle(&state)
             return listener
         }
-        _ = removed
     }
 
     private static func unregister(_ key: UInt64, from id: QuoteID, in state: inout State) {
