@@ -45,17 +45,14 @@ logs=$out/logs/$stamp
 mkdir -p "$logs"
 export PATH=/opt/swift/usr/bin:$PATH
 
+# shellcheck source=tools/quotebook_server.sh
+. "$here/tools/quotebook_server.sh"
 server_pid= load_pid= data=
 cleanup() {
     [ -n "$load_pid" ] && kill "$load_pid" 2>/dev/null
-    if [ -n "$server_pid" ]; then
-        kill -TERM "$server_pid" 2>/dev/null
-        for _ in $(seq 1 50); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.2; done
-        kill -KILL "$server_pid" 2>/dev/null
-        wait "$server_pid" 2>/dev/null
-    fi
+    stop_quotebook
     [ -n "$data" ] && rm -rf "$data"
-    server_pid= load_pid= data=
+    load_pid= data=
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -68,11 +65,7 @@ if ! command -v wrk >/dev/null; then
 fi
 
 # 2. the release build
-app=${QUOTEBOOK_BIN:-}
-if [ -z "$app" ]; then
-    (cd "$root" && timeout 1800 swift build -c release --product quotebook) || { echo "cannot build quotebook" >&2; exit 1; }
-    app=$root/.build/release/quotebook
-fi
+build_quotebook
 
 # 3. a fresh data dir with USERS accounts (the CLI, before any server opens the data dir)
 new_data() {
@@ -88,17 +81,8 @@ new_data() {
 
 # 4. the server on a free port; sets server_pid, host, port
 start_server() { # hashing-threads
-    local log=$logs/server-h$1
-    (cd "$root" && exec "$app" --port 0 --data "$data" --log-level warning --hashing-threads "$1") >"$log.out" 2>"$log.err" &
-    server_pid=$!
-    local line=
-    for _ in $(seq 1 100); do
-        line=$(grep -m1 '^Quotebook listening on http://' "$log.out" 2>/dev/null) && break
-        kill -0 "$server_pid" 2>/dev/null || break
-        sleep 0.1
-    done
-    [ -n "$line" ] || { echo "the server did not start:" >&2; cat "$log.err" >&2; exit 1; }
-    local address=${line#Quotebook listening on http://}
+    start_quotebook "$logs/server-h$1" --port 0 --data "$data" --log-level warning --hashing-threads "$1"
+    local address=$listening
     port=${address##*:}
     host=${address%:*}
     host=${host#[}; host=${host%]}
@@ -108,13 +92,7 @@ start_server() { # hashing-threads
     [ "$host" = :: ] && host=::1 url_host="[::1]"
 }
 
-stop_server() {
-    kill -TERM "$server_pid" 2>/dev/null
-    for _ in $(seq 1 50); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.2; done
-    kill -KILL "$server_pid" 2>/dev/null
-    wait "$server_pid" 2>/dev/null
-    server_pid=
-}
+stop_server() { stop_quotebook; }
 
 # CPU ticks of the server: "all password-hash" (whole process, including threads that exited,
 # and the sum over the password-hash-* threads, which live as long as the process).

@@ -133,16 +133,21 @@ struct BlockingConnection: ~Copyable {
 
     /// Reads more bytes; false at end of stream (or a reset).
     private mutating func fill() throws -> Bool {
-        switch TestSocket.read(fd, milliseconds: timeoutMilliseconds) {
-        case .data(let bytes):
-            buffer.append(contentsOf: bytes)
-            return true
-        case .endOfStream, .reset:
-            return false
-        case .timedOut:
-            throw SocketClient.Failure(description: "no answer within \(timeoutMilliseconds) ms")
-        case .failed(let code):
-            throw SocketClient.Failure(description: "recv: errno \(code)")
+        guard let bytes = try TestSocket.receive(fd, milliseconds: timeoutMilliseconds) else { return false }
+        buffer.append(contentsOf: bytes)
+        return true
+    }
+}
+
+extension TestSocket {
+    /// One read by a client that expects more: the bytes, or nil at end of stream (or a reset).
+    /// - Throws: when nothing arrives within `milliseconds`, or `recv` fails.
+    static func receive(_ fd: Int32, milliseconds: Int32) throws(SocketClient.Failure) -> [UInt8]? {
+        switch read(fd, milliseconds: milliseconds) {
+        case .data(let bytes): return bytes
+        case .endOfStream, .reset: return nil
+        case .timedOut: throw SocketClient.Failure(description: "no answer within \(milliseconds) ms")
+        case .failed(let code): throw SocketClient.Failure(description: "recv: errno \(code)")
         }
     }
 }

@@ -26,7 +26,8 @@ package struct TestApp: Sendable {
     package init(
         journalPath: String = ":memory:", seed: [AppAction] = SeedContent.actions(at: TestApp.fixedNow),
         isDevelopment: Bool = false, templates: URL = RepositoryPaths.templates, secureCookies: Bool = false,
-        now: @escaping @Sendable () -> Date = { TestApp.fixedNow }, hashingQueueLimit: Int = 64, metrics: Bool = false
+        now: @escaping @Sendable () -> Date = { TestApp.fixedNow }, hashingQueueLimit: Int = 64, metrics: Bool = false,
+        live: LiveSettings = LiveSettings()
     ) throws {
         logSink = InMemoryLogSink()
         let logger = Logger(label: "test", level: .debug, sink: logSink)
@@ -50,7 +51,8 @@ package struct TestApp: Sendable {
             staticFiles: StaticFiles(root: RepositoryPaths.publicFiles),
             isDevelopment: isDevelopment,
             logger: logger,
-            metrics: metrics
+            metrics: metrics,
+            live: live
         )
         coordinator = AppCoordinator(dependencies: dependencies)
     }

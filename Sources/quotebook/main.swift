@@ -105,7 +105,10 @@ let dependencies = Dependencies(
     staticFiles: StaticFiles(root: root.appendingPathComponent("Public", isDirectory: true)),
     isDevelopment: options.isDevelopment,
     logger: logger,
-    metrics: metrics
+    metrics: metrics,
+    // --dev: open pages reload when a template or public file changes.
+    live: LiveSettings(
+        watchedFolders: options.isDevelopment ? [templatesDirectory, root.appendingPathComponent("Public", isDirectory: true)] : [])
 )
 let server = HTTPServer(
     configuration: options.serverConfiguration,

@@ -261,12 +261,13 @@ extension ProfilesRoute {
 
 /// The cases of ``SystemRoute`` without their values, each with an example value.
 enum SystemRouteKind: CaseIterable {
-    case health, metrics
+    case health, metrics, developmentEvents
 
     var example: SystemRoute {
         switch self {
         case .health: .health
         case .metrics: .metrics
+        case .developmentEvents: .developmentEvents
         }
     }
 }
@@ -276,6 +277,7 @@ extension SystemRoute {
         switch self {
         case .health: .health
         case .metrics: .metrics
+        case .developmentEvents: .developmentEvents
         }
     }
 }

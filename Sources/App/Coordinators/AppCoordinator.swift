@@ -17,6 +17,8 @@ package struct AppCoordinator: HTTPResponder {
     private let profiles: ProfilesCoordinator
     private let system: SystemCoordinator
     private let store: Store
+    /// Fans the store's quote changes out to open quote pages.
+    private let feed: QuoteFeed
     private let sessions: SessionKeeper
     private let csrf: CSRFProtection
     private let secureCookies: Bool
@@ -43,11 +45,19 @@ package struct AppCoordinator: HTTPResponder {
         let accountsController = AccountsController(
             store: store, hasher: PasswordHasher(pool: dependencies.hashingPool), sessions: sessions,
             throttle: SignInThrottle(), now: dependencies.now)
-        quotes = QuotesCoordinator(controller: QuoteController(store: store, now: dependencies.now))
+        let feed = QuoteFeed(store: store, heartbeatInterval: dependencies.live.heartbeatInterval)
+        store.observe { feed.publish($0) }
+        quotes = QuotesCoordinator(controller: QuoteController(store: store, now: dependencies.now), feed: feed)
         accounts = AccountsCoordinator(accounts: accountsController, profiles: profileController)
         profiles = ProfilesCoordinator(controller: profileController)
-        system = SystemCoordinator(staticFiles: dependencies.staticFiles, metrics: dependencies.metrics)
+        let live = dependencies.live
+        system = SystemCoordinator(
+            staticFiles: dependencies.staticFiles, metrics: dependencies.metrics,
+            developmentReload: dependencies.isDevelopment
+                ? DevelopmentReload(folders: live.watchedFolders, interval: live.watchInterval, heartbeatInterval: live.heartbeatInterval)
+                : nil)
         self.store = store
+        self.feed = feed
         self.sessions = sessions
         csrf = CSRFProtection(key: dependencies.csrfKey)
         secureCookies = dependencies.secureCookies
@@ -55,6 +65,7 @@ package struct AppCoordinator: HTTPResponder {
         renderer = PageRenderer(
             source: dependencies.templates,
             showsErrorDetails: dependencies.isDevelopment,
+            reloadsOnChange: dependencies.isDevelopment,
             logger: dependencies.logger.labeled("view")
         )
         logger = dependencies.logger.labeled("app")
@@ -62,6 +73,9 @@ package struct AppCoordinator: HTTPResponder {
         tagsPages = !dependencies.isDevelopment
         requestCounters = dependencies.metrics?.requests
     }
+
+    /// Quote event streams open now (for tests and metrics).
+    package var openEventStreams: Int { feed.listenerCount }
 
     package func respond(to request: HTTPRequest) async -> HTTPResponse {
         var exchange = Exchange(visitor: Visitor(), revision: store.revision)

@@ -1,16 +1,18 @@
 package import HTTPServer
 import Store
 
-/// The quote book's flows: home, the list, showing, editing and saving a quote, and choosing a
-/// favourite.
+/// The quote book's flows: home, the list, showing, editing and saving a quote, choosing a
+/// favourite, and a quote's live event stream.
 ///
 /// It turns a ``QuotesRoute`` and the request's form into a call on ``QuoteController``, and the
 /// returned state into a page through the views; it never decides where a finished flow goes.
 package struct QuotesCoordinator: FlowCoordinator {
     private let controller: QuoteController
+    private let feed: QuoteFeed
 
-    package init(controller: QuoteController) {
+    package init(controller: QuoteController, feed: QuoteFeed) {
         self.controller = controller
+        self.feed = feed
     }
 
     /// The pages that need nothing asynchronous (they read the store's current state), or nil
@@ -28,10 +30,7 @@ package struct QuotesCoordinator: FlowCoordinator {
             return .present(QuoteEditView.page(for: controller.edit(id)))
         case .new:
             return .present(QuoteEditView.newQuotePage(QuoteDraft(text: "", author: ""), problems: [:]))
-        case .events:
-            // Being built (issue 9): until then this path answers as unknown.
-            return .present(ErrorView.page(for: .notFound))
-        case .update, .favourite, .create, .delete, .history, .restore:
+        case .update, .favourite, .create, .delete, .history, .restore, .events:
             return nil
         }
     }
@@ -39,7 +38,7 @@ package struct QuotesCoordinator: FlowCoordinator {
     package func start(_ route: QuotesRoute, request: HTTPRequest, form: SubmittedForm, visitor: Visitor) async throws -> Navigation {
         if let navigation = startImmediately(route, visitor: visitor) { return navigation }
         switch route {
-        case .home, .list, .show, .edit, .new, .events:
+        case .home, .list, .show, .edit, .new:
             preconditionFailure("\(route) is answered by startImmediately")
         case .update(let id):
             guard let user = visitor.user, let version = form[QuoteFormField.version].flatMap(Int.init) else {
@@ -83,6 +82,11 @@ package struct QuotesCoordinator: FlowCoordinator {
             case .restored(let id, _), .alreadyCurrent(let id): return .finished(.quoteSaved(id))
             case .notFound: return .present(ErrorView.page(for: .notFound))
             }
+        case .events(let id):
+            guard feed.contains(id) else { return .present(ErrorView.page(for: .notFound)) }
+            // A reconnecting browser names the last version it was sent (the parser has trimmed the value).
+            let lastSeen = request.headers["Last-Event-ID"].flatMap { Int($0) }
+            return .respond(QuoteEventView.response { [feed] in feed.listen(to: id, lastSeenVersion: lastSeen) })
         }
     }
 }

@@ -1,14 +1,18 @@
 package import HTTPServer
 
-/// Health check, metrics, and the files of `Public/`, the fallback for paths no feature claims.
+/// Health check, metrics, the `--dev` reload stream, and the files of `Public/`, the fallback
+/// for paths no feature claims.
 package struct SystemCoordinator: FlowCoordinator {
     private let staticFiles: StaticFiles
     /// The counters `/metrics` shows; nil without `--metrics`, and `/metrics` is then a 404.
     private let metrics: MetricsRegistry?
+    /// Set only with `--dev`.
+    private let developmentReload: DevelopmentReload?
 
-    package init(staticFiles: StaticFiles, metrics: MetricsRegistry?) {
+    package init(staticFiles: StaticFiles, metrics: MetricsRegistry? = nil, developmentReload: DevelopmentReload? = nil) {
         self.staticFiles = staticFiles
         self.metrics = metrics
+        self.developmentReload = developmentReload
     }
 
     package func start(_ route: SystemRoute, request: HTTPRequest, form: SubmittedForm, visitor: Visitor) -> Navigation {
@@ -23,6 +27,10 @@ package struct SystemCoordinator: FlowCoordinator {
                 status: .ok, headers: ["Content-Type": PrometheusText.contentType, "Cache-Control": "no-store"],
                 body: Array(metrics.exposition().utf8))
             return .respond(response)
+        case .developmentEvents:
+            guard let reload = developmentReload else { return .present(ErrorView.page(for: .notFound)) }
+            let lastSeen = request.headers["Last-Event-ID"]
+            return .respond(DevelopmentReloadView.response { reload.messages(lastSeen: lastSeen) })
         }
     }
 

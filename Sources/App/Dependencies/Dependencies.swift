@@ -26,11 +26,14 @@ package struct Dependencies: Sendable {
     package var logger: Logger
     /// `--metrics`: the counters `GET /metrics` shows; nil counts nothing and makes it a 404.
     package var metrics: MetricsRegistry?
+    /// Heartbeats of event streams and, with `--dev`, the folders whose changes reload pages.
+    package var live: LiveSettings
 
     package init(
         store: Store, sessionStorage: any SessionStorage, photoStorage: any PhotoStorage, hashingPool: BlockingThreadPool,
         csrfKey: [UInt8], secureCookies: Bool, now: @escaping @Sendable () -> Date, templates: PageRenderer.Source,
-        staticFiles: StaticFiles, isDevelopment: Bool, logger: Logger, metrics: MetricsRegistry? = nil
+        staticFiles: StaticFiles, isDevelopment: Bool, logger: Logger, metrics: MetricsRegistry? = nil,
+        live: LiveSettings = LiveSettings()
     ) {
         self.store = store
         self.sessionStorage = sessionStorage
@@ -44,5 +47,6 @@ package struct Dependencies: Sendable {
         self.isDevelopment = isDevelopment
         self.logger = logger
         self.metrics = metrics
+        self.live = live
     }
 }

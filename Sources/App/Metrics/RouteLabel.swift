@@ -32,6 +32,7 @@ package enum RouteLabel: Int, CaseIterable, Sendable {
     case profilesRemovePhoto
     case systemHealth
     case systemMetrics
+    case systemDevelopmentEvents
     /// A file of `Public/` (or a 405 for one asked for with another method).
     case staticFile
     /// No route claimed the path (404), a route's path with another method (405), or a fault
@@ -70,6 +71,7 @@ package enum RouteLabel: Int, CaseIterable, Sendable {
         case .profilesRemovePhoto: "profiles_remove_photo"
         case .systemHealth: "system_health"
         case .systemMetrics: "system_metrics"
+        case .systemDevelopmentEvents: "system_development_events"
         case .staticFile: "static_file"
         case .unmatched: "unmatched"
         case .rejected: "rejected"
@@ -127,6 +129,7 @@ extension SystemRoute {
         switch self {
         case .health: .systemHealth
         case .metrics: .systemMetrics
+        case .developmentEvents: .systemDevelopmentEvents
         }
     }
 }

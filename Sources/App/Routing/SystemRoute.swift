@@ -6,11 +6,15 @@ package enum SystemRoute: Route {
     case health
     /// `GET /metrics`: counters in the Prometheus text format, with `--metrics` (else 404).
     case metrics
+    /// `GET /dev/events`: with `--dev`, an event stream telling pages to reload when a template
+    /// or public file changes (else 404).
+    case developmentEvents
 
     package static func routes(at segments: [String], query: URLEncodedForm) -> [SystemRoute] {
         switch segments {
         case ["healthz"]: [.health]
         case ["metrics"]: [.metrics]
+        case ["dev", "events"]: [.developmentEvents]
         default: []
         }
     }
@@ -23,6 +27,7 @@ package enum SystemRoute: Route {
         switch self {
         case .health: ["healthz"]
         case .metrics: ["metrics"]
+        case .developmentEvents: ["dev", "events"]
         }
     }
 }
@@ -30,6 +35,10 @@ package enum SystemRoute: Route {
 /// Files of `Public/` that pages link to; served at the same path by the static-file fallback.
 package enum PublicAsset: String, CaseIterable, Sendable {
     case stylesheet = "site.css"
+    /// Keeps an open quote page up to date from its event stream.
+    case liveQuote = "live.js"
+    /// `--dev` only: reloads every page when a template or public file changes.
+    case developmentReload = "dev-reload.js"
 
     /// The URL path of the file.
     package var path: String { "/" + rawValue }

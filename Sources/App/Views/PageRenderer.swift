@@ -31,12 +31,17 @@ package struct PageRenderer: Sendable {
 
     private let source: Source
     private let showsErrorDetails: Bool
+    private let reloadsOnChange: Bool
     private let logger: Logger
 
-    /// - Parameter showsErrorDetails: put template and server error details on error pages (`--dev` only).
-    package init(source: Source, showsErrorDetails: Bool, logger: Logger) {
+    /// - Parameters:
+    ///   - showsErrorDetails: put template and server error details on error pages (`--dev` only).
+    ///   - reloadsOnChange: every page loads `dev-reload.js`, which reloads it when a template or
+    ///     public file changes (`--dev` only).
+    package init(source: Source, showsErrorDetails: Bool, reloadsOnChange: Bool = false, logger: Logger) {
         self.source = source
         self.showsErrorDetails = showsErrorDetails
+        self.reloadsOnChange = reloadsOnChange
         self.logger = logger
     }
 
@@ -64,7 +69,9 @@ package struct PageRenderer: Sendable {
     private func render(_ page: Page, visitor: Visitor, with library: TemplateLibrary) throws -> [UInt8] {
         try library.renderBytes(
             page.template.rawValue,
-            context: LayoutContext(page: page.context, visitor: visitor, showsErrorDetails: showsErrorDetails).templateValue)
+            context: LayoutContext(
+                page: page.context, visitor: visitor, showsErrorDetails: showsErrorDetails, reloadsOnChange: reloadsOnChange
+            ).templateValue)
     }
 
     /// The 500 page when a page itself fails to render. In `--dev` a template that no longer
@@ -93,11 +100,12 @@ package struct PageRenderer: Sendable {
 }
 
 /// What the layout sees: the site's navigation, who is signed in, the CSRF token for forms
-/// (`{{> csrf_field}}`), and the page's own context under `page`.
+/// (`{{> csrf_field}}`), the `--dev` reload script, and the page's own context under `page`.
 struct LayoutContext: TemplateValueConvertible {
     let page: any TemplateValueConvertible & Sendable
     let visitor: Visitor
     let showsErrorDetails: Bool
+    let reloadsOnChange: Bool
 
     var templateValue: TemplateValue {
         .object([
@@ -112,8 +120,15 @@ struct LayoutContext: TemplateValueConvertible {
             } ?? .null,
             "csrf": visitor.csrfToken.map { .object(["field": .string(CSRFField.token.rawValue), "token": .string($0)]) } ?? .null,
             "showsErrorDetails": .bool(showsErrorDetails),
+            "development": reloadsOnChange ? Self.development : .null,
         ])
     }
+
+    /// The `--dev` script and the stream it follows, generated from routes.
+    private static let development = TemplateValue.object([
+        "script": .string(PublicAsset.developmentReload.path),
+        "eventsURL": .string(SystemRoute.developmentEvents.path),
+    ])
 
     /// Links in the layout's navigation, generated from routes.
     private static let site = TemplateValue.object([

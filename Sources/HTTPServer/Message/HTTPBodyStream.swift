@@ -17,20 +17,20 @@ package struct HTTPBodyStream: Sendable {
 
 /// Where a ``HTTPBodyStream`` writes its pieces; each write becomes one chunk on the wire.
 ///
-/// Output is bounded: when more than ``HTTPBodyWriter/bufferLimit`` bytes wait unsent for this
-/// connection (a client that does not read), the server closes the connection and writes fail.
+/// Output is bounded twice by ``HTTPServerConfiguration/streamBufferLimit``: bytes written but
+/// not yet taken by the connection's loop, and bytes the loop holds unsent for the connection (a
+/// client that does not read). Past either bound the connection is closed, not buffered further,
+/// and writes fail; a producer never waits for a slow client.
 package struct HTTPBodyWriter: Sendable {
-    /// Unsent bytes a streaming connection may accumulate before it is closed.
-    package static let bufferLimit = 1024 * 1024
-
     let connection: UInt64
     let inbox: LoopInbox
     let channel: StreamChannel
 
-    /// Queues `bytes` to be sent; false once the connection is gone (stop producing).
+    /// Queues `bytes` to be sent; false once the connection is gone or its client has fallen
+    /// too far behind (stop producing).
     @discardableResult
     package func write(_ bytes: [UInt8]) async -> Bool {
-        guard channel.isOpen, !Task.isCancelled else { return false }
+        guard !Task.isCancelled, channel.reserve(bytes.count) else { return false }
         if !bytes.isEmpty { inbox.post(.streamChunk(connection: connection, bytes)) }
         return true
     }
@@ -42,12 +42,53 @@ package struct HTTPBodyWriter: Sendable {
     }
 }
 
-/// Whether a streaming response's connection is still there; shared by the loop (which closes
-/// it) and the producer's writer. Sendable: one `Mutex`-protected flag.
+/// What the loop and a streamed response's producer share: whether the connection is still
+/// there, and how many written bytes wait in the inbox for the loop.
+///
+/// The producer reserves bytes before posting them, the loop releases them as it takes each
+/// chunk; a reservation past ``limit`` closes the channel and marks it overflowed, so the loop
+/// drops the connection when the producer ends. Without that bound a producer that does not
+/// suspend (one running on the loop's own thread, say) could queue without end before the loop
+/// ever ran. Sendable: all mutable state is behind one `Mutex`.
 final class StreamChannel: Sendable {
-    private let open = Mutex(true)
+    private struct State {
+        var isOpen = true
+        var queued = 0
+        var hasOverflowed = false
+    }
 
-    var isOpen: Bool { open.withLock { $0 } }
+    /// Bytes that may wait in the inbox at once.
+    let limit: Int
+    private let state = Mutex(State())
 
-    func close() { open.withLock { $0 = false } }
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    var isOpen: Bool { state.withLock { $0.isOpen } }
+
+    /// True once a write found more than ``limit`` bytes queued: the client is dropped.
+    var hasOverflowed: Bool { state.withLock { $0.hasOverflowed } }
+
+    /// Counts `count` more bytes as queued; false (and closed from then on) when the channel is
+    /// closed or the bytes would pass the limit.
+    func reserve(_ count: Int) -> Bool {
+        state.withLock { state in
+            guard state.isOpen else { return false }
+            guard state.queued + count <= limit else {
+                state.isOpen = false
+                state.hasOverflowed = true
+                return false
+            }
+            state.queued += count
+            return true
+        }
+    }
+
+    /// The loop has taken `count` queued bytes.
+    func release(_ count: Int) {
+        state.withLock { $0.queued -= count }
+    }
+
+    func close() { state.withLock { $0.isOpen = false } }
 }

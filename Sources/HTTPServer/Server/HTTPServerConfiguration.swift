@@ -16,6 +16,10 @@ package struct HTTPServerConfiguration: Sendable {
     package var responderExecution: ResponderExecution = .cooperativePool
     /// Pending connections the kernel queues before `accept` (`listen(2)` backlog).
     package var backlog: Int = 4096
+    /// Bytes a streamed response (server-sent events) may hold unsent, once in the loop's inbox
+    /// and once in the connection's output, before its client is dropped as too slow; see
+    /// ``HTTPBodyWriter``.
+    package var streamBufferLimit: Int = 256 * 1024
 
     /// A configuration with SPEC.md defaults for anything not given.
     package init(

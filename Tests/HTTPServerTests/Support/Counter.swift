@@ -4,7 +4,9 @@ import Synchronization
 final class Counter: Sendable {
     private let value = Mutex(0)
 
-    func increment() { value.withLock { $0 += 1 } }
+    func increment() { add(1) }
+
+    func add(_ amount: Int) { value.withLock { $0 += amount } }
 
     var current: Int { value.withLock { $0 } }
 

@@ -16,11 +16,13 @@ struct TestServer {
         limits: HTTPLimits = HTTPLimits(),
         timeouts: HTTPTimeouts = HTTPTimeouts(),
         eventLoops: Int = 2,
-        execution: ResponderExecution = TestServer.defaultExecution
+        execution: ResponderExecution = TestServer.defaultExecution,
+        streamBufferLimit: Int = HTTPServerConfiguration().streamBufferLimit
     ) throws {
         var configuration = HTTPServerConfiguration(
             host: "127.0.0.1", port: port, limits: limits, timeouts: timeouts, eventLoopCount: eventLoops)
         configuration.responderExecution = execution
+        configuration.streamBufferLimit = streamBufferLimit
         let log = InMemoryLogSink()
         let server = HTTPServer(
             configuration: configuration, responder: responder, logger: Logger(label: "http", level: .debug, sink: log))
