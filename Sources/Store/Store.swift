@@ -23,11 +23,14 @@ import Synchronization
 /// - A failed commit fails its whole batch and everything queued (validated on top of it) with
 ///   the ``StoreError``; ``tentative`` falls back to the published state, the last committed one.
 ///
-/// Ownership: the journal belongs to the ``JournalWriter``. Everything else mutable is this
-/// actor's, which runs on its own serial dispatch queue; the published state sits in a `Mutex`
-/// so readers take a consistent copy without waiting for writers.
+/// Ownership: the journal belongs to the ``JournalWriter``, which alone calls SQLite, on its own
+/// serial dispatch queue. Everything else mutable is this actor's. It never blocks (it validates,
+/// publishes and awaits the writer), so it is a default actor on the cooperative pool: reaching
+/// it from a request's task needs no thread switch, and a lone save costs the same two switches
+/// (to the writer's queue and back) that it cost when the store ran SQLite on a queue of its
+/// own. The published state sits in a `Mutex` so readers take a consistent copy without
+/// waiting for writers.
 package actor Store {
-    private let executor = DispatchQueueExecutor(label: "quotebook.store")
     private let writer: JournalWriter
     /// The state and its revision, which grows by one with every applied action (from 0 at start-up).
     private let published: Mutex<(state: AppState, revision: UInt64)>
@@ -41,17 +44,13 @@ package actor Store {
     /// ``close()`` calls waiting for the commits in flight and queued to end.
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
     private var subscribers: [UUID: AsyncStream<AppEvent>.Continuation] = [:]
-    /// Called on the store's queue for every applied event before `dispatch` returns.
+    /// Called on the store's executor for every applied event before `dispatch` returns.
     private let observers = Mutex<[@Sendable (AppEvent) -> Void]>([])
     private let logger: Logger
     /// Sees every action and its outcome, in order (logging, metrics).
     private let middleware: [any StoreMiddleware]
     /// Set by ``close()``: from then on dispatches are refused (what was queued is still committed).
     package private(set) var isClosed = false
-
-    package nonisolated var unownedExecutor: UnownedSerialExecutor {
-        executor.asUnownedSerialExecutor()
-    }
 
     /// Rebuilds the state from the journal's snapshot (if any) and the entries after it; when the
     /// journal is empty, applies and records `seed` first (the first start's content, in one
