@@ -10,8 +10,10 @@
 #        WRITERS   writer counts (default "1 16 64")
 #        RUN_SECONDS  measured seconds per run (default 3), after WARMUP seconds (default 0.5)
 #        DATA      parent folder of each run's data directory (default: the system's temp folder;
-#                  it must be on a real disk for fsync to cost what it costs)
-# Output: Benchmarks/group-commit-results/{results.tsv,summary.md}
+#                  it must be on a real disk for fsync to cost what it costs; /dev/shm shows the
+#                  store's own cost per save, with a free sync)
+#        OUT       output folder (default Benchmarks/group-commit-results)
+# Output: $OUT/{results.tsv,summary.md}
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -21,7 +23,7 @@ SECONDS_PER_RUN=${RUN_SECONDS:-3}
 WARMUP=${WARMUP:-0.5}
 DATA=${DATA:-${TMPDIR:-/tmp}}
 BASE=${BASE:-$(git -C "$root" merge-base HEAD main)}
-out=$here/group-commit-results
+out=${OUT:-$here/group-commit-results}
 work=$root/.build-bench/group-commit
 mkdir -p "$out" "$work"
 
@@ -72,16 +74,26 @@ print(f"Run {started}, `Benchmarks/group-commit.sh {rounds}`: {rounds} rounds, {
 print(f"Machine: {subprocess.run(['nproc'], capture_output=True, text=True).stdout.strip()} cores, {swift}; "
       f"shared with other engineers' builds and tests (load average {load} at the start), so compare ratios within the run.\n")
 print("Each writer saves a display-name change and waits for the answer before the next. Medians over rounds.\n")
-print("| writers | before saves/s | after saves/s | after/before | before p50 / p99 ms | after p50 / p99 ms |")
-print("|---:|---:|---:|---:|---:|---:|")
+def paired(writers, col):
+    """after/before of `col` in each round (the two ran back to back), median over rounds."""
+    value = {(r["round"], r["label"]): float(r[col]) for r in rows if r["writers"] == writers}
+    return statistics.median(value[(n, "after")] / value[(n, "before")]
+                             for n in {r["round"] for r in rows} if (n, "after") in value and (n, "before") in value)
+print("| writers | before saves/s | after saves/s | after/before (paired) | before p50 / p99 ms | after p50 / p99 ms | p50 after/before (paired) |")
+print("|---:|---:|---:|---:|---:|---:|---:|")
 for w in writers:
     b, a = med("before", w, "saves_per_s"), med("after", w, "saves_per_s")
-    print(f"| {w} | {b:,.0f} | {a:,.0f} | {a / b:.2f}x | {med('before', w, 'p50_ms'):.3f} / {med('before', w, 'p99_ms'):.3f} "
-          f"| {med('after', w, 'p50_ms'):.3f} / {med('after', w, 'p99_ms'):.3f} |")
+    print(f"| {w} | {b:,.0f} | {a:,.0f} | {a / b:.2f}x ({paired(w, 'saves_per_s'):.2f}x) "
+          f"| {med('before', w, 'p50_ms'):.3f} / {med('before', w, 'p99_ms'):.3f} "
+          f"| {med('after', w, 'p50_ms'):.3f} / {med('after', w, 'p99_ms'):.3f} | {paired(w, 'p50_ms'):.2f}x |")
+print()
+print("after/before: of the medians; (paired): the median over rounds of each round's ratio, the two runs "
+      "of a round having run back to back, which cancels slow changes in the machine's load.")
 one = med("after", writers[0], "saves_per_s")
 print()
 for w in writers[1:]:
     print(f"- after, {w} writers / 1 writer: {med('after', w, 'saves_per_s') / one:.2f}x "
-          f"(before: {med('before', w, 'saves_per_s') / med('before', writers[0], 'saves_per_s'):.2f}x).")
+          f"(before: {med('before', w, 'saves_per_s') / med('before', writers[0], 'saves_per_s'):.2f}x; "
+          f"after at {w} against before at 1: {med('after', w, 'saves_per_s') / med('before', writers[0], 'saves_per_s'):.2f}x).")
 PY
 cat "$out/summary.md"
