@@ -28,10 +28,13 @@ import Testing
     /// A store on a journal `probe` watches, seeded: in `directory` when given (to reopen it
     /// later), else in memory.
     func makeStore(
-        probe: JournalProbe, in directory: TemporaryDirectory? = nil, middleware: [any StoreMiddleware] = []
+        probe: JournalProbe, in directory: TemporaryDirectory? = nil, snapshotInterval: Int = 1000,
+        middleware: [any StoreMiddleware] = []
     ) throws -> Store {
         let journal = try directory.map { try SQLiteJournal(directory: $0.url) } ?? SQLiteJournal(path: ":memory:")
-        return try Store(journal: ProbedJournal(journal, probe: probe), seed: Self.seed, middleware: middleware, logger: .discarding())
+        return try Store(
+            journal: ProbedJournal(journal, probe: probe), seed: Self.seed, snapshotInterval: snapshotInterval,
+            middleware: middleware, logger: .discarding())
     }
 
     /// Dispatches `action` with its commit held in flight; returns once the commit is held.
@@ -169,6 +172,25 @@ import Testing
             "Closing 1", "Closing 2", "Closing 3", "Closing 4", "User 5",
         ])
         await reopened.close()
+    }
+
+    @Test func aBatchThatCrossesTheSnapshotIntervalIsSnapshottedWhole() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let probe = JournalProbe()
+        // The seed is 21 entries; the 25th comes in the middle of the second batch (entries 23 to 28).
+        let store = try makeStore(probe: probe, in: directory, snapshotInterval: 25)
+        let first = await lead(Self.rename(1, to: "Snapshot 1"), on: store, probe: probe)
+        var followers: [Dispatch] = []
+        for user in 2...7 { followers.append(await queue(Self.rename(user, to: "Snapshot \(user)"), on: store, as: user - 1)) }
+        probe.release()
+        for task in [first] + followers { _ = try await task.value }
+        let expected = store.state
+        await store.close()
+
+        let journal = try SQLiteJournal(directory: directory.url)
+        #expect(journal.loadSnapshot() == JournalSnapshot(sequence: 28, state: expected))
+        journal.close()
     }
 
     @Test func manyConcurrentEditsFromOneVersionLetExactlyOneThrough() async throws {
