@@ -46,19 +46,19 @@ import Testing
         try await server.waitUntilListening()
         let port = try #require(server.port)
         var people: [(String, SocketBrowser)] = []
-        for index in 1...8 {
+        for index in 1...6 {
             var browser = SocketBrowser(port: port)
             #expect(try await browser.signUp("writer\(index)").status == 303)
             people.append(("writer\(index)", browser))
         }
 
-        // Everyone saves at once; the server is killed once 120 saves have been answered, with
-        // every person still saving (each stops after 400, so the load outlasts the kill).
-        let killAfter = 120
+        // Everyone saves at once; the server is killed once 90 saves have been answered, with
+        // every person still saving (each stops after 300, so the load outlasts the kill).
+        let killAfter = 90
         let (acknowledgements, acknowledged) = AsyncStream.makeStream(of: Void.self)
         async let records = withTaskGroup(of: SaveRecord.self) { group in
             for (username, browser) in people {
-                group.addTask { await Self.saveUntilRefused(username, browser, limit: 400, acknowledged: acknowledged) }
+                group.addTask { await Self.saveUntilRefused(username, browser, limit: 300, acknowledged: acknowledged) }
             }
             var records: [SaveRecord] = []
             for await record in group { records.append(record) }
@@ -73,7 +73,7 @@ import Testing
         #expect(await server.stop(signal: SIGKILL) == SIGKILL)
         let saves = await records
         #expect(answered == killAfter)
-        #expect(saves.allSatisfy { $0.sent < 400 }, "everyone was still saving when the server died")
+        #expect(saves.allSatisfy { $0.sent < 300 }, "everyone was still saving when the server died")
 
         let restarted = try QuotebookProcess(arguments: arguments)
         try await restarted.waitUntilListening()

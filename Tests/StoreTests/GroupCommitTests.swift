@@ -37,6 +37,14 @@ import Testing
             middleware: middleware, logger: .discarding())
     }
 
+    /// The journal a closed store left in `directory`, opened by its path, without the directory's
+    /// lock: a child process that another test is starting shares every descriptor of this
+    /// process between its fork and its exec, the lock's too, so right after a close the lock
+    /// can still be held for a moment.
+    func reopenJournal(in directory: TemporaryDirectory) throws -> SQLiteJournal {
+        try SQLiteJournal(path: directory.url.appendingPathComponent("quotebook.sqlite3").path)
+    }
+
     /// Dispatches `action` with its commit held in flight; returns once the commit is held.
     func lead(_ action: AppAction, on store: Store, probe: JournalProbe) async -> Dispatch {
         probe.holdNextAppend()
@@ -73,7 +81,7 @@ import Testing
         #expect(store.revision == 20)
         await store.close()
 
-        let reopened = try Store(journal: try SQLiteJournal(directory: directory.url), logger: .discarding())
+        let reopened = try Store(journal: try reopenJournal(in: directory), logger: .discarding())
         #expect((1...20).map { reopened.state.users[UserID($0)]?.displayName } == (1...20).map { "Renamed \($0)" })
         await reopened.close()
     }
@@ -167,7 +175,7 @@ import Testing
             #expect(try await task.value == .success(.profileChanged(UserID(offset + 1))))
         }
         #expect(probe.transactions.load(ordering: .sequentiallyConsistent) == 3)
-        let reopened = try Store(journal: try SQLiteJournal(directory: directory.url), logger: .discarding())
+        let reopened = try Store(journal: try reopenJournal(in: directory), logger: .discarding())
         #expect((1...5).map { reopened.state.users[UserID($0)]?.displayName } == [
             "Closing 1", "Closing 2", "Closing 3", "Closing 4", "User 5",
         ])
@@ -188,7 +196,7 @@ import Testing
         let expected = store.state
         await store.close()
 
-        let journal = try SQLiteJournal(directory: directory.url)
+        let journal = try reopenJournal(in: directory)
         #expect(journal.loadSnapshot() == JournalSnapshot(sequence: 28, state: expected))
         journal.close()
     }
