@@ -45,6 +45,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(
+            name: "StoreBenchmark",
+            dependencies: ["Store", "Logging"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
             name: "TemplatesBenchmark",
             dependencies: ["Templates"],
             swiftSettings: strictSettings

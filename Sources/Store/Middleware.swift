@@ -4,8 +4,8 @@ package import Logging
 /// form of Redux middleware (PATTERNS.md §3). Logging and metrics are middleware; none of them
 /// can change an action, so the journal stays the only record of what happened.
 ///
-/// Called on the store's executor, after the action is durable (or refused): keep it quick and
-/// never block.
+/// Called on the store's executor, in dispatch order, after the action's batch is durable (or,
+/// for a refusal, once every action it was judged against is): keep it quick and never block.
 package protocol StoreMiddleware: Sendable {
     /// `action` is durable at journal position `sequence` and `event` is what it did.
     func applied(_ action: AppAction, event: AppEvent, sequence: Int64)

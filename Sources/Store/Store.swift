@@ -5,34 +5,56 @@ import Synchronization
 /// The model controller: holds ``AppState``, applies ``AppAction``s through the pure reducer,
 /// and makes each one durable in the journal before anyone sees its effect.
 ///
-/// Ownership: the journal (and its SQLite connection) is touched only by this actor, which runs
-/// on its own serial dispatch queue, so SQLite never blocks the cooperative pool. The published
-/// state sits in a `Mutex` so readers take a consistent copy without waiting for writers.
+/// Group commit: actions dispatched at the same time share one journal transaction, so one sync
+/// of the file makes a whole batch durable (https://sqlite.org/wal.html, `synchronous=FULL`).
+/// - Validation is sequential, in arrival order, on this actor, against ``tentative``: the
+///   committed state plus every action accepted but not yet committed. Two edits from the same
+///   version in one batch still give one success and one `.staleVersion`.
+/// - At most one batch commits at a time, on the ``JournalWriter``'s own queue; while it does,
+///   this actor is free (it only awaits the writer) and validates and queues new dispatches.
+/// - The first dispatch to find no commit in flight becomes the *leader*: it commits itself and
+///   everything queued behind it, publishes that batch, answers its followers and, when more
+///   were queued meanwhile, hands the lead to the first of them. So batches follow each other
+///   with no idle gap and no task of their own, and one writer alone pays no waiting at all.
+/// - Only once a batch is durable are its actions published, one by one and in order: state and
+///   revision, then middleware (with each action's own sequence), observers and subscribers,
+///   then its callers get their answers. A refusal decided against uncommitted actions is also
+///   answered only then, so no one sees a version that might yet be lost.
+/// - A failed commit fails its whole batch and everything queued (validated on top of it) with
+///   the ``StoreError``; ``tentative`` falls back to the published state, the last committed one.
+///
+/// Ownership: the journal belongs to the ``JournalWriter``, which alone calls SQLite, on its own
+/// serial dispatch queue. Everything else mutable is this actor's. It never blocks (it validates,
+/// publishes and awaits the writer), so it is a default actor on the cooperative pool: reaching
+/// it from a request's task needs no thread switch, and a lone save costs the same two switches
+/// (to the writer's queue and back) that it cost when the store ran SQLite on a queue of its
+/// own. The published state sits in a `Mutex` so readers take a consistent copy without
+/// waiting for writers.
 package actor Store {
-    private let executor = DispatchQueueExecutor(label: "quotebook.store")
-    private let journal: any JournalStorage
+    private let writer: JournalWriter
     /// The state and its revision, which grows by one with every applied action (from 0 at start-up).
     private let published: Mutex<(state: AppState, revision: UInt64)>
+    /// The published state plus every action accepted since: what the next action is validated against.
+    private var tentative: AppState
+    /// True from the moment a leader takes a batch until a batch ends with nothing queued behind
+    /// it. Invariant: `queued` is empty whenever this is false.
+    private var isCommitting = false
+    /// Validated actions waiting for the commit in flight to end, oldest first.
+    private var queued: [QueuedAction] = []
+    /// ``close()`` calls waiting for the commits in flight and queued to end.
+    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
     private var subscribers: [UUID: AsyncStream<AppEvent>.Continuation] = [:]
-    /// Called on the store's queue for every applied event before `dispatch` returns.
+    /// Called on the store's executor for every applied event before `dispatch` returns.
     private let observers = Mutex<[@Sendable (AppEvent) -> Void]>([])
     private let logger: Logger
     /// Sees every action and its outcome, in order (logging, metrics).
     private let middleware: [any StoreMiddleware]
-    private var isClosed = false
-    /// Snapshot the state after this many journal entries, so start-up replays at most that many.
-    private let snapshotInterval: Int
-    /// The sequence number of the last entry applied to the published state.
-    private var lastSequence: Int64
-    private var entriesSinceSnapshot: Int
-
-    package nonisolated var unownedExecutor: UnownedSerialExecutor {
-        executor.asUnownedSerialExecutor()
-    }
+    /// Set by ``close()``: from then on dispatches are refused (what was queued is still committed).
+    package private(set) var isClosed = false
 
     /// Rebuilds the state from the journal's snapshot (if any) and the entries after it; when the
-    /// journal is empty, applies and records `seed` first (the first start's content). A new
-    /// snapshot is taken every `snapshotInterval` entries.
+    /// journal is empty, applies and records `seed` first (the first start's content, in one
+    /// transaction). A new snapshot is taken every `snapshotInterval` entries.
     package init(
         journal: sending any JournalStorage, seed: [AppAction] = [], snapshotInterval: Int = 1000,
         middleware: [any StoreMiddleware] = [], logger: Logger
@@ -49,40 +71,19 @@ package actor Store {
         }
         var entriesSinceSnapshot = entries.count
         if entries.isEmpty, snapshot == nil {
-            for action in seed {
-                let event = try AppReducer.reduce(&state, action)
-                lastSequence = try journal.append(action, quote: event.quoteID)
-                entriesSinceSnapshot += 1
-            }
+            var records: [(action: AppAction, quote: QuoteID?)] = []
+            for action in seed { records.append((action, try AppReducer.reduce(&state, action).quoteID)) }
+            lastSequence = try journal.append(records).last ?? lastSequence
+            entriesSinceSnapshot += records.count
         }
-        let snapshotInterval = max(1, snapshotInterval)
-        if entriesSinceSnapshot >= snapshotInterval,
-            Self.saveSnapshot(of: state, through: lastSequence, in: journal, logger: logger)
-        {
-            entriesSinceSnapshot = 0
-        }
-        self.journal = journal
+        self.writer = JournalWriter(
+            journal: journal, state: state, through: lastSequence, entriesSinceSnapshot: entriesSinceSnapshot,
+            snapshotInterval: snapshotInterval, logger: logger)
         self.published = Mutex((state, 0))
+        self.tentative = state
         self.logger = logger
         self.middleware = middleware
-        self.snapshotInterval = snapshotInterval
-        self.lastSequence = lastSequence
-        self.entriesSinceSnapshot = entriesSinceSnapshot
         logger.info("state rebuilt from \(snapshot.map { "a snapshot at entry \($0.sequence) and " } ?? "")\(entries.count) journal entries")
-    }
-
-    /// Saves `state` as the snapshot through entry `sequence`; false (logged) when it could not.
-    /// A snapshot is derived data, so a failure costs only a longer replay at the next start.
-    private static func saveSnapshot(
-        of state: AppState, through sequence: Int64, in journal: any JournalStorage, logger: Logger
-    ) -> Bool {
-        do {
-            try journal.saveSnapshot(JournalSnapshot(sequence: sequence, state: state))
-            return true
-        } catch {
-            logger.warning("could not save a snapshot: \(error)")
-            return false
-        }
     }
 
     /// The current state: a copy, consistent, never partly updated.
@@ -97,41 +98,125 @@ package actor Store {
         published.withLock { $0.revision }
     }
 
-    /// Validates `action` with the reducer, appends it to the journal and commits, and only then
-    /// publishes the new state and tells subscribers.
+    /// How many validated actions wait for the commit in flight to end (for metrics and tests).
+    package var queuedActionCount: Int {
+        queued.count
+    }
+
+    /// Validates `action` against every action accepted before it, waits until it is durable in
+    /// the journal (committed together with whatever else was dispatched meanwhile), and only then
+    /// publishes the new state, tells middleware, observers and subscribers, and returns.
     ///
     /// - Returns: what happened, or why the action was refused (nothing stored then).
-    /// - Throws: ``StoreError`` when the journal cannot be written; the state is unchanged.
-    package func dispatch(_ action: AppAction) throws(StoreError) -> Result<AppEvent, ActionRejection> {
+    /// - Throws: ``StoreError`` when the journal cannot be written — for this action's batch or
+    ///   for one it was validated on top of; the state is unchanged.
+    package func dispatch(_ action: AppAction) async throws(StoreError) -> Result<AppEvent, ActionRejection> {
         guard !isClosed else { throw StoreError.sqlite(operation: "dispatch", code: 21, message: "store closed") }
-        var next = published.withLock { $0.state }
-        let event: AppEvent
+        let validated = validate(action)
+        if isCommitting {
+            switch await withCheckedContinuation({ queued.append(QueuedAction(validated: validated, waiter: $0)) }) {
+            case .answered(let answer): return try answer.get()
+            case .lead: break
+            }
+        } else if case .refused(let rejection) = validated.outcome {
+            // Nothing accepted is still uncommitted, so the refusal rests on durable state alone.
+            for link in middleware { link.refused(action, because: rejection) }
+            return .failure(rejection)
+        } else {
+            isCommitting = true
+        }
+        return try await commit(leading: validated)
+    }
+
+    /// Runs `action` through the reducer against ``tentative``, which it advances when accepted.
+    private func validate(_ action: AppAction) -> ValidatedAction {
+        var next = tentative
         do {
-            event = try AppReducer.reduce(&next, action)
+            let event = try AppReducer.reduce(&next, action)
+            tentative = next
+            return ValidatedAction(action: action, outcome: .accepted(event, state: next))
         } catch {
-            for link in middleware { link.refused(action, because: error) }
-            return .failure(error)
+            return ValidatedAction(action: action, outcome: .refused(error))
         }
-        lastSequence = try journal.append(action, quote: event.quoteID)
-        published.withLock { $0 = (next, $0.revision &+ 1) }
-        entriesSinceSnapshot += 1
-        if entriesSinceSnapshot >= snapshotInterval,
-            Self.saveSnapshot(of: next, through: lastSequence, in: journal, logger: logger)
-        {
-            entriesSinceSnapshot = 0
+    }
+
+    /// The leader's turn: commits `first` and everything queued behind it in one transaction,
+    /// publishes the batch and answers its followers (or fails them all, and whatever queued
+    /// meanwhile), then hands the lead on. Returns `first`'s own answer.
+    private func commit(leading first: ValidatedAction) async throws(StoreError) -> Result<AppEvent, ActionRejection> {
+        let followers = queued
+        queued = []
+        let batch = [first] + followers.map(\.validated)
+        var records: [(action: AppAction, quote: QuoteID?)] = []
+        var resultingState: AppState?
+        for item in batch {
+            guard case .accepted(let event, let state) = item.outcome else { continue }
+            records.append((item.action, event.quoteID))
+            resultingState = state
         }
-        for link in middleware { link.applied(action, event: event, sequence: lastSequence) }
-        for observer in observers.withLock({ $0 }) { observer(event) }
-        for continuation in subscribers.values { continuation.yield(event) }
-        return .success(event)
+        var answers: [ValidatedAction.Answer]
+        do {
+            // A batch of refusals alone writes nothing: the batch before it is already durable.
+            var sequences: [Int64] = []
+            if let resultingState { sequences = try await writer.append(records, resulting: resultingState) }
+            answers = publish(batch, sequences: sequences)
+        } catch {
+            logger.error("could not commit \(records.count) actions (and \(queued.count) queued behind them): \(error)")
+            answers = batch.map { _ in .failure(error) }
+            for late in queued { late.waiter.resume(returning: .answered(.failure(error))) }
+            queued = []
+            tentative = published.withLock { $0.state }
+        }
+        let own = answers.removeFirst()
+        for (follower, answer) in zip(followers, answers) { follower.waiter.resume(returning: .answered(answer)) }
+        handOffLead()
+        return try own.get()
+    }
+
+    /// Publishes a durable batch, action by action in order: the state and revision, then
+    /// middleware (with the action's own `sequences` entry), observers and subscribers; refusals
+    /// go to middleware in their place. Returns every action's answer.
+    private func publish(_ batch: [ValidatedAction], sequences: [Int64]) -> [ValidatedAction.Answer] {
+        var answers: [ValidatedAction.Answer] = []
+        answers.reserveCapacity(batch.count)
+        var nextSequence = sequences.startIndex
+        for item in batch {
+            switch item.outcome {
+            case .accepted(let event, let state):
+                // The writer returns one sequence per accepted action (it checks the journal's count).
+                let sequence = sequences[nextSequence]
+                nextSequence += 1
+                published.withLock { $0 = (state, $0.revision &+ 1) }
+                for link in middleware { link.applied(item.action, event: event, sequence: sequence) }
+                for observer in observers.withLock({ $0 }) { observer(event) }
+                for continuation in subscribers.values { continuation.yield(event) }
+                answers.append(.success(.success(event)))
+            case .refused(let rejection):
+                for link in middleware { link.refused(item.action, because: rejection) }
+                answers.append(.success(.failure(rejection)))
+            }
+        }
+        return answers
+    }
+
+    /// Ends a leader's turn: the first queued dispatch leads the next batch, or, with nothing
+    /// queued, the store is idle and waiting ``close()`` calls go on.
+    private func handOffLead() {
+        guard queued.isEmpty else {
+            queued.removeFirst().waiter.resume(returning: .lead)
+            return
+        }
+        isCommitting = false
+        for waiter in idleWaiters { waiter.resume() }
+        idleWaiters.removeAll()
     }
 
     /// Every version of quote `id`, oldest first, read from the journal (the state keeps only the
     /// current one); empty when there is no such quote.
-    package func history(of id: QuoteID) throws(StoreError) -> [QuoteVersion] {
+    package func history(of id: QuoteID) async throws(StoreError) -> [QuoteVersion] {
         guard !isClosed else { throw StoreError.sqlite(operation: "history", code: 21, message: "store closed") }
         guard published.withLock({ $0.state.quotes[id] }) != nil else { return [] }
-        return QuoteVersion.history(from: try journal.actions(forQuote: id))
+        return QuoteVersion.history(from: try await writer.actions(forQuote: id))
     }
 
     /// Calls `observer` with every event applied from now on, synchronously, after the new state
@@ -157,12 +242,14 @@ package actor Store {
         subscribers[id] = nil
     }
 
-    /// Ends subscriptions and closes the journal; later dispatches fail.
-    package func close() {
-        guard !isClosed else { return }
+    /// Refuses dispatches from now on, waits for the batch in flight and everything queued to be
+    /// committed (or to fail, answered either way: nothing acknowledged is lost), then ends
+    /// subscriptions and closes the journal.
+    package func close() async {
         isClosed = true
+        if isCommitting { await withCheckedContinuation { idleWaiters.append($0) } }
         for continuation in subscribers.values { continuation.finish() }
         subscribers.removeAll()
-        journal.close()
+        await writer.close()
     }
 }

@@ -56,6 +56,28 @@ import Testing
         #expect(try journal.loadAll().map(\.action) == [add, edit])
     }
 
+    @Test func aBatchIsAppendedWhollyOrNotAtAll() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let journal = try SQLiteJournal(directory: directory.url)
+        let add = AppAction.addQuote(QuoteDraft(text: "A", author: "B"), by: nil, at: date)
+        let edits = (1...3).map {
+            AppAction.editQuote(QuoteID(1), QuoteDraft(text: "v\($0 + 1)", author: "B"), baseVersion: $0, by: nil, at: date)
+        }
+        #expect(try journal.append([(add, QuoteID(1))] + edits.map { ($0, QuoteID(1)) }) == [1, 2, 3, 4])
+        #expect(try journal.append([]).isEmpty)
+        // Another connection makes the journal refuse any row mentioning "boom".
+        let saboteur = try SQLiteConnection(path: journal.path)
+        try saboteur.execute(
+            "CREATE TRIGGER no_boom BEFORE INSERT ON journal WHEN NEW.action LIKE '%boom%' BEGIN SELECT RAISE(ABORT, 'boom'); END")
+        saboteur.close()
+        let boom = AppAction.addQuote(QuoteDraft(text: "boom", author: "B"), by: nil, at: date)
+        #expect(throws: StoreError.self) { try journal.append([(add, QuoteID(2)), (boom, QuoteID(3))]) }
+        #expect(try journal.loadAll().map(\.action) == [add] + edits)
+        #expect(try journal.append(add, quote: QuoteID(2)) == 5)
+        journal.close()
+    }
+
     @Test func subscribersReceiveAppliedEvents() async throws {
         let store = try Store(journal: try SQLiteJournal(path: ":memory:"), seed: seed, logger: .discarding())
         let events = await store.subscribe()
@@ -239,52 +261,18 @@ import Testing
     }
 }
 
-/// Flipped by a test to make a ``FailingJournal`` fail; shared because the journal itself is
-/// handed over to the store.
-private final class FailureSwitch: Sendable {
-    let isOn = Atomic<Bool>(false)
-}
-
-/// A journal whose appends fail while its switch is on, as a full disk or a lost file would.
-private final class FailingJournal: JournalStorage {
-    private let inner: SQLiteJournal
-    private let failure: FailureSwitch
-
-    init(failure: FailureSwitch) throws {
-        inner = try SQLiteJournal(path: ":memory:")
-        self.failure = failure
-    }
-
-    func loadEntries(after sequence: Int64) throws(StoreError) -> [JournalEntry] { try inner.loadEntries(after: sequence) }
-
-    func loadSnapshot() -> JournalSnapshot? { inner.loadSnapshot() }
-
-    func saveSnapshot(_ snapshot: JournalSnapshot) throws(StoreError) { try inner.saveSnapshot(snapshot) }
-
-    func append(_ action: AppAction, quote: QuoteID?) throws(StoreError) -> Int64 {
-        if failure.isOn.load(ordering: .relaxed) {
-            throw StoreError.sqlite(operation: "append", code: 13, message: "database or disk is full")
-        }
-        return try inner.append(action, quote: quote)
-    }
-
-    func actions(forQuote quote: QuoteID) throws(StoreError) -> [AppAction] { try inner.actions(forQuote: quote) }
-
-    func close() { inner.close() }
-}
-
 /// Commit, then publish: a change the journal could not store is seen by no one.
 @Suite struct StoreDurabilityTests {
     @Test func aFailedAppendLeavesStateAndSubscribersUntouched() async throws {
-        let failure = FailureSwitch()
+        let probe = JournalProbe()
         let date = Date(timeIntervalSince1970: 1_000)
         let store = try Store(
-            journal: try FailingJournal(failure: failure),
+            journal: ProbedJournal(try SQLiteJournal(path: ":memory:"), probe: probe),
             seed: [.addQuote(QuoteDraft(text: "Seeded", author: "Someone"), by: nil, at: date)],
             logger: .discarding())
         let before = store.state
         let events = await store.subscribe()
-        failure.isOn.store(true, ordering: .relaxed)
+        probe.isFailing.store(true, ordering: .sequentiallyConsistent)
 
         await #expect(throws: StoreError.self) {
             try await store.dispatch(

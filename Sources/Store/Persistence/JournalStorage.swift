@@ -24,7 +24,8 @@ package struct JournalSnapshot: Sendable, Equatable {
 
 /// Durable, append-only storage of actions: the only thing the store persists.
 ///
-/// Implementations are owned by one store and used only from its executor.
+/// Implementations are owned by one store: used by its initialiser, then only from its
+/// ``JournalWriter``'s executor.
 package protocol JournalStorage: AnyObject {
     /// The entries after `sequence`, oldest first.
     func loadEntries(after sequence: Int64) throws(StoreError) -> [JournalEntry]
@@ -33,9 +34,11 @@ package protocol JournalStorage: AnyObject {
     func loadSnapshot() -> JournalSnapshot?
     /// Replaces the snapshot. A snapshot is derived data: losing one only costs a longer replay.
     func saveSnapshot(_ snapshot: JournalSnapshot) throws(StoreError)
-    /// Appends `action`, indexed under `quote` when it changed one, and makes it durable before
-    /// returning its sequence number.
-    func append(_ action: AppAction, quote: QuoteID?) throws(StoreError) -> Int64
+    /// Appends `entries` in order, each indexed under its quote when it changed one, in one
+    /// transaction: all of them are durable together (one sync of the file) before this returns
+    /// their sequence numbers, one per entry and increasing, or none is stored and it throws.
+    /// Nothing happens for no entries.
+    func append(_ entries: [(action: AppAction, quote: QuoteID?)]) throws(StoreError) -> [Int64]
     /// The actions indexed under `quote`, oldest first: its whole history.
     func actions(forQuote quote: QuoteID) throws(StoreError) -> [AppAction]
     /// Releases the underlying database.
@@ -43,6 +46,15 @@ package protocol JournalStorage: AnyObject {
 }
 
 extension JournalStorage {
+    /// Appends `action` alone, indexed under `quote` when it changed one, and makes it durable
+    /// before returning its sequence number.
+    package func append(_ action: AppAction, quote: QuoteID?) throws(StoreError) -> Int64 {
+        guard let sequence = try append([(action, quote)]).first else {
+            throw StoreError.sqlite(operation: "append", code: 0, message: "the journal returned no sequence number")
+        }
+        return sequence
+    }
+
     /// Every entry ever appended, oldest first.
     package func loadAll() throws(StoreError) -> [JournalEntry] {
         try loadEntries(after: 0)

@@ -4,7 +4,8 @@ import Foundation
 /// One open SQLite database handle (https://sqlite.org/c3ref/sqlite3.html).
 ///
 /// Not Sendable: SQLite handles opened without a mutex must be used from one thread at a time,
-/// so exactly one owner (the store actor, through its serial executor) holds it.
+/// so exactly one owner (an actor on its own serial executor: the store's journal writer, or the
+/// account storage) holds it.
 package final class SQLiteConnection {
     private var handle: OpaquePointer?
     /// The file it was opened on, or `:memory:`.

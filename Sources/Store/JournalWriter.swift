@@ -1,0 +1,90 @@
+import Logging
+
+/// The journal's owner once the store is running: appends each batch the store hands it in one
+/// transaction, saves a snapshot every `snapshotInterval` entries, and reads a quote's history.
+///
+/// Ownership: the journal (and its SQLite connection) is touched only by this actor, which runs
+/// on its own serial dispatch queue. SQLite's blocking calls — above all the sync of the WAL at
+/// each commit — therefore hold neither a cooperative-pool thread nor the ``Store``'s executor:
+/// while a batch commits here, the store goes on validating the next one.
+actor JournalWriter {
+    private let executor = DispatchQueueExecutor(label: "quotebook.journal")
+    private let journal: any JournalStorage
+    private let logger: Logger
+    /// Snapshot the state after this many journal entries, so start-up replays at most that many.
+    private let snapshotInterval: Int
+    /// Entries appended since the newest snapshot (or since the journal began, when there is none).
+    private var entriesSinceSnapshot: Int
+    private var isClosed = false
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
+    /// Takes over `journal`, whose entries through `sequence` rebuild `state`; `entriesSinceSnapshot`
+    /// of them came after the newest snapshot, and when that is already `snapshotInterval` or more,
+    /// `state` is saved as the snapshot now.
+    init(
+        journal: sending any JournalStorage, state: AppState, through sequence: Int64, entriesSinceSnapshot: Int,
+        snapshotInterval: Int, logger: Logger
+    ) {
+        self.journal = journal
+        self.logger = logger
+        self.snapshotInterval = max(1, snapshotInterval)
+        self.entriesSinceSnapshot = entriesSinceSnapshot
+        if entriesSinceSnapshot >= self.snapshotInterval,
+            Self.saveSnapshot(of: state, through: sequence, in: journal, logger: logger)
+        {
+            self.entriesSinceSnapshot = 0
+        }
+    }
+
+    /// Appends `entries` in one transaction and returns their sequence numbers once they are
+    /// durable; `state` is the state after the last of them, saved as the snapshot when this batch
+    /// brings the count since the last one to `snapshotInterval` (before returning, so the next
+    /// batch never overtakes it).
+    ///
+    /// - Throws: ``StoreError`` when the journal cannot be written: then none of `entries` is stored.
+    func append(_ entries: [(action: AppAction, quote: QuoteID?)], resulting state: AppState) throws(StoreError) -> [Int64] {
+        guard !isClosed else { throw StoreError.sqlite(operation: "append", code: 21, message: "journal closed") }
+        let sequences = try journal.append(entries)
+        guard sequences.count == entries.count else {
+            throw StoreError.sqlite(
+                operation: "append", code: 0, message: "\(sequences.count) sequence numbers for \(entries.count) entries")
+        }
+        entriesSinceSnapshot += sequences.count
+        if let last = sequences.last, entriesSinceSnapshot >= snapshotInterval,
+            Self.saveSnapshot(of: state, through: last, in: journal, logger: logger)
+        {
+            entriesSinceSnapshot = 0
+        }
+        return sequences
+    }
+
+    /// The actions indexed under `quote`, oldest first: its whole history as far as it is durable.
+    func actions(forQuote quote: QuoteID) throws(StoreError) -> [AppAction] {
+        guard !isClosed else { throw StoreError.sqlite(operation: "history", code: 21, message: "journal closed") }
+        return try journal.actions(forQuote: quote)
+    }
+
+    /// Closes the journal; later calls do nothing, and later appends and reads fail.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        journal.close()
+    }
+
+    /// Saves `state` as the snapshot through entry `sequence`; false (logged) when it could not.
+    /// A snapshot is derived data, so a failure costs only a longer replay at the next start.
+    private static func saveSnapshot(
+        of state: AppState, through sequence: Int64, in journal: any JournalStorage, logger: Logger
+    ) -> Bool {
+        do {
+            try journal.saveSnapshot(JournalSnapshot(sequence: sequence, state: state))
+            return true
+        } catch {
+            logger.warning("could not save a snapshot: \(error)")
+            return false
+        }
+    }
+}
