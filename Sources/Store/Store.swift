@@ -37,9 +37,12 @@ package actor Store {
         journal: sending any JournalStorage, seed: [AppAction] = [], snapshotInterval: Int = 1000,
         middleware: [any StoreMiddleware] = [], logger: Logger
     ) throws {
-        let snapshot = journal.loadSnapshot()
-        var state = snapshot?.state ?? AppState()
-        var lastSequence = snapshot?.sequence ?? 0
+        // Taken out of the snapshot, so the state is uniquely referenced and replay changes it in
+        // place rather than copying every quote at the first change.
+        var snapshot = journal.loadSnapshot()
+        let snapshotSequence = snapshot?.sequence
+        var state = snapshot.take()?.state ?? AppState()
+        var lastSequence = snapshotSequence ?? 0
         let entries = try journal.loadEntries(after: lastSequence)
         // Recorded actions are facts: validated once, when they were dispatched, and applied now
         // without asking again, so a rule tightened since never stops a start-up.
@@ -48,7 +51,7 @@ package actor Store {
             lastSequence = entry.sequence
         }
         var entriesSinceSnapshot = entries.count
-        if entries.isEmpty, snapshot == nil {
+        if entries.isEmpty, snapshotSequence == nil {
             for action in seed {
                 let event = try AppReducer.reduce(&state, action)
                 lastSequence = try journal.append(action, quote: event.quoteID)
@@ -68,7 +71,7 @@ package actor Store {
         self.snapshotInterval = snapshotInterval
         self.lastSequence = lastSequence
         self.entriesSinceSnapshot = entriesSinceSnapshot
-        logger.info("state rebuilt from \(snapshot.map { "a snapshot at entry \($0.sequence) and " } ?? "")\(entries.count) journal entries")
+        logger.info("state rebuilt from \(snapshotSequence.map { "a snapshot at entry \($0) and " } ?? "")\(entries.count) journal entries")
     }
 
     /// Saves `state` as the snapshot through entry `sequence`; false (logged) when it could not.

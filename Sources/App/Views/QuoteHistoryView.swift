@@ -1,5 +1,5 @@
 import HTTPServer
-package import Store
+import Store
 import Templates
 
 /// Renders ``QuoteHistoryState``: every version newest first, each with who made it and when,

@@ -1,5 +1,5 @@
 import HTTPServer
-package import Store
+import Store
 import Templates
 
 /// Renders ``QuoteState``: the quote's page, with the actions the viewer may take.
