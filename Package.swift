@@ -46,6 +46,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(
+            name: "ScaleBenchmark",
+            dependencies: ["Store", "Logging"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
             name: "TemplatesBenchmark",
             dependencies: ["Templates"],
             swiftSettings: strictSettings
