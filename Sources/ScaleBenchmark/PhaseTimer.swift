@@ -38,10 +38,11 @@ struct PhaseTimer {
                 _ = AppReducer.apply(.editQuote(id, QuoteDraft(text: quote.text + " again", author: quote.author), baseVersion: quote.version, by: nil, at: Date()), to: &next)
             }
         }, note: "what a dispatch does before writing")
-        for words in ["ecole", "garden silence", "lodz einstein", "the", "xylophone"] {
+        for words in ["ecole", "garden silence", "lodz einstein", "the", "e", "xylophone"] {
             var found = 0
             report("search \"\(words)\"", try times { found = state.searchIndex.matches(SearchQuery(words)).count }, note: "\(found) matches")
         }
+        print("search index: \(state.searchIndex.byteCount) bytes of folded text for \(state.quotes.count) quotes")
     }
 
     /// One edit dispatched through a store on a copy of the directory, `runs` times.

@@ -28,8 +28,8 @@ import Testing
         return state
     }
 
-    func decode(_ bytes: [UInt8]) throws -> AppState {
-        try bytes.withUnsafeBytes { buffer throws(SnapshotFormatError) in try SnapshotFormat.decode(buffer) }
+    func decode(_ bytes: [UInt8], through sequence: Int64 = 100) throws -> AppState {
+        try bytes.withUnsafeBytes { buffer throws(SnapshotFormatError) in try SnapshotFormat.decode(buffer, through: sequence) }
     }
 
     @Test func aStateComesBackEqual() throws {
@@ -53,6 +53,20 @@ import Testing
         otherVersion[4] = 2
         #expect(throws: SnapshotFormatError.self) { try decode(otherVersion) }
         #expect(throws: SnapshotFormatError.self) { try decode(Array("{\"quotes\": {}}".utf8)) }
+    }
+
+    @Test func idsPastTheJournalAreRefused() throws {
+        let state = try richState()
+        // Eleven actions made it, so its next quote id is 6 and its next account id 3.
+        #expect(try decode(SnapshotFormat.encode(state), through: 11) == state)
+        #expect(throws: SnapshotFormatError.self) { try decode(SnapshotFormat.encode(state), through: 4) }
+        var far = state
+        far.quotes[QuoteID(1_000_000)] = far.quotes[QuoteID(1)].map { quote in
+            var moved = quote
+            moved.id = QuoteID(1_000_000)
+            return moved
+        }
+        #expect(throws: SnapshotFormatError.self) { try decode(SnapshotFormat.encode(far)) }
     }
 
     @Test func damagedBytesNeverCrashTheDecoder() throws {

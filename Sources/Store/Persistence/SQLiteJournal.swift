@@ -85,7 +85,8 @@ package final class SQLiteJournal: JournalStorage {
             (try? select.bind([])) != nil, (try? select.step()) == true
         else { return nil }
         let sequence = select.int(at: 0)
-        guard let state = try? select.withBlob(at: 1, SnapshotFormat.decode) else { return nil }
+        guard let state = try? select.withBlob(at: 1, { buffer throws(SnapshotFormatError) in try SnapshotFormat.decode(buffer, through: sequence) })
+        else { return nil }
         return JournalSnapshot(sequence: sequence, state: state)
     }
 

@@ -8,7 +8,7 @@
 /// actions stays the record.
 package struct AppState: Sendable, Equatable {
     /// Every quote by id.
-    package var quotes: [QuoteID: Quote] = [:]
+    package var quotes = QuoteTable()
     /// Quote ids in the order they were added (oldest first).
     package var quoteOrder: [QuoteID] = []
     /// The quote most recently added or edited: the favourite shown to someone without one.
