@@ -2,6 +2,7 @@
 """Start-up time, RSS and server CPU per request of a quotebook binary on a big data directory.
 
 usage: scale_measure.py BIN DATA_DIR ROOT OUT_PREFIX [--starts N] [--seconds S] [--label NAME]
+       scale_measure.py --summarize RESULTS_DIR [--against LABEL]   (Markdown on stdout)
 
 1. Start-up: N times, start `BIN --port 0 --data DATA_DIR --root ROOT --log-level warning`, time
    from spawning to the listening line on standard output, read VmRSS from /proc/PID/status right
@@ -13,6 +14,9 @@ usage: scale_measure.py BIN DATA_DIR ROOT OUT_PREFIX [--starts N] [--seconds S] 
    cores were split with wrk. wrk's own mean latency is reported beside it.
 
 Writes OUT_PREFIX-startup.tsv and OUT_PREFIX-pages.tsv; prints a Markdown summary.
+--summarize reads every *-startup.tsv and *-pages.tsv in RESULTS_DIR (several rounds, one or more
+labels) and prints medians per label, each page as a ratio to the same label's list page 1, and,
+with --against, each label's figures as a ratio to that label's.
 """
 import argparse
 import os
@@ -81,7 +85,62 @@ def wrk(url, seconds):
     return requests, float(latency.group(1)) * scale, int(non2xx.group(1)) if non2xx else 0
 
 
+def read_tsv(path):
+    with open(path) as f:
+        header = f.readline().rstrip("\n").split("\t")
+        return [dict(zip(header, line.rstrip("\n").split("\t"))) for line in f if line.strip()]
+
+
+def summarize(folder, against):
+    starts, pages = {}, {}
+    for name in sorted(os.listdir(folder)):
+        path = os.path.join(folder, name)
+        if name.endswith("-startup.tsv"):
+            for row in read_tsv(path):
+                starts.setdefault(row["label"], []).append(row)
+        elif name.endswith("-pages.tsv"):
+            for row in read_tsv(path):
+                pages.setdefault(row["label"], {}).setdefault((row["page"], row["path"]), []).append(float(row["cpu_us_per_request"]))
+    labels = list(starts)
+    med = statistics.median
+    print("| | " + " | ".join(labels) + (f" | ratio to {against}" if against else "") + " |")
+    print("|---|" + "---:|" * (len(labels) + (1 if against else 0)))
+    rows = [("start-up to the listening line, ms", "start_ms"),
+            ("CPU time (user + system, all threads) by the listening line, ms", "cpu_ms_at_listen"),
+            ("RSS at the listening line, MiB", "rss_mib_at_listen"), ("RSS 1 s later, MiB", "rss_mib_after_1s")]
+    for title, key in rows:
+        if any(key not in r for label in labels for r in starts[label]):
+            continue
+        values = {label: med(float(r[key]) for r in starts[label]) for label in labels}
+        ratio = " | " + " / ".join(f"{values[l] / values[against]:.2f}" for l in labels if l != against) if against else ""
+        count = " / ".join(str(len(starts[l])) for l in labels)
+        print(f"| {title} (median of {count} starts) | " + " | ".join(f"{values[l]:.1f}" for l in labels) + ratio + " |")
+    print()
+    print("Server CPU per request, µs (median over rounds; in brackets, the ratio to the same server's list page 1):\n")
+    print("| page | path | " + " | ".join(labels) + (f" | ratio to {against}" if against else "") + " |")
+    print("|---|---|" + "---:|" * (len(labels) + (1 if against else 0)))
+    keys = list(pages[labels[0]])
+    for key in keys:
+        cells, values = [], {}
+        for label in labels:
+            samples = pages.get(label, {}).get(key)
+            first = med(pages[label][keys[0]])
+            if samples:
+                values[label] = med(samples)
+                cells.append(f"{values[label]:.0f} ({values[label] / first:.2f}×)")
+            else:
+                cells.append("—")
+        ratio = ""
+        if against:
+            ratio = " | " + " / ".join(f"{values[l] / values[against]:.2f}" for l in labels if l != against and l in values and against in values)
+        print(f"| {key[0]} | `{key[1]}` | " + " | ".join(cells) + ratio + " |")
+
+
 def main():
+    if len(sys.argv) > 2 and sys.argv[1] == "--summarize":
+        against = sys.argv[sys.argv.index("--against") + 1] if "--against" in sys.argv else None
+        summarize(sys.argv[2], against)
+        return
     parser = argparse.ArgumentParser()
     parser.add_argument("binary")
     parser.add_argument("data")
@@ -95,15 +154,16 @@ def main():
     starts = []
     for _ in range(args.starts):
         proc, _, elapsed = start(args.binary, args.data, args.root)
+        cpu_ms = cpu_ticks(proc.pid) / HZ * 1000
         rss_now = rss_kib(proc.pid)
         time.sleep(1)
         rss_later = rss_kib(proc.pid)
         stop(proc)
-        starts.append((elapsed * 1000, rss_now / 1024, rss_later / 1024))
+        starts.append((elapsed * 1000, rss_now / 1024, rss_later / 1024, cpu_ms))
     with open(args.out + "-startup.tsv", "w") as f:
-        f.write("label\tstart_ms\trss_mib_at_listen\trss_mib_after_1s\n")
+        f.write("label\tstart_ms\trss_mib_at_listen\trss_mib_after_1s\tcpu_ms_at_listen\n")
         for s in starts:
-            f.write(f"{args.label}\t{s[0]:.1f}\t{s[1]:.1f}\t{s[2]:.1f}\n")
+            f.write(f"{args.label}\t{s[0]:.1f}\t{s[1]:.1f}\t{s[2]:.1f}\t{s[3]:.0f}\n")
 
     proc, port, _ = start(args.binary, args.data, args.root)
     rows = []
@@ -127,7 +187,8 @@ def main():
     times = [s[0] for s in starts]
     print(f"### {args.label}\n")
     print(f"start-up to the listening line, {len(times)} starts: median {statistics.median(times):.1f} ms "
-          f"(min {min(times):.1f}, max {max(times):.1f})  ")
+          f"(min {min(times):.1f}, max {max(times):.1f}); CPU time by then: median "
+          f"{statistics.median(s[3] for s in starts):.0f} ms  ")
     print(f"RSS at the listening line: median {statistics.median(s[1] for s in starts):.1f} MiB; "
           f"1 s later: {statistics.median(s[2] for s in starts):.1f} MiB; after the page runs: {rss_end:.1f} MiB\n")
     first = rows[0][3]

@@ -16,6 +16,8 @@ struct PhaseTimer {
         let path = directory.appendingPathComponent("quotebook.sqlite3").path
         let journal = try SQLiteJournal(path: path)
         defer { journal.close() }
+        var fingerprint: UInt64 = 0
+        report("the fold's fingerprint (once a process)", try times(runs: 1) { fingerprint = SearchFolding.fingerprint }, note: String(fingerprint, radix: 16))
         var snapshot: JournalSnapshot?
         report("load snapshot", try times { snapshot = journal.loadSnapshot() })
         guard let loaded = snapshot.take() else {
@@ -28,6 +30,8 @@ struct PhaseTimer {
         report("apply them", try times(runs: 1) {
             for entry in entries { _ = AppReducer.apply(entry.action, to: &state) }
         })
+        var size = 0
+        report("encode a snapshot", try times { size = SnapshotFormat.encode(loaded.state).count }, note: "\(size) bytes")
         // The same snapshot again, so the directory stays as it was built.
         report("save a snapshot", try times { try journal.saveSnapshot(loaded) }, note: "\(loaded.state.quotes.count) quotes")
         let published = state
