@@ -26,9 +26,10 @@ let package = Package(
         ),
         .target(name: "Logging", swiftSettings: strictSettings),
         .systemLibrary(name: "CLinuxEvents"),
+        .systemLibrary(name: "CByteSearch"),
         .target(name: "HTTPServer", dependencies: ["CLinuxEvents", "Logging"], swiftSettings: strictSettings),
         .target(name: "Templates", swiftSettings: strictSettings),
-        .target(name: "Store", dependencies: ["CSQLite", "Logging"], swiftSettings: strictSettings),
+        .target(name: "Store", dependencies: ["CSQLite", "CByteSearch", "Logging"], swiftSettings: strictSettings),
         .target(
             name: "App",
             dependencies: ["HTTPServer", "Templates", "Store", "Logging", "CCrypt"],
@@ -46,6 +47,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "StoreBenchmark",
+            dependencies: ["Store", "Logging"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "ScaleBenchmark",
             dependencies: ["Store", "Logging"],
             swiftSettings: strictSettings
         ),

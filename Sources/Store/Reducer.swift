@@ -66,6 +66,7 @@ package enum AppReducer {
                 addedBy: user, addedAt: date, updatedBy: user, updatedAt: date
             )
             state.quoteOrder.append(id)
+            state.searchIndex.update(id, text: clean.text, author: clean.author)
             state.lastChangedQuote = id
             state.nextQuoteID = QuoteID(id.rawValue + 1)
             return .quoteAdded(id)
@@ -81,6 +82,7 @@ package enum AppReducer {
         case let .deleteQuote(id, _, _):
             guard state.quotes.removeValue(forKey: id) != nil else { return .quoteDeleted(id) }
             if let index = state.quoteOrder.lastIndex(of: id) { state.quoteOrder.remove(at: index) }
+            state.searchIndex.remove(id)
             for (userID, user) in state.users where user.favourite == id {
                 state.users[userID]?.favourite = nil
             }
@@ -124,6 +126,7 @@ package enum AppReducer {
         quote.updatedBy = user
         quote.updatedAt = date
         state.quotes[id] = quote
+        state.searchIndex.update(id, text: quote.text, author: quote.author)
         state.lastChangedQuote = id
         return quote.version
     }

@@ -59,9 +59,12 @@ package actor Store {
         journal: sending any JournalStorage, seed: [AppAction] = [], snapshotInterval: Int = 1000,
         middleware: [any StoreMiddleware] = [], logger: Logger
     ) throws {
-        let snapshot = journal.loadSnapshot()
-        var state = snapshot?.state ?? AppState()
-        var lastSequence = snapshot?.sequence ?? 0
+        // Taken out of the snapshot, so the state is uniquely referenced and replay changes it in
+        // place rather than copying every quote at the first change.
+        var snapshot = journal.loadSnapshot()
+        let snapshotSequence = snapshot?.sequence
+        var state = snapshot.take()?.state ?? AppState()
+        var lastSequence = snapshotSequence ?? 0
         let entries = try journal.loadEntries(after: lastSequence)
         // Recorded actions are facts: validated once, when they were dispatched, and applied now
         // without asking again, so a rule tightened since never stops a start-up.
@@ -70,7 +73,7 @@ package actor Store {
             lastSequence = entry.sequence
         }
         var entriesSinceSnapshot = entries.count
-        if entries.isEmpty, snapshot == nil {
+        if entries.isEmpty, snapshotSequence == nil {
             var records: [(action: AppAction, quote: QuoteID?)] = []
             for action in seed { records.append((action, try AppReducer.reduce(&state, action).quoteID)) }
             lastSequence = try journal.append(records).last ?? lastSequence
@@ -83,7 +86,7 @@ package actor Store {
         self.tentative = state
         self.logger = logger
         self.middleware = middleware
-        logger.info("state rebuilt from \(snapshot.map { "a snapshot at entry \($0.sequence) and " } ?? "")\(entries.count) journal entries")
+        logger.info("state rebuilt from \(snapshotSequence.map { "a snapshot at entry \($0) and " } ?? "")\(entries.count) journal entries")
     }
 
     /// The current state: a copy, consistent, never partly updated.

@@ -143,19 +143,55 @@ import Testing
 
     @Test func listPagesTwentyNewestFirst() async throws {
         let (controller, _) = try await makeController(quotes: 45)
-        guard case let .showing(first, page, count) = controller.list(page: 1) else { Issue.record("no page 1"); return }
+        guard case let .showing(first, page, count, search) = controller.list(page: 1) else { Issue.record("no page 1"); return }
         #expect(first.count == 20)
         #expect(first.first?.text == "Quote 45")
         #expect(page == 1)
         #expect(count == 3)
-        guard case let .showing(last, _, _) = controller.list(page: 3) else { Issue.record("no page 3"); return }
+        #expect(search == nil)
+        guard case let .showing(last, _, _, _) = controller.list(page: 3) else { Issue.record("no page 3"); return }
         #expect(last.map(\.text) == ["Quote 5", "Quote 4", "Quote 3", "Quote 2", "Quote 1"])
-        #expect(controller.list(page: 4) == .noSuchPage(pageCount: 3))
-        #expect(controller.list(page: 0) == .noSuchPage(pageCount: 3))
+        #expect(controller.list(page: 4) == .noSuchPage(pageCount: 3, search: nil))
+        #expect(controller.list(page: 0) == .noSuchPage(pageCount: 3, search: nil))
     }
 
     @Test func anEmptyBookHasOneEmptyPage() async throws {
         let (controller, _) = try await makeController()
-        #expect(controller.list(page: 1) == .showing([], page: 1, pageCount: 1))
+        #expect(controller.list(page: 1) == .showing([], page: 1, pageCount: 1, search: nil))
+    }
+
+    @Test func aSearchPagesItsMatchesNewestFirst() async throws {
+        let (controller, store) = try await makeController(quotes: 45)
+        // Two words, each contained somewhere: "Quote 1", "Quote 10"…"Quote 19", "Quote 21", "Quote 31", "Quote 41".
+        let matching = store.state.newestQuotes().filter { $0.text.contains("1") }
+        #expect(matching.map(\.id.rawValue) == [41, 31, 21, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 1])
+        let summary = QuoteSearch(typed: "QUOTE 1", matchCount: 14, isTruncated: false)
+        #expect(controller.list(page: 1, search: "QUOTE 1") == .showing(matching, page: 1, pageCount: 1, search: summary))
+        #expect(controller.list(page: 2, search: "QUOTE 1") == .noSuchPage(pageCount: 1, search: summary))
+        #expect(controller.list(page: 0, search: "QUOTE 1") == .noSuchPage(pageCount: 1, search: summary))
+    }
+
+    @Test func aSearchOfManyMatchesHasPagesOfTwenty() async throws {
+        let (controller, _) = try await makeController(quotes: 45)
+        guard case let .showing(second, page, count, search) = controller.list(page: 2, search: "quote") else { Issue.record("no page 2"); return }
+        #expect(second.map(\.text) == (6...25).reversed().map { "Quote \($0)" })
+        #expect(page == 2 && count == 3)
+        #expect(search == QuoteSearch(typed: "quote", matchCount: 45, isTruncated: false))
+    }
+
+    @Test func aSearchWithoutMatchesIsOneEmptyPageAndBlankIsNoSearch() async throws {
+        let (controller, _) = try await makeController(quotes: 3)
+        #expect(controller.list(page: 1, search: "nowhere") == .showing(
+            [], page: 1, pageCount: 1, search: QuoteSearch(typed: "nowhere", matchCount: 0, isTruncated: false)))
+        guard case let .showing(all, _, _, search) = controller.list(page: 1, search: "  \t ") else { Issue.record("no page"); return }
+        #expect(all.count == 3)
+        #expect(search == nil)
+    }
+
+    @Test func aSearchOfTooManyWordsSaysSo() async throws {
+        let (controller, _) = try await makeController(quotes: 1)
+        let typed = (["quote"] + (1...20).map { "q\($0)" }).joined(separator: " ")
+        guard case let .showing(_, _, _, search) = controller.list(page: 1, search: typed) else { Issue.record("no page"); return }
+        #expect(search?.isTruncated == true)
     }
 }

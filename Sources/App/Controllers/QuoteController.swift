@@ -35,15 +35,34 @@ package struct QuoteController: Sendable {
             canDelete: viewer != nil && quote.addedBy == viewer)
     }
 
-    /// Page `page` of every quote, newest first.
-    package func list(page: Int) -> QuoteListState {
+    /// Page `page` of every quote, newest first, or — when `search` has words — of the quotes
+    /// whose text or author contains every word, ignoring case and accents.
+    ///
+    /// Costs the same on every page: the whole book's page is a slice of the order quotes were
+    /// added in; a search is one pass of the search index (``QuoteSearchIndex``), then a slice.
+    package func list(page: Int, search: String = "") -> QuoteListState {
         let state = store.state
-        let order = state.quoteOrder
-        let pageCount = max(1, (order.count + Self.pageSize - 1) / Self.pageSize)
-        guard page >= 1, page <= pageCount else { return .noSuchPage(pageCount: pageCount) }
-        let end = order.count - (page - 1) * Self.pageSize
-        let start = max(0, end - Self.pageSize)
-        return .showing(order[start..<end].reversed().compactMap { state.quotes[$0] }, page: page, pageCount: pageCount)
+        let query = SearchQuery(search)
+        if query.isEmpty {
+            let order = state.quoteOrder
+            let pageCount = Self.pageCount(of: order.count)
+            guard page >= 1, page <= pageCount else { return .noSuchPage(pageCount: pageCount, search: nil) }
+            let end = order.count - (page - 1) * Self.pageSize
+            let start = max(0, end - Self.pageSize)
+            return .showing(order[start..<end].reversed().compactMap { state.quotes[$0] }, page: page, pageCount: pageCount, search: nil)
+        }
+        let matches = state.searchIndex.matches(query)
+        let summary = QuoteSearch(typed: search, matchCount: matches.count, isTruncated: query.isTruncated)
+        let pageCount = Self.pageCount(of: matches.count)
+        guard page >= 1, page <= pageCount else { return .noSuchPage(pageCount: pageCount, search: summary) }
+        let start = (page - 1) * Self.pageSize
+        let quotes = matches[start..<min(matches.count, start + Self.pageSize)].compactMap { state.quotes[$0] }
+        return .showing(quotes, page: page, pageCount: pageCount, search: summary)
+    }
+
+    /// Pages needed for `count` quotes; an empty list is still one page.
+    private static func pageCount(of count: Int) -> Int {
+        max(1, (count + pageSize - 1) / pageSize)
     }
 
     /// Makes quote `id` the favourite of `user`.

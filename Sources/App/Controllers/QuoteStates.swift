@@ -14,12 +14,29 @@ package enum QuoteState: Sendable, Equatable {
     case notFound
 }
 
-/// One page of the whole book.
+/// One page of the whole book, or of the quotes matching a search.
 package enum QuoteListState: Sendable, Equatable {
-    /// Quotes of page `page` (1-based) of `pageCount`, newest first.
-    case showing([Quote], page: Int, pageCount: Int)
-    /// The page asked for does not exist (out of range, or not a number).
-    case noSuchPage(pageCount: Int)
+    /// Quotes of page `page` (1-based) of `pageCount`, newest first; `search` is nil for the
+    /// whole book. A search that matched nothing is page 1 of 1, empty.
+    case showing([Quote], page: Int, pageCount: Int, search: QuoteSearch?)
+    /// The page asked for does not exist (out of range, or not a number); `search` as above.
+    case noSuchPage(pageCount: Int, search: QuoteSearch?)
+}
+
+/// A search, as the list page shows it.
+package struct QuoteSearch: Sendable, Equatable {
+    /// What the person typed, kept for the search box and the page links.
+    package var typed: String
+    /// How many quotes matched every word.
+    package var matchCount: Int
+    /// The query had more words than are searched for (``SearchQuery/maximumWords``).
+    package var isTruncated: Bool
+
+    package init(typed: String, matchCount: Int, isTruncated: Bool) {
+        self.typed = typed
+        self.matchCount = matchCount
+        self.isTruncated = isTruncated
+    }
 }
 
 /// Where making a quote one's favourite stands.

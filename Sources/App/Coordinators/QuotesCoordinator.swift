@@ -22,8 +22,8 @@ package struct QuotesCoordinator: FlowCoordinator {
         switch route {
         case .home:
             return .present(HomeView.page(for: controller.home(viewer: visitor.user?.id)))
-        case .list(let page, _):
-            return .present(QuoteListView.page(for: controller.list(page: page)))
+        case .list(let page, let search):
+            return .present(QuoteListView.page(for: controller.list(page: page, search: search)))
         case .show(let id):
             return .present(QuoteView.page(for: controller.show(id, viewer: visitor.user?.id)))
         case .edit(let id):

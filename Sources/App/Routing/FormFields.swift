@@ -30,6 +30,11 @@ package enum QuoteFormField: String, FormField {
     case version
 }
 
+/// The search box on `GET /quotes` (a GET form: the field is the query's `q`).
+package enum QuoteSearchField: String, FormField {
+    case query = "q"
+}
+
 /// `POST /profile/name` and `POST /profile/photo`.
 package enum ProfileField: String, FormField {
     case displayName = "display_name"

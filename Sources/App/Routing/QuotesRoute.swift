@@ -36,7 +36,7 @@ package enum QuotesRoute: Route {
             return [.home]
         case 1 where segments[0] == "quotes":
             let page = query["page"].map { PathSegments.identifier($0) ?? 0 } ?? 1
-            return [.list(page: page, search: query["q"] ?? ""), .create]
+            return [.list(page: page, search: query[QuoteSearchField.query.rawValue] ?? ""), .create]
         case 2 where segments == ["quotes", "new"]:
             return [.new]
         case 2 where segments[0] == "quotes":
@@ -83,7 +83,7 @@ package enum QuotesRoute: Route {
     package var queryItems: [(name: String, value: String)] {
         switch self {
         case .list(let page, let search):
-            (search.isEmpty ? [] : [("q", search)]) + (page == 1 ? [] : [("page", String(page))])
+            (search.isEmpty ? [] : [(QuoteSearchField.query.rawValue, search)]) + (page == 1 ? [] : [("page", String(page))])
         default: []
         }
     }

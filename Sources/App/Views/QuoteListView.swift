@@ -1,38 +1,56 @@
+import Store
 import Templates
 
-/// Renders ``QuoteListState``: a page of quotes with previous and next links, or a 404 page
-/// naming how many pages there are.
+/// Renders ``QuoteListState``: a page of quotes (the whole book's, or a search's) with the search
+/// box and previous and next links that keep the search, or a 404 page naming how many pages
+/// there are.
 package enum QuoteListView {
+    static let fieldNames = FormFieldNames.of(QuoteSearchField.self)
+
     struct Context: Sendable, TemplateValueConvertible {
         let quotes: [QuoteCard]
         let page: Int
         let pageCount: Int
         let previousURL: String?
         let nextURL: String?
+        let search: QuoteSearch?
 
         var templateValue: TemplateValue {
             .object([
                 "quotes": .list(quotes.map(\.templateValue)), "hasQuotes": .bool(!quotes.isEmpty), "page": .int(page),
                 "pageCount": .int(pageCount), "previousURL": previousURL.map(TemplateValue.string) ?? .null,
                 "nextURL": nextURL.map(TemplateValue.string) ?? .null, "isPaged": .bool(pageCount > 1),
+                "searchURL": .string(QuotesRoute.list(page: 1).path), "fields": QuoteListView.fieldNames,
+                "searchValue": .string(search?.typed ?? ""), "search": search.map(Self.searchValue) ?? .null,
+            ])
+        }
+
+        private static func searchValue(_ search: QuoteSearch) -> TemplateValue {
+            .object([
+                "typed": .string(search.typed),
+                "matches": .string(search.matchCount == 1 ? "1 quote matches." : "\(search.matchCount) quotes match."),
+                "isTruncated": .bool(search.isTruncated), "maximumWords": .int(SearchQuery.maximumWords),
             ])
         }
     }
 
     package static func page(for state: QuoteListState) -> Page {
         switch state {
-        case let .showing(quotes, page, pageCount):
-            Page(
+        case let .showing(quotes, page, pageCount, search):
+            let typed = search?.typed ?? ""
+            return Page(
                 template: .quotes,
                 context: Context(
                     quotes: quotes.map { QuoteCard($0) }, page: page, pageCount: pageCount,
-                    previousURL: page > 1 ? QuotesRoute.list(page: page - 1).path : nil,
-                    nextURL: page < pageCount ? QuotesRoute.list(page: page + 1).path : nil))
-        case .noSuchPage(let pageCount):
-            ErrorView.page(
+                    previousURL: page > 1 ? QuotesRoute.list(page: page - 1, search: typed).path : nil,
+                    nextURL: page < pageCount ? QuotesRoute.list(page: page + 1, search: typed).path : nil, search: search))
+        case let .noSuchPage(pageCount, search):
+            let pages = "\(pageCount) page\(pageCount == 1 ? "" : "s")"
+            let first = QuotesRoute.list(page: 1, search: search?.typed ?? "").path
+            return ErrorView.page(
                 for: .notFoundMessage(
-                    "There is no such page of quotes. The book has \(pageCount) page\(pageCount == 1 ? "" : "s"); "
-                        + "the first is at \(QuotesRoute.list(page: 1).path)."))
+                    search.map { "There is no such page of quotes matching “\($0.typed)”. The search has \(pages); the first is at \(first)." }
+                        ?? "There is no such page of quotes. The book has \(pages); the first is at \(first)."))
         }
     }
 }

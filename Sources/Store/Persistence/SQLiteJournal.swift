@@ -91,24 +91,25 @@ package final class SQLiteJournal: JournalStorage {
         }
     }
 
+    /// The snapshot in ``SnapshotFormat``; nil when there is none or it cannot be read (a damaged
+    /// one, another version, or the JSON of earlier builds), and the whole journal is replayed.
     package func loadSnapshot() -> JournalSnapshot? {
         guard let select = try? connection.prepare("SELECT sequence, state FROM snapshot WHERE id = 1"),
-            let row = try? select.rows([], { ($0.int(at: 0), $0.text(at: 1)) }).first,
-            let state = try? JSONDecoder().decode(AppState.self, from: Data(row.1.utf8))
+            (try? select.bind([])) != nil, (try? select.step()) == true
         else { return nil }
-        return JournalSnapshot(sequence: row.0, state: state)
+        let sequence = select.int(at: 0)
+        guard let state = try? select.withBlob(at: 1, { buffer throws(SnapshotFormatError) in try SnapshotFormat.decode(buffer, through: sequence) })
+        else { return nil }
+        return JournalSnapshot(sequence: sequence, state: state)
     }
 
+    /// Replaces the snapshot with `snapshot` in ``SnapshotFormat``, stored as a BLOB (the column's
+    /// TEXT affinity keeps BLOBs as they are: https://sqlite.org/datatype3.html#type_affinity).
     package func saveSnapshot(_ snapshot: JournalSnapshot) throws(StoreError) {
-        let json: String
-        do {
-            json = String(decoding: try JSONEncoder().encode(snapshot.state), as: UTF8.self)
-        } catch {
-            throw StoreError.sqlite(operation: "encode snapshot", code: 0, message: "\(error)")
-        }
+        let bytes = SnapshotFormat.encode(snapshot.state)
         let upsert = try connection.prepare("INSERT OR REPLACE INTO snapshot (id, sequence, state) VALUES (1, ?, ?)")
         try connection.transaction { () throws(StoreError) in
-            try upsert.run([.integer(snapshot.sequence), .text(json)])
+            try upsert.run([.integer(snapshot.sequence), .blob(bytes)])
         }
     }
 

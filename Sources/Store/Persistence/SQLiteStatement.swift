@@ -89,6 +89,14 @@ package final class SQLiteStatement {
         return Array(UnsafeRawBufferPointer(start: pointer, count: count))
     }
 
+    /// Lends `body` the bytes of a BLOB (or TEXT) column of the current row without copying them;
+    /// they are valid only until the next step or reset (https://sqlite.org/c3ref/column_blob.html).
+    package func withBlob<T, E: Error>(at column: Int32, _ body: (UnsafeRawBufferPointer) throws(E) -> T) throws(E) -> T {
+        let pointer = sqlite3_column_blob(statement, column)
+        let count = Int(sqlite3_column_bytes(statement, column))
+        return try body(UnsafeRawBufferPointer(start: count > 0 ? pointer : nil, count: count))
+    }
+
     package func isNull(at column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
 }
 

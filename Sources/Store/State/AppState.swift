@@ -3,11 +3,12 @@
 ///
 /// Current data only: a quote's earlier versions are read from the journal when asked for
 /// (``Store/history(of:)``), so memory and snapshots cost what the book costs now, however long
-/// its history. A value: the store publishes copies, so readers never see a change half-made. `Codable` for
-/// snapshots only; the journal of actions stays the record.
-package struct AppState: Codable, Sendable, Equatable {
+/// its history. A value: the store publishes copies, so readers never see a change half-made.
+/// Snapshots store it in a compact binary form of their own (``SnapshotFormat``); the journal of
+/// actions stays the record.
+package struct AppState: Sendable, Equatable {
     /// Every quote by id.
-    package var quotes: [QuoteID: Quote] = [:]
+    package var quotes = QuoteTable()
     /// Quote ids in the order they were added (oldest first).
     package var quoteOrder: [QuoteID] = []
     /// The quote most recently added or edited: the favourite shown to someone without one.
@@ -20,6 +21,9 @@ package struct AppState: Codable, Sendable, Equatable {
     package var userIDsByName: [Username: UserID] = [:]
     /// The id the next account receives.
     package var nextUserID = UserID(1)
+    /// Every quote's folded text and author, for search; derived from ``quotes`` and kept in
+    /// step with it by the reducer.
+    package var searchIndex = QuoteSearchIndex()
 
     package init() {}
 

@@ -42,8 +42,14 @@ final class RawClient {
         TestSocket.shutdownWrite(fd)
     }
 
+    /// How long a read waits by default. Generous on purpose: it bounds a test that would
+    /// otherwise hang, and proves nothing about speed. Heavy synchronous suites running in
+    /// parallel (and ThreadSanitizer) can hold the cooperative pool, where responders run, for
+    /// several seconds; 5 s was not always enough there.
+    static let patience = Duration.seconds(20)
+
     /// One read, off the cooperative pool.
-    func read(timeout: Duration = .seconds(5)) async -> TestSocket.ReadResult {
+    func read(timeout: Duration = RawClient.patience) async -> TestSocket.ReadResult {
         let fd = self.fd
         let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         let result = await offPool { TestSocket.read(fd, milliseconds: milliseconds) }
@@ -52,7 +58,7 @@ final class RawClient {
     }
 
     /// Reads one response; `isHead` says the request was HEAD, so no body follows.
-    func readResponse(isHead: Bool = false, timeout: Duration = .seconds(5)) async throws -> RawResponse {
+    func readResponse(isHead: Bool = false, timeout: Duration = RawClient.patience) async throws -> RawResponse {
         while true {
             if let response = try RawResponse.parse(&buffer, isHead: isHead) { return response }
             switch await read(timeout: timeout) {
@@ -69,7 +75,7 @@ final class RawClient {
     }
 
     /// Reads until the server closes; returns what arrived (including earlier unread bytes).
-    func readToEnd(timeout: Duration = .seconds(5)) async -> (bytes: [UInt8], closed: Bool) {
+    func readToEnd(timeout: Duration = RawClient.patience) async -> (bytes: [UInt8], closed: Bool) {
         while true {
             switch await read(timeout: timeout) {
             case .data: continue
@@ -80,7 +86,7 @@ final class RawClient {
     }
 
     /// Whether the server closes the connection within `timeout` (no more bytes expected).
-    func isClosedByServer(within timeout: Duration = .seconds(5)) async -> Bool {
+    func isClosedByServer(within timeout: Duration = RawClient.patience) async -> Bool {
         await readToEnd(timeout: timeout).closed
     }
 

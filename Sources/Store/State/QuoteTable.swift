@@ -1,0 +1,67 @@
+/// Every quote by id: what `[QuoteID: Quote]` was, laid out so that copying the state is cheap.
+///
+/// Ids are given in order from 1 (``AppReducer``), so a quote's slot is its id: chunks of
+/// ``slotsPerChunk`` consecutive ids, each an array of optional quotes, empty (no storage) while
+/// none of its ids exists. The store publishes a copy of the state and changes another for each
+/// action: a dictionary of 100,000 quotes made every dispatch copy all of them (14.5 ms, measured
+/// with `ScaleBenchmark phases`), where this copies one chunk. Lookups index, never hash.
+///
+/// A value; equal tables hold equal quotes (trailing empty chunks are dropped).
+package struct QuoteTable: Sendable, Equatable {
+    static let slotsPerChunk = 256
+
+    private var chunks: [[Quote?]] = []
+    /// How many quotes there are.
+    package private(set) var count = 0
+
+    package init() {}
+
+    package var isEmpty: Bool { count == 0 }
+
+    /// Quote `id`, or nil; setting nil removes it. Ids below 1 are never given and never stored.
+    package subscript(id: QuoteID) -> Quote? {
+        get {
+            guard let (chunk, slot) = Self.position(of: id), chunk < chunks.count, !chunks[chunk].isEmpty else { return nil }
+            return chunks[chunk][slot]
+        }
+        set {
+            guard let newValue else {
+                removeValue(forKey: id)
+                return
+            }
+            guard let (chunk, slot) = Self.position(of: id) else { return }
+            while chunks.count <= chunk { chunks.append([]) }
+            if chunks[chunk].isEmpty { chunks[chunk] = Array(repeating: nil, count: Self.slotsPerChunk) }
+            if chunks[chunk][slot] == nil { count += 1 }
+            chunks[chunk][slot] = newValue
+        }
+    }
+
+    /// Removes quote `id`, returning it if it was there.
+    @discardableResult
+    package mutating func removeValue(forKey id: QuoteID) -> Quote? {
+        guard let removed = self[id], let (chunk, slot) = Self.position(of: id) else { return nil }
+        chunks[chunk][slot] = nil
+        count -= 1
+        if chunks[chunk].allSatisfy({ $0 == nil }) { chunks[chunk] = [] }
+        while chunks.last?.isEmpty == true { chunks.removeLast() }
+        return removed
+    }
+
+    /// Every quote, in id order (the order they were added).
+    package var values: [Quote] {
+        chunks.flatMap { $0.compactMap { $0 } }
+    }
+
+    /// Every id, ascending.
+    package var keys: [QuoteID] {
+        values.map(\.id)
+    }
+
+    /// The chunk and slot of quote `id`; nil for ids below 1.
+    private static func position(of id: QuoteID) -> (chunk: Int, slot: Int)? {
+        guard id.rawValue >= 1 else { return nil }
+        let (chunk, slot) = (id.rawValue - 1).quotientAndRemainder(dividingBy: slotsPerChunk)
+        return (chunk, slot)
+    }
+}

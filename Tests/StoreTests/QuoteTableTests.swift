@@ -1,0 +1,46 @@
+import Foundation
+import Store
+import Testing
+
+/// The quote table answers as the dictionary it replaced did.
+@Suite struct QuoteTableTests {
+    func quote(_ id: Int) -> Quote {
+        let date = Date(timeIntervalSince1970: 1_000)
+        return Quote(id: QuoteID(id), text: "Text \(id)", author: "A", version: 1, addedBy: nil, addedAt: date, updatedBy: nil, updatedAt: date)
+    }
+
+    @Test func storesFindsReplacesAndRemovesByID() {
+        var table = QuoteTable()
+        #expect(table.isEmpty && table[QuoteID(1)] == nil)
+        for id in [1, 256, 257, 600] { table[QuoteID(id)] = quote(id) }
+        #expect(table.count == 4)
+        #expect(table[QuoteID(257)] == quote(257))
+        #expect(table[QuoteID(2)] == nil && table[QuoteID(601)] == nil && table[QuoteID(5_000)] == nil)
+        table[QuoteID(257)]?.version = 2
+        #expect(table[QuoteID(257)]?.version == 2)
+        #expect(table.count == 4, "replacing is not adding")
+        #expect(table.removeValue(forKey: QuoteID(256))?.id == QuoteID(256))
+        #expect(table.removeValue(forKey: QuoteID(256)) == nil)
+        table[QuoteID(1)] = nil
+        #expect(table.count == 2)
+        #expect(table.values.map(\.id) == [QuoteID(257), QuoteID(600)], "in id order")
+        #expect(table.keys == [QuoteID(257), QuoteID(600)])
+    }
+
+    @Test func idsBelowOneAreNeverStored() {
+        var table = QuoteTable()
+        table[QuoteID(0)] = quote(0)
+        table[QuoteID(-3)] = quote(-3)
+        #expect(table.isEmpty && table[QuoteID(0)] == nil)
+    }
+
+    @Test func tablesWithTheSameQuotesAreEqualWhateverCameAndWent() {
+        var churned = QuoteTable()
+        for id in 1...700 { churned[QuoteID(id)] = quote(id) }
+        for id in 3...700 { churned.removeValue(forKey: QuoteID(id)) }
+        var direct = QuoteTable()
+        for id in 1...2 { direct[QuoteID(id)] = quote(id) }
+        #expect(churned == direct)
+        #expect(churned != QuoteTable())
+    }
+}

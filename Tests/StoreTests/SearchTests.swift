@@ -1,0 +1,136 @@
+import Foundation
+import Store
+import Testing
+
+/// Folding for search: the same bytes for what a person types and for what the book says.
+@Suite struct SearchFoldingTests {
+    @Test(arguments: [
+        ("École", "ecole"), ("e\u{301}cole", "ecole"), ("STRASSE", "strasse"), ("Straße", "strasse"), ("ẞ", "ss"),
+        ("Łódź", "lodz"), ("Ærø", "aero"), ("Œuvre", "oeuvre"), ("Dvořák", "dvorak"), ("ﬁne", "fine"),
+        ("Ｆｕｌｌ", "full"), ("İstanbul", "istanbul"), ("ΣΊΣΥΦΟΣ", "σισυφοσ"), ("ὁδός", "οδοσ"), ("don’t", "don't"),
+        ("a\u{00AD}b", "ab"), ("tab\there\nline", "tab here line"), ("nbsp\u{00A0}x", "nbsp x"), ("Ünïcödé ÅNGSTRÖM", "unicode angstrom"),
+        ("Plain ASCII, kept: 42!", "plain ascii, kept: 42!"),
+    ])
+    func foldsCaseAndAccentsAway(typed: String, folded: String) {
+        #expect(SearchFolding.fold(typed) == Array(folded.utf8))
+    }
+
+    @Test func theASCIIFastPathFoldsAsTheGeneralOneDoes() {
+        let ascii = (0..<128).map { String(UnicodeScalar(UInt8($0))) }.joined()
+        // The accented letter sends the whole string down the general path.
+        let general = SearchFolding.fold(ascii + "é")
+        #expect(Array(general.dropLast()) == SearchFolding.fold(ascii))
+        #expect(general.last == UInt8(ascii: "e"))
+    }
+
+    @Test func foldedTextNeverHoldsTheKeyTerminator() {
+        #expect(!SearchFolding.fold("a\u{0}b\u{1}c\u{85}d\u{2028}e").contains(0))
+        #expect(SearchFolding.key(text: "Two words", author: "An Author") == Array("two words an author".utf8))
+    }
+}
+
+/// The words of a search, as the index matches them.
+@Suite struct SearchQueryTests {
+    @Test func splitsAtAnyWhitespaceDropsRepeatsAndPutsLongestFirst() {
+        let query = SearchQuery(" the\tÉcole  ecole\u{00A0}of  THE ")
+        #expect(query.words.map { String(decoding: $0, as: UTF8.self) } == ["ecole", "the", "of"])
+        #expect(!query.isTruncated)
+    }
+
+    @Test func nothingSearchableIsAnEmptyQuery() {
+        #expect(SearchQuery("").isEmpty)
+        #expect(SearchQuery(" \t ").isEmpty)
+        #expect(SearchQuery("\u{301}\u{308}").isEmpty)
+        #expect(!SearchQuery("x").isEmpty)
+    }
+
+    @Test func wordsPastTheCapAreIgnoredAndSaidSo() {
+        let typed = (1...40).map { "w\($0)" }.joined(separator: " ")
+        let query = SearchQuery(typed)
+        #expect(query.words.count == SearchQuery.maximumWords)
+        #expect(query.isTruncated)
+        #expect(query.words.contains(Array("w1".utf8)) && !query.words.contains(Array("w17".utf8)))
+    }
+}
+
+/// The index: every word somewhere in one quote, newest first, kept in step with every change.
+@Suite struct QuoteSearchIndexTests {
+    let date = Date(timeIntervalSince1970: 1_000)
+
+    func book(_ quotes: [(String, String)]) throws -> AppState {
+        var state = AppState()
+        _ = try AppReducer.reduce(&state, .signUp(try #require(Username("ada")), displayName: "Ada", passwordHash: PasswordHash(encoded: "$y$x"), at: date))
+        for (text, author) in quotes {
+            _ = try AppReducer.reduce(&state, .addQuote(QuoteDraft(text: text, author: author), by: UserID(1), at: date))
+        }
+        return state
+    }
+
+    func ids(_ state: AppState, _ typed: String) -> [Int] {
+        state.searchIndex.matches(SearchQuery(typed)).map(\.rawValue)
+    }
+
+    /// The index a book with these quotes would have if it had been built from nothing.
+    func rebuilt(_ state: AppState) -> QuoteSearchIndex {
+        var index = QuoteSearchIndex()
+        for id in state.quoteOrder {
+            if let quote = state.quotes[id] { index.update(id, text: quote.text, author: quote.author) }
+        }
+        return index
+    }
+
+    @Test func findsEveryWordInAnyOrderInTextOrAuthorNewestFirst() throws {
+        let state = try book([
+            ("Imagination is more important than knowledge.", "Albert Einstein"),
+            ("L'École des femmes", "Molière"),
+            ("Knowledge speaks, but wisdom listens.", "Jimi Hendrix"),
+            ("The only true wisdom is in knowing you know nothing.", "Socrates"),
+        ])
+        #expect(ids(state, "knowledge") == [3, 1])
+        #expect(ids(state, "KNOWLEDGE imagination") == [1])
+        #expect(ids(state, "imagination knowledge") == [1])
+        #expect(ids(state, "einstein knowledge") == [1], "author words count")
+        #expect(ids(state, "ecole moliere") == [2], "accents and case ignored")
+        #expect(ids(state, "wisdom") == [4, 3])
+        #expect(ids(state, "wisdom einstein") == [])
+        #expect(ids(state, "xylophone") == [])
+        #expect(ids(state, "") == [4, 3, 2, 1], "no words: every quote")
+    }
+
+    @Test func aWordNeverSpansTwoQuotesNorTextAndAuthor() throws {
+        let state = try book([("ends with abc", "Xy"), ("def starts this", "Zw")])
+        #expect(ids(state, "abcdef") == [])
+        #expect(ids(state, "abcxy") == [])
+        #expect(ids(state, "xyd") == [])
+        #expect(ids(state, "abc") == [1])
+    }
+
+    @Test func editsRestoresAndDeletesKeepItInStep() throws {
+        var state = try book((1...600).map { ("quote number \($0)", "author \($0 % 7)") })
+        // Ids 256, 257 and 513 sit at chunk edges.
+        for id in [1, 256, 257, 513, 600] {
+            let quote = try #require(state.quotes[QuoteID(id)])
+            _ = try AppReducer.reduce(
+                &state, .editQuote(QuoteID(id), QuoteDraft(text: "edited marker \(id)", author: quote.author), baseVersion: 1, by: UserID(1), at: date))
+        }
+        #expect(ids(state, "marker") == [600, 513, 257, 256, 1])
+        _ = try AppReducer.reduce(&state, .restoreQuote(QuoteID(257), QuoteDraft(text: "quote number 257", author: "author 5"), fromVersion: 1, by: nil, at: date))
+        #expect(ids(state, "marker") == [600, 513, 256, 1])
+        for id in [256, 600, 599, 598] {
+            _ = try AppReducer.reduce(&state, .deleteQuote(QuoteID(id), by: UserID(1), at: date))
+        }
+        #expect(ids(state, "marker") == [513, 1])
+        #expect(ids(state, "number 257") == [257], "the restored text is found again")
+        #expect(state.searchIndex.key(of: QuoteID(256)) == nil)
+        #expect(state.searchIndex.key(of: QuoteID(1)) == SearchFolding.key(text: "edited marker 1", author: "author 1"))
+        #expect(state.searchIndex == rebuilt(state), "the same as an index built from the quotes as they are now")
+        #expect(ids(state, "").count == state.quotes.count)
+    }
+
+    @Test func deletingTheNewestQuotesDropsTheirEmptyChunks() throws {
+        var state = try book((1...300).map { ("q\($0)", "a") })
+        for id in 257...300 { _ = try AppReducer.reduce(&state, .deleteQuote(QuoteID(id), by: UserID(1), at: date)) }
+        #expect(state.searchIndex == rebuilt(state))
+        #expect(ids(state, "q1").first == 199)
+    }
+}
