@@ -3,19 +3,25 @@ import Templates
 /// Renders ``QuoteListState``: a page of quotes with previous and next links, or a 404 page
 /// naming how many pages there are.
 package enum QuoteListView {
-    struct Context: Sendable, TemplateValueConvertible {
+    /// Answers the template's lookups directly (``TemplateObject``): no dictionary per render.
+    struct Context: Sendable, TemplateObject, TemplateValueConvertible {
         let quotes: [QuoteCard]
         let page: Int
         let pageCount: Int
         let previousURL: String?
         let nextURL: String?
 
-        var templateValue: TemplateValue {
-            .object([
-                "quotes": .list(quotes.map(\.templateValue)), "hasQuotes": .bool(!quotes.isEmpty), "page": .int(page),
-                "pageCount": .int(pageCount), "previousURL": previousURL.map(TemplateValue.string) ?? .null,
-                "nextURL": nextURL.map(TemplateValue.string) ?? .null, "isPaged": .bool(pageCount > 1),
-            ])
+        func value(forKey key: String) -> TemplateValue? {
+            switch key {
+            case "quotes": .list(quotes.map { .custom($0) })
+            case "hasQuotes": .bool(!quotes.isEmpty)
+            case "page": .int(page)
+            case "pageCount": .int(pageCount)
+            case "previousURL": previousURL.map(TemplateValue.string) ?? .null
+            case "nextURL": nextURL.map(TemplateValue.string) ?? .null
+            case "isPaged": .bool(pageCount > 1)
+            default: nil
+            }
         }
     }
 
