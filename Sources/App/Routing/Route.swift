@@ -42,8 +42,16 @@ extension Route {
 
     /// The percent-encoded path (and query, if any) of this route, for links, form actions and
     /// redirects.
+    ///
+    /// Appends into one string (a short path such as `/quotes/7` stays a small string and
+    /// allocates nothing) rather than mapping the segments into an array and joining it.
     package var path: String {
-        let path = "/" + segments.map(PathSegments.encode).joined(separator: "/")
+        var path = ""
+        for segment in segments {
+            path.append("/")
+            path.append(PathSegments.encode(segment))
+        }
+        if path.isEmpty { path = "/" }
         let query = queryItems
         guard !query.isEmpty else { return path }
         return path + "?" + URLEncodedForm.encode(pairs: query)

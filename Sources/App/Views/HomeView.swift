@@ -2,16 +2,18 @@ import Templates
 
 /// Renders ``HomeState``: the favourite quote, large, and the most recent quotes below it.
 package enum HomeView {
-    struct Context: Sendable, TemplateValueConvertible {
+    /// Answers the template's lookups directly (``TemplateObject``): no dictionary per render.
+    struct Context: Sendable, TemplateObject, TemplateValueConvertible {
         let favourite: QuoteCard?
         let recent: [QuoteCard]
 
-        var templateValue: TemplateValue {
-            .object([
-                "favourite": favourite?.templateValue ?? .null,
-                "recent": .list(recent.map(\.templateValue)),
-                "hasRecent": .bool(!recent.isEmpty),
-            ])
+        func value(forKey key: String) -> TemplateValue? {
+            switch key {
+            case "favourite": favourite?.templateValue ?? .null
+            case "recent": .list(recent.map { .custom($0) })
+            case "hasRecent": .bool(!recent.isEmpty)
+            default: nil
+            }
         }
     }
 

@@ -101,27 +101,31 @@ package struct PageRenderer: Sendable {
 
 /// What the layout sees: the site's navigation, who is signed in, the CSRF token for forms
 /// (`{{> csrf_field}}`), the `--dev` reload script, and the page's own context under `page`.
-struct LayoutContext: TemplateValueConvertible {
+/// Answers lookups directly (``TemplateObject``), so wrapping a page builds no dictionary.
+struct LayoutContext: TemplateObject, TemplateValueConvertible {
     let page: any TemplateValueConvertible & Sendable
     let visitor: Visitor
     let showsErrorDetails: Bool
     let reloadsOnChange: Bool
 
-    var templateValue: TemplateValue {
-        .object([
-            "page": page.templateValue,
-            "site": Self.site,
-            "viewer": visitor.user.map { user in
+    func value(forKey key: String) -> TemplateValue? {
+        switch key {
+        case "page": page.templateValue
+        case "site": Self.site
+        case "viewer":
+            visitor.user.map { user in
                 .object([
                     "displayName": .string(user.displayName),
                     "profileURL": .string(ProfilesRoute.show(user.username).path),
                     "signOutURL": .string(AccountsRoute.signOut.path),
                 ])
-            } ?? .null,
-            "csrf": visitor.csrfToken.map { .object(["field": .string(CSRFField.token.rawValue), "token": .string($0)]) } ?? .null,
-            "showsErrorDetails": .bool(showsErrorDetails),
-            "development": reloadsOnChange ? Self.development : .null,
-        ])
+            } ?? .null
+        case "csrf":
+            visitor.csrfToken.map { .object(["field": .string(CSRFField.token.rawValue), "token": .string($0)]) } ?? .null
+        case "showsErrorDetails": .bool(showsErrorDetails)
+        case "development": reloadsOnChange ? Self.development : .null
+        default: nil
+        }
     }
 
     /// The `--dev` script and the stream it follows, generated from routes.

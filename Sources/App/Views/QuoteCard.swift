@@ -1,46 +1,52 @@
 import Store
 import Templates
 
-/// A quote as templates show it: text, author, links, dates already written out.
-struct QuoteCard: Sendable, TemplateValueConvertible {
-    let id: Int
-    let text: String
-    let author: String
-    let url: String
-    let editURL: String
-    let addedBy: String
-    /// The profile of who added it; nil for the seed quote, added by no one.
-    let addedByURL: String?
-    let addedAt: String
-    let addedAtISO: String
-    let updatedAt: String
-    let updatedAtISO: String
-    let version: Int
-    let isEdited: Bool
+/// A quote as templates show it: text, author, links, dates written out.
+///
+/// The card holds the quote and works each field out only when the template asks for it (a
+/// ``TemplateObject``): a list row reads `url`, `text` and `author` and never formats a date.
+/// Texts go out as plain `.string`s for the renderer to escape.
+struct QuoteCard: Sendable, TemplateObject, TemplateValueConvertible {
+    private let quote: Quote
+    /// Who added it, when the page shows a link to their profile.
+    private let adder: User?
 
     init(_ quote: Quote, addedBy adder: User? = nil) {
-        id = quote.id.rawValue
-        text = quote.text
-        author = quote.author
-        url = QuotesRoute.show(quote.id).path
-        editURL = QuotesRoute.edit(quote.id).path
-        addedBy = adder?.displayName ?? (quote.addedBy == nil ? "no one" : "a member")
-        addedByURL = adder.map { ProfilesRoute.show($0.username).path }
-        addedAt = DateText.readable(quote.addedAt)
-        addedAtISO = DateText.machine(quote.addedAt)
-        updatedAt = DateText.readable(quote.updatedAt)
-        updatedAtISO = DateText.machine(quote.updatedAt)
-        version = quote.version
-        isEdited = quote.version > 1
+        self.quote = quote
+        self.adder = adder
     }
 
-    var templateValue: TemplateValue {
-        .object([
-            "id": .int(id), "text": .string(text), "author": .string(author), "url": .string(url),
-            "editURL": .string(editURL), "addedBy": .string(addedBy),
-            "addedByURL": addedByURL.map(TemplateValue.string) ?? .null, "addedAt": .string(addedAt),
-            "addedAtISO": .string(addedAtISO), "updatedAt": .string(updatedAt), "updatedAtISO": .string(updatedAtISO),
-            "version": .int(version), "isEdited": .bool(isEdited),
-        ])
+    var id: Int { quote.id.rawValue }
+    var text: String { quote.text }
+    var author: String { quote.author }
+    var url: String { QuotesRoute.show(quote.id).path }
+    var editURL: String { QuotesRoute.edit(quote.id).path }
+    var addedBy: String { adder?.displayName ?? (quote.addedBy == nil ? "no one" : "a member") }
+    /// The profile of who added it; nil for the seed quote, added by no one, or when not given.
+    var addedByURL: String? { adder.map { ProfilesRoute.show($0.username).path } }
+    var addedAt: String { DateText.readable(quote.addedAt) }
+    var addedAtISO: String { DateText.machine(quote.addedAt) }
+    var updatedAt: String { DateText.readable(quote.updatedAt) }
+    var updatedAtISO: String { DateText.machine(quote.updatedAt) }
+    var version: Int { quote.version }
+    var isEdited: Bool { quote.version > 1 }
+
+    func value(forKey key: String) -> TemplateValue? {
+        switch key {
+        case "id": .int(id)
+        case "text": .string(text)
+        case "author": .string(author)
+        case "url": .string(url)
+        case "editURL": .string(editURL)
+        case "addedBy": .string(addedBy)
+        case "addedByURL": addedByURL.map(TemplateValue.string) ?? .null
+        case "addedAt": .string(addedAt)
+        case "addedAtISO": .string(addedAtISO)
+        case "updatedAt": .string(updatedAt)
+        case "updatedAtISO": .string(updatedAtISO)
+        case "version": .int(version)
+        case "isEdited": .bool(isEdited)
+        default: nil
+        }
     }
 }

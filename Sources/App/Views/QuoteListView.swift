@@ -7,7 +7,8 @@ import Templates
 package enum QuoteListView {
     static let fieldNames = FormFieldNames.of(QuoteSearchField.self)
 
-    struct Context: Sendable, TemplateValueConvertible {
+    /// Answers the template's lookups directly (``TemplateObject``): no dictionary per render.
+    struct Context: Sendable, TemplateObject, TemplateValueConvertible {
         let quotes: [QuoteCard]
         let page: Int
         let pageCount: Int
@@ -15,14 +16,21 @@ package enum QuoteListView {
         let nextURL: String?
         let search: QuoteSearch?
 
-        var templateValue: TemplateValue {
-            .object([
-                "quotes": .list(quotes.map(\.templateValue)), "hasQuotes": .bool(!quotes.isEmpty), "page": .int(page),
-                "pageCount": .int(pageCount), "previousURL": previousURL.map(TemplateValue.string) ?? .null,
-                "nextURL": nextURL.map(TemplateValue.string) ?? .null, "isPaged": .bool(pageCount > 1),
-                "searchURL": .string(QuotesRoute.list(page: 1).path), "fields": QuoteListView.fieldNames,
-                "searchValue": .string(search?.typed ?? ""), "search": search.map(Self.searchValue) ?? .null,
-            ])
+        func value(forKey key: String) -> TemplateValue? {
+            switch key {
+            case "quotes": .list(quotes.map { .custom($0) })
+            case "hasQuotes": .bool(!quotes.isEmpty)
+            case "page": .int(page)
+            case "pageCount": .int(pageCount)
+            case "previousURL": previousURL.map(TemplateValue.string) ?? .null
+            case "nextURL": nextURL.map(TemplateValue.string) ?? .null
+            case "isPaged": .bool(pageCount > 1)
+            case "searchURL": .string(QuotesRoute.list(page: 1).path)
+            case "fields": QuoteListView.fieldNames
+            case "searchValue": .string(search?.typed ?? "")
+            case "search": search.map(Self.searchValue) ?? .null
+            default: nil
+            }
         }
 
         private static func searchValue(_ search: QuoteSearch) -> TemplateValue {

@@ -106,7 +106,7 @@ struct Renderer {
         switch value {
         case .string(let string): HTMLEscaping.append(string, to: &output)
         case .int(let number): output.append(contentsOf: String(number).utf8)
-        case .null, .bool, .double, .list, .object: HTMLEscaping.append(value.renderedText, to: &output)
+        case .null, .bool, .double, .list, .object, .custom: HTMLEscaping.append(value.renderedText, to: &output)
         }
     }
 
@@ -197,7 +197,7 @@ struct Renderer {
         var found: TemplateValue?
         var index = stack.count - 1
         while index >= 0 {
-            if case .object(let object) = stack[index], let value = object[first] {
+            if let value = stack[index].member(first) {
                 found = value
                 break
             }
@@ -206,7 +206,7 @@ struct Renderer {
         guard var current = found else { return nil }
         var keyIndex = 1
         while keyIndex < keys.count {
-            guard case .object(let object) = current, let value = object[keys[keyIndex]] else { return nil }
+            guard let value = current.member(keys[keyIndex]) else { return nil }
             current = value
             keyIndex += 1
         }

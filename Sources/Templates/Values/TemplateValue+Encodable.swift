@@ -24,6 +24,9 @@ extension TemplateValue: Encodable {
         case .object(let object):
             var container = encoder.container(keyedBy: ObjectKey.self)
             for (key, value) in object { try container.encode(value, forKey: ObjectKey(key)) }
+        case .custom:
+            // A custom object cannot list its keys: it encodes as an empty object.
+            _ = encoder.container(keyedBy: ObjectKey.self)
         }
     }
 }

@@ -4,10 +4,10 @@
 /// through ``TemplateValueEncoder``); the renderer never reflects over arbitrary values.
 ///
 /// Truthiness (Mustache spec, `sections` and `inverted`): `.null`, `.bool(false)`, an empty
-/// `.list` and an empty `.string` are falsy; everything else, including `0` and an empty
-/// `.object`, is truthy. The spec leaves empty strings open; treating them as falsy lets a view
+/// `.list` and an empty `.string` are falsy; everything else, including `0`, an empty `.object`
+/// and every `.custom` object, is truthy. The spec leaves empty strings open; treating them as falsy lets a view
 /// write `{{#note}}<p>{{note}}</p>{{/note}}` for an optional text field.
-package enum TemplateValue: Sendable, Equatable {
+package enum TemplateValue: Sendable {
     /// No value: renders as the empty string and is falsy.
     case null
     /// A Boolean: renders as `true` or `false`.
@@ -23,6 +23,9 @@ package enum TemplateValue: Sendable, Equatable {
     case list([TemplateValue])
     /// A hash: names resolve against its keys.
     case object([String: TemplateValue])
+    /// A hash that looks its keys up itself (see ``TemplateObject``): renders like `.object`
+    /// without building a dictionary.
+    case custom(any TemplateObject)
 }
 
 extension TemplateValue {
@@ -31,7 +34,7 @@ extension TemplateValue {
         switch self {
         case .null: false
         case .bool(let value): value
-        case .int, .double, .object: true
+        case .int, .double, .object, .custom: true
         case .string(let value): !value.isEmpty
         case .list(let items): !items.isEmpty
         }
@@ -42,7 +45,7 @@ extension TemplateValue {
     /// Lists and objects have no text form and render as the empty string.
     package var renderedText: String {
         switch self {
-        case .null, .list, .object: ""
+        case .null, .list, .object, .custom: ""
         case .bool(let value): value ? "true" : "false"
         case .int(let value): String(value)
         case .double(let value): Self.format(value)
@@ -57,6 +60,34 @@ extension TemplateValue {
             return String(Int(value))
         }
         return value.description
+    }
+}
+
+extension TemplateValue: Equatable {
+    /// Structural equality. A `.custom` object cannot list its keys, so it equals nothing, not
+    /// even itself (as NaN); equality is for tests of plain values.
+    package static func == (lhs: TemplateValue, rhs: TemplateValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case let (.bool(a), .bool(b)): a == b
+        case let (.int(a), .int(b)): a == b
+        case let (.double(a), .double(b)): a == b
+        case let (.string(a), .string(b)): a == b
+        case let (.list(a), .list(b)): a == b
+        case let (.object(a), .object(b)): a == b
+        case (.null, _), (.bool, _), (.int, _), (.double, _), (.string, _), (.list, _), (.object, _), (.custom, _): false
+        }
+    }
+}
+
+extension TemplateValue {
+    /// The value under `key` when this is a hash (`.object` or `.custom`), else `nil`.
+    func member(_ key: String) -> TemplateValue? {
+        switch self {
+        case .object(let object): object[key]
+        case .custom(let object): object.value(forKey: key)
+        case .null, .bool, .int, .double, .string, .list: nil
+        }
     }
 }
 
