@@ -11,7 +11,9 @@ Chromium the way a new person would:
 - sign-up with a mismatched confirmation: 422, the message beside the confirmation, username
   and display name kept, passwords empty; then sign-up for real: the header shows the display
   name and a Sign out button;
-- add a quote (422 with the input kept, then for real), edit it, restore the first version from
+- add a quote (422 with the input kept, then for real), find it by search (an author word and
+  a text word in another order, case and accent; the query kept; markup in a query as text),
+  edit it, restore the first version from
   its history (a new version, marked as a restore), and delete it;
 - the quote page, *Edit*: the form is filled in and labelled; only spaces: 422 with a message
   beside the field; markup is shown as text; a quote of 600 emoji stays editable;
@@ -462,6 +464,23 @@ def flow(executable, root, data, files, drivers, servers):
     check(ABELSON in text_of(driver, "main blockquote"), "the added quote is not shown")
     check(ADA["display_name"] in text_of(driver, "main .meta"), "the quote page does not say who added it")
 
+    # Find it by search: an author word and a text word, in another order and case, and an
+    # accent the quote does not have; the query stays in the box; markup in a query is text.
+    click_link(driver, "Quotes", within="header nav")
+    fill(driver, "search-query", "ABELSON réad")
+    submit(driver, form_with(driver, "#search-query"))
+    expect_page(driver, "/quotes", what="searching")
+    check(ABELSON.strip(".") in text_of(driver, "main .quote-list"), "the search did not find the added quote")
+    check(EINSTEIN not in text_of(driver, "main .quote-list"), "the search listed a quote without the words")
+    check(value(driver, "search-query") == "ABELSON réad", "the search box lost the query")
+    screenshot(driver, "quotes-search")
+    expect_no_sideways_scroll(driver)
+    fill(driver, "search-query", "<b>nothing</b>")
+    submit(driver, form_with(driver, "#search-query"))
+    check(not driver.find_elements(By.CSS_SELECTOR, "main b"), "markup in a query became an element")
+    check("<b>nothing</b>" in text_of(driver, "main"), "the query with markup is not shown as text")
+    visit(driver, url + added)
+
     click_link(driver, "Edit", within="main")
     save_text(driver, ABELSON + " And only incidentally for machines to execute.")
     expect_page(driver, added, what="editing the added quote")
@@ -584,7 +603,7 @@ def main():
     try:
         flow(executable, root, data, files, drivers, servers)
         print("browser: sign-up (422, then for real), edit (422, escaping, emoji, 409 between two people), "
-              "favourite, add (422, then for real), history and restore, delete, photo (upload, 415, remove), restart keeping the session, sign out, sign in "
+              "favourite, add (422, then for real), search, history and restore, delete, photo (upload, 415, remove), restart keeping the session, sign out, sign in "
               "(401, then return_to) and phone layout all as expected")
     except TimeoutException as failure:
         raise AssertionError(f"timed out: {failure.msg}")
