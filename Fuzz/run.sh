@@ -20,7 +20,8 @@ request_sources=(
     "$src"/HTTP1/ASCII.swift "$src"/HTTP1/HTTPLimits.swift "$src"/HTTP1/HTTPRejection.swift
     "$src"/HTTP1/HTTPRequestHead.swift "$src"/HTTP1/HTTPRequestParser.swift
     "$src"/HTTP1/HTTPRequestParser+Head.swift "$src"/HTTP1/HTTPRequestParser+Chunked.swift
-    "$src"/HTTP1/HTTPDate.swift "$src"/Files/StaticPath.swift
+    "$src"/HTTP1/HTTPDate.swift "$src"/HTTP1/CivilDate.swift "$src"/Files/StaticPath.swift
+    "$src"/Message/Hex.swift "$src"/Message/PercentEncoding.swift
     "$src"/Message/HTTPMethod.swift "$src"/Message/HTTPVersion.swift "$src"/Message/HTTPStatus.swift
     "$src"/Message/HTTPHeaders.swift "$src"/Message/HTTPRequest.swift "$src"/Message/URLEncodedForm.swift
     "$here"/FuzzRequestParser.swift
