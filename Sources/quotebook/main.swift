@@ -88,7 +88,8 @@ do {
     fail("\(error)")
 }
 // Niceness 10: under CPU contention the event loops run before password hashes.
-let hashingPool = BlockingThreadPool(name: "password-hash", threadCount: options.hashingThreads, queueLimit: 64, niceness: 10)
+let hashingPool = BlockingThreadPool(
+    name: "password-hash", threadCount: options.hashingThreads, queueLimit: 64, scheduling: .niceness(10))
 
 let dependencies = Dependencies(
     store: store,
