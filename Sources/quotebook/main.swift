@@ -87,9 +87,10 @@ do {
 } catch {
     fail("\(error)")
 }
-// Niceness 10: under CPU contention the event loops run before password hashes.
+// SCHED_IDLE: hashes get only CPU time nothing else wants; against niceness 10 it kept GET / p50 and
+// p99 lower under sign-ins (Benchmarks/signin-results/RESULTS.md), at fewer sign-ins per second.
 let hashingPool = BlockingThreadPool(
-    name: "password-hash", threadCount: options.hashingThreads, queueLimit: 64, scheduling: .niceness(10))
+    name: "password-hash", threadCount: options.hashingThreads, queueLimit: 64, scheduling: .idle)
 
 let dependencies = Dependencies(
     store: store,

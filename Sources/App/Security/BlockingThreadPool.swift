@@ -49,10 +49,13 @@ package final class BlockingThreadPool: Sendable {
         /// that wakes may wait for part of a time slice while a hash runs on its CPU.
         case niceness(Int32)
         /// `SCHED_IDLE`: the thread gets only CPU time no normal thread wants, and a normal thread
-        /// that wakes on its CPU preempts it (sched(7), "SCHED_IDLE"). On a machine busy with
-        /// other normal work it gets next to no CPU, so jobs wait (and the queue limit answers
-        /// 503) instead of slowing anything else. A preempted thread keeps what it holds; the
-        /// pool's threads hold its queue lock only to take a job.
+        /// that wakes on its CPU preempts it (sched(7), "SCHED_IDLE"). Not free, though: the CPU
+        /// it occupies never goes idle, so the kernel does not pull threads waiting on another
+        /// CPU's queue over to it as it would to an idle CPU, and on a busy machine they wait
+        /// for the periodic balancer (Benchmarks/signin-results/RESULTS.md). On a machine busy
+        /// with other normal work it gets next to no CPU, so jobs wait (and the queue limit
+        /// answers 503) instead of slowing anything else. A preempted thread keeps what it holds;
+        /// the pool's threads hold its queue lock only to take a job.
         case idle
     }
 
