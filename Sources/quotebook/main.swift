@@ -90,8 +90,11 @@ do {
 } catch {
     fail("\(error)")
 }
-// Niceness 10: under CPU contention the event loops run before password hashes.
-let hashingPool = BlockingThreadPool(name: "password-hash", threadCount: options.hashingThreads, queueLimit: 64, niceness: 10)
+// Niceness 10: under contention the event loops run first, yet hashing still gets a share.
+// SCHED_IDLE kept GET / p99 lower under sign-ins (Benchmarks/signin-results/RESULTS.md), but
+// when the machine is saturated it starves hashing until sign-ins queue up and answer 503.
+let hashingPool = BlockingThreadPool(
+    name: "password-hash", threadCount: options.hashingThreads, queueLimit: 64, scheduling: .niceness(10))
 
 let dependencies = Dependencies(
     store: store,

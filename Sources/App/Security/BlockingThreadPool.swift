@@ -13,9 +13,10 @@ import Synchronization
 /// wakes once per job. An awaiting caller is suspended on a checked continuation (holding no
 /// thread) until a worker has run its closure and resumed it with the result.
 ///
-/// Priority: with `niceness` above 0 the threads run at that nice value (Linux's `nice` is per
-/// thread, `setpriority(2)` on the thread id), so under CPU contention the event loops are
-/// scheduled before them: a busy hashing pool slows sign-ins, not every other page.
+/// Priority: each thread puts itself in the pool's ``SchedulingClass`` before its first job
+/// (Linux schedules threads, not processes, so this leaves the rest of the process alone), so
+/// that under CPU contention the event loops are scheduled before the pool: a busy hashing pool
+/// slows sign-ins, not every other page.
 ///
 /// Back-pressure: at most `queueLimit` jobs wait (running jobs do not count); one more is
 /// refused at once with ``Overloaded`` rather than queued, which callers turn into a 503.
@@ -36,10 +37,33 @@ package final class BlockingThreadPool: Sendable {
         }
     }
 
+    /// How the kernel schedules the pool's threads against the process's other threads
+    /// (sched(7)); each worker applies it to itself when it starts. Best effort: a thread the
+    /// kernel refuses the change (EPERM) still runs jobs, in the class it inherited.
+    package enum SchedulingClass: Sendable, Equatable {
+        /// `SCHED_OTHER` at the nice value inherited from the thread that made the pool.
+        case normal
+        /// `SCHED_OTHER` at this nice value (1...19; `setpriority(2)`, per thread on Linux). Each
+        /// step is about 1.25 times less weight, so nice 10 gets about a tenth of the CPU a nice-0
+        /// thread gets when both want it; but it is still time-shared fairly, so an event loop
+        /// that wakes may wait for part of a time slice while a hash runs on its CPU.
+        case niceness(Int32)
+        /// `SCHED_IDLE`: the thread gets only CPU time no normal thread wants, and a normal thread
+        /// that wakes on its CPU preempts it (sched(7), "SCHED_IDLE"). Not free, though: the CPU
+        /// it occupies never goes idle, so the kernel does not pull threads waiting on another
+        /// CPU's queue over to it as it would to an idle CPU, and on a busy machine they wait
+        /// for the periodic balancer (Benchmarks/signin-results/RESULTS.md). On a machine busy
+        /// with other normal work it gets next to no CPU, so jobs wait (and the queue limit
+        /// answers 503) instead of slowing anything else. A preempted thread keeps what it holds;
+        /// the pool's threads hold its queue lock only to take a job.
+        case idle
+    }
+
     private let workers: Workers
 
-    /// Starts `threadCount` worker threads that accept up to `queueLimit` waiting jobs.
-    package init(name: String, threadCount: Int, queueLimit: Int, niceness: Int32 = 0) {
+    /// Starts `threadCount` worker threads that accept up to `queueLimit` waiting jobs and run
+    /// under `scheduling`.
+    package init(name: String, threadCount: Int, queueLimit: Int, scheduling: SchedulingClass = .normal) {
         precondition(threadCount > 0, "BlockingThreadPool needs at least one thread")
         precondition(queueLimit >= 0, "BlockingThreadPool needs a non-negative queue limit")
         workers = Workers(threadCount: threadCount, queueLimit: queueLimit)
@@ -52,10 +76,7 @@ package final class BlockingThreadPool: Sendable {
             let thread = Thread { [workers] in
                 started.wait()
                 Thread.current.name = threadName
-                // `who` 0 is the calling thread alone on Linux, where each thread has its own nice
-                // value (setpriority(2), NOTES). Best effort: a thread that cannot lower its
-                // priority still works.
-                if niceness > 0 { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness) }
+                scheduling.applyToCurrentThread()
                 workers.runJobs()
             }
             thread.start()
@@ -102,6 +123,30 @@ package final class BlockingThreadPool: Sendable {
     /// snapshot for metrics and tests.
     package var queuedJobCount: Int {
         workers.queuedJobCount
+    }
+}
+
+extension BlockingThreadPool.SchedulingClass {
+    /// `SCHED_IDLE` from Linux's `include/uapi/linux/sched.h`; Glibc declares it only under
+    /// `_GNU_SOURCE`, which Swift's Glibc module does not define.
+    private static let schedIdle: Int32 = 5
+
+    /// Puts the calling thread, and only it, in this class; errors are ignored (best effort).
+    fileprivate func applyToCurrentThread() {
+        switch self {
+        case .normal:
+            break
+        case .niceness(let niceness):
+            // `who` 0 is the calling thread alone on Linux, where each thread has its own nice
+            // value (setpriority(2), NOTES).
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
+        case .idle:
+            // Through pthread_setschedparam rather than sched_setscheduler(0, …) so glibc's
+            // cached policy of this thread stays true; SCHED_IDLE takes priority 0.
+            var parameters = sched_param()
+            parameters.sched_priority = 0
+            _ = pthread_setschedparam(pthread_self(), Self.schedIdle, &parameters)
+        }
     }
 }
 
