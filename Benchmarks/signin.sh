@@ -98,17 +98,14 @@ logs=$out/logs/$stamp
 mkdir -p "$logs"
 export PATH=/opt/swift/usr/bin:$PATH
 
-server_pid= load_pid= data= bin_dir= ol_pid= quiet_wait= quiet_others=
+# shellcheck source=tools/quotebook_server.sh
+. "$here/tools/quotebook_server.sh"
+server_pid= load_pid= data= bin_dir= ol_pid= quiet_wait= quiet_others= listening=
 cleanup() {
     [ -n "$load_pid" ] && kill "$load_pid" 2>/dev/null
     [ -n "$ol_pid" ] && kill "$ol_pid" 2>/dev/null
     [ -n "$bin_dir" ] && rm -rf "$bin_dir"
-    if [ -n "$server_pid" ]; then
-        kill -TERM "$server_pid" 2>/dev/null
-        for _ in $(seq 1 50); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.2; done
-        kill -KILL "$server_pid" 2>/dev/null
-        wait "$server_pid" 2>/dev/null
-    fi
+    stop_quotebook
     [ -n "$data" ] && rm -rf "$data"
     server_pid= load_pid= data=
 }
@@ -135,11 +132,7 @@ if [ "$MODE" = open ]; then
 fi
 
 # 2. the release build
-app=${QUOTEBOOK_BIN:-}
-if [ -z "$app" ]; then
-    (cd "$root" && timeout 1800 swift build -c release --product quotebook) || { echo "cannot build quotebook" >&2; exit 1; }
-    app=$root/.build/release/quotebook
-fi
+build_quotebook
 
 # 3. a fresh data dir with USERS accounts (the CLI, before any server opens the data dir)
 new_data() {
@@ -155,17 +148,8 @@ new_data() {
 
 # 4. the server on a free port; sets server_pid, host, port
 start_server() { # hashing-threads
-    local log=$logs/server-h$1
-    (cd "$root" && exec "$app" --port 0 --data "$data" --log-level warning --hashing-threads "$1") >"$log.out" 2>"$log.err" &
-    server_pid=$!
-    local line=
-    for _ in $(seq 1 100); do
-        line=$(grep -m1 '^Quotebook listening on http://' "$log.out" 2>/dev/null) && break
-        kill -0 "$server_pid" 2>/dev/null || break
-        sleep 0.1
-    done
-    [ -n "$line" ] || { echo "the server did not start:" >&2; cat "$log.err" >&2; exit 1; }
-    local address=${line#Quotebook listening on http://}
+    start_quotebook "$logs/server-h$1" --port 0 --data "$data" --log-level warning --hashing-threads "$1"
+    local address=$listening
     port=${address##*:}
     host=${address%:*}
     host=${host#[}; host=${host%]}
@@ -176,11 +160,7 @@ start_server() { # hashing-threads
 }
 
 stop_server() {
-    kill -TERM "$server_pid" 2>/dev/null
-    for _ in $(seq 1 50); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.2; done
-    kill -KILL "$server_pid" 2>/dev/null
-    wait "$server_pid" 2>/dev/null
-    server_pid=
+    stop_quotebook
 }
 
 # One line per password-hash-* thread of the server: its /proc/PID/task/TID/stat fields after

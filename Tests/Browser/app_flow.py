@@ -36,11 +36,8 @@ are written there. Every wait is explicit and bounded; exits non-zero with the f
 standard error.
 """
 import os
-import select
 import shutil
-import signal
 import struct
-import subprocess
 import sys
 import tempfile
 import zlib
@@ -52,6 +49,9 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.wait import WebDriverWait
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Support"))
+from quotebook_server import Server, check  # noqa: E402,F401  (the path above; live_flow imports both from here)
+
 EINSTEIN = "Two things are infinite: the universe and human stupidity"
 ABELSON = "Programs must be written for people to read."
 WAIT = 10  # seconds: the longest any single step may take
@@ -60,34 +60,6 @@ PHONE_WIDTH = 375
 
 ADA = {"username": "ada", "display_name": "Ada Lovelace", "password": "analytical engine 1843"}
 GRACE = {"username": "grace", "display_name": "Grace Hopper", "password": "nanoseconds of wire"}
-
-
-def check(condition, message):
-    if not condition:
-        raise AssertionError(message)
-
-
-class Server:
-    def __init__(self, executable, root, data):
-        self.process = subprocess.Popen(
-            [executable, "--port", "0", "--data", data, "--root", root, "--log-level", "warning"],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
-        ready, _, _ = select.select([self.process.stdout], [], [], 30)
-        if not ready:
-            self.process.kill()
-            raise AssertionError("the server printed nothing within 30 s of starting")
-        line = self.process.stdout.readline().decode()
-        check(line.startswith("Quotebook listening on http://"), f"no listening line, got {line!r}")
-        self.url = line.strip().split(" on ")[1]
-
-    def stop(self):
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            status = self.process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            raise AssertionError("the server did not stop within 15 s of SIGTERM")
-        check(status == 0, f"SIGTERM exit status {status}")
 
 
 # --- pages --------------------------------------------------------------------------------------
@@ -288,11 +260,16 @@ def png_bytes(width=48, height=48):
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
 
 
-def browser():
+def browser(javascript=True, console_log=False):
+    """Headless Chromium at desktop size; optionally keeping the console log, or without JavaScript."""
     options = webdriver.ChromeOptions()
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
                      f"--window-size={DESKTOP[0]},{DESKTOP[1]}", "--hide-scrollbars", "--force-color-profile=srgb"):
         options.add_argument(argument)
+    if console_log:
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    if not javascript:
+        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
     driver_path = "/usr/bin/chromedriver"
     service = Service(driver_path) if os.path.exists(driver_path) else Service()
     driver = webdriver.Chrome(options=options, service=service)
@@ -587,45 +564,53 @@ def flow(executable, root, data, files, drivers, servers):
     server.stop()
 
 
-def main():
+def run(doc, prefix, flow, summary):
+    """Runs `flow(executable, root, work, drivers, servers)` from the command line (`doc`'s usage
+    line names the two arguments) in a fresh temporary directory, printing `summary` when it
+    passes. Every browser and server the flow records in `drivers` and `servers` is ended and the
+    directory removed whatever happens; a failed check exits 1 with it on standard error."""
     if len(sys.argv) != 3:
-        print(__doc__.split("\n\n")[1], file=sys.stderr)
+        print(doc.split("\n\n")[1], file=sys.stderr)
         sys.exit(2)
     executable, root = sys.argv[1], sys.argv[2]
-    work = tempfile.mkdtemp(prefix="quotebook-browser-")
-    data = os.path.join(work, "data")
-    files = {"png": os.path.join(work, "photo.png"), "fake": os.path.join(work, "notes.png")}
-    with open(files["png"], "wb") as out:
-        out.write(png_bytes())
-    with open(files["fake"], "w") as out:
-        out.write("This is a text file, not a picture.\n")
+    work = tempfile.mkdtemp(prefix=prefix)
     drivers, servers = [], []
     try:
-        flow(executable, root, data, files, drivers, servers)
-        print("browser: sign-up (422, then for real), edit (422, escaping, emoji, 409 between two people), "
-              "favourite, add (422, then for real), search, history and restore, delete, photo (upload, 415, remove), restart keeping the session, sign out, sign in "
-              "(401, then return_to) and phone layout all as expected")
-    except TimeoutException as failure:
-        raise AssertionError(f"timed out: {failure.msg}")
-    finally:
-        for driver in drivers:
-            try:
-                driver.quit()
-            except WebDriverException:
-                pass
-        for server in servers:
-            if server.process.poll() is None:
-                server.process.kill()
-                server.process.wait(timeout=15)
-        shutil.rmtree(work, ignore_errors=True)
-
-
-if __name__ == "__main__":
-    try:
-        main()
+        try:
+            flow(executable, root, work, drivers, servers)
+            print(summary)
+        except TimeoutException as failure:
+            raise AssertionError(f"timed out: {failure.msg}")
+        finally:
+            for driver in drivers:
+                try:
+                    driver.quit()
+                except WebDriverException:
+                    pass
+            for server in servers:
+                server.kill_if_running()
+            shutil.rmtree(work, ignore_errors=True)
     except AssertionError as failure:
         print(f"browser test failed: {failure}", file=sys.stderr)
         sys.exit(1)
     except WebDriverException as failure:
         print(f"browser test failed: the browser reported {failure.msg}", file=sys.stderr)
         sys.exit(1)
+
+
+def flow_with_files(executable, root, work, drivers, servers):
+    """``flow`` with its data directory and the two upload files made in `work`."""
+    files = {"png": os.path.join(work, "photo.png"), "fake": os.path.join(work, "notes.png")}
+    with open(files["png"], "wb") as out:
+        out.write(png_bytes())
+    with open(files["fake"], "w") as out:
+        out.write("This is a text file, not a picture.\n")
+    flow(executable, root, os.path.join(work, "data"), files, drivers, servers)
+
+
+if __name__ == "__main__":
+    run(__doc__, "quotebook-browser-", flow_with_files,
+        "browser: sign-up (422, then for real), edit (422, escaping, emoji, 409 between two people), "
+        "favourite, add (422, then for real), search, history and restore, delete, photo (upload, 415, "
+        "remove), restart keeping the session, sign out, sign in (401, then return_to) and phone layout "
+        "all as expected")

@@ -19,39 +19,18 @@ When QUOTEBOOK_SCREENSHOTS names a directory, PNGs of B's quote page before and 
 update, at 375 px and 1280 px, are written there. Exits non-zero with the failed check on standard error.
 """
 import os
-import shutil
 import sys
-import tempfile
 
-from selenium import webdriver
-from selenium.common.exceptions import TimeoutException, WebDriverException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.wait import WebDriverWait
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from app_flow import (  # noqa: E402  (the path above makes app_flow importable)
-    ADA, DESKTOP, EINSTEIN, WAIT, Server, check, expect_no_sideways_scroll, expect_page, fill, form_with,
+    ADA, EINSTEIN, WAIT, Server, browser, check, expect_no_sideways_scroll, expect_page, fill, form_with, run,
     screenshot, sign_up, submit, text_of, visit)
 
 NEW_TEXT = "Live <b>in another window</b> & \"quoted\""
 NEW_AUTHOR = "Ada <i>Lovelace</i>"
-
-
-def browser(javascript=True):
-    """app_flow's Chromium, keeping the console log; optionally with JavaScript switched off."""
-    options = webdriver.ChromeOptions()
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                     f"--window-size={DESKTOP[0]},{DESKTOP[1]}", "--hide-scrollbars", "--force-color-profile=srgb"):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    if not javascript:
-        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
-    driver_path = "/usr/bin/chromedriver"
-    service = Service(driver_path) if os.path.exists(driver_path) else Service()
-    driver = webdriver.Chrome(options=options, service=service)
-    driver.set_page_load_timeout(WAIT * 2)
-    return driver
 
 
 def console_problems(driver):
@@ -61,12 +40,12 @@ def console_problems(driver):
             and "/favicon.ico" not in entry["message"]]
 
 
-def flow(executable, root, data, drivers, servers):
-    server = Server(executable, root, data)
+def flow(executable, root, work, drivers, servers):
+    server = Server(executable, root, os.path.join(work, "data"))
     servers.append(server)
     url = server.url
 
-    a, b, c = browser(), browser(), browser(javascript=False)
+    a, b, c = browser(console_log=True), browser(console_log=True), browser(javascript=False, console_log=True)
     drivers.extend([a, b, c])
 
     visit(a, url + "/signup")
@@ -120,38 +99,7 @@ def flow(executable, root, data, drivers, servers):
     server.stop()
 
 
-def main():
-    if len(sys.argv) != 3:
-        print(__doc__.split("\n\n")[1], file=sys.stderr)
-        sys.exit(2)
-    executable, root = sys.argv[1], sys.argv[2]
-    work = tempfile.mkdtemp(prefix="quotebook-live-")
-    drivers, servers = [], []
-    try:
-        flow(executable, root, os.path.join(work, "data"), drivers, servers)
-        print("browser: an edit saved in one window showed up in another without a reload (text, author, "
-              "version, who), markup as text, no policy violation; without JavaScript a reload shows it")
-    except TimeoutException as failure:
-        raise AssertionError(f"timed out: {failure.msg}")
-    finally:
-        for driver in drivers:
-            try:
-                driver.quit()
-            except WebDriverException:
-                pass
-        for server in servers:
-            if server.process.poll() is None:
-                server.process.kill()
-                server.process.wait(timeout=15)
-        shutil.rmtree(work, ignore_errors=True)
-
-
 if __name__ == "__main__":
-    try:
-        main()
-    except AssertionError as failure:
-        print(f"browser test failed: {failure}", file=sys.stderr)
-        sys.exit(1)
-    except WebDriverException as failure:
-        print(f"browser test failed: the browser reported {failure.msg}", file=sys.stderr)
-        sys.exit(1)
+    run(__doc__, "quotebook-live-", flow,
+        "browser: an edit saved in one window showed up in another without a reload (text, author, "
+        "version, who), markup as text, no policy violation; without JavaScript a reload shows it")

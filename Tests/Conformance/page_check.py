@@ -15,46 +15,23 @@ Exits non-zero with what failed on standard error.
 """
 import os
 import re
-import select
 import shutil
-import signal
 import socket
 import subprocess
 import sys
 import tempfile
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlencode
 
 from httplint import HttpResponseLinter
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Support"))
+from quotebook_server import Server  # noqa: E402  (the path above)
 
 PASSWORD = "page check password"
 
 
 def fail(message):
     raise AssertionError(message)
-
-
-class Server:
-    def __init__(self, executable, root, data):
-        self.process = subprocess.Popen(
-            [executable, "--port", "0", "--data", data, "--root", root, "--log-level", "warning"],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
-        ready, _, _ = select.select([self.process.stdout], [], [], 30)
-        if not ready:
-            self.process.kill()
-            fail("the server printed nothing within 30 s of starting")
-        line = self.process.stdout.readline().decode()
-        if not line.startswith("Quotebook listening on http://"):
-            fail(f"no listening line, got {line!r}")
-        address = urlsplit(line.strip().split(" on ")[1])
-        self.host, self.port = address.hostname, address.port
-
-    def stop(self):
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=15)
 
 
 class Response:
@@ -198,8 +175,9 @@ def main():
     server = Server(executable, root, os.path.join(work, "data"))
     try:
         pages = collect(server)
-    finally:
         server.stop()
+    finally:
+        server.kill_if_running()
 
     html = os.path.join(work, "html")
     os.mkdir(html)
