@@ -440,6 +440,10 @@ def flow(executable, root, data, files, drivers, servers):
     expect_page(driver, added, what="adding a quote")
     check(ABELSON in text_of(driver, "main blockquote"), "the added quote is not shown")
     check(ADA["display_name"] in text_of(driver, "main .meta"), "the quote page does not say who added it")
+    check([b for b in driver.find_elements(By.CSS_SELECTOR, "main button") if b.text == "Delete"],
+          "whoever added the quote is not offered Delete")
+    screenshot(driver, "quote-own")
+    expect_no_sideways_scroll(driver)
 
     # Find it by search: an author word and a text word, in another order and case, and an
     # accent the quote does not have; the query stays in the box; markup in a query is text.

@@ -141,10 +141,7 @@ package struct AppCoordinator: HTTPResponder {
 
     /// Finds the child whose routes claim the request and starts its flow.
     func route(_ request: HTTPRequest, exchange: inout Exchange) async throws -> Navigation {
-        guard let segments = PathSegments.decode(request.path) else {
-            exchange.routeLabel = .rejected
-            return .present(ErrorView.page(for: .notFound))
-        }
+        guard let segments = decodedSegments(of: request, exchange: &exchange) else { return .present(ErrorView.page(for: .notFound)) }
         exchange.visitor = try await identify(request, exchange: &exchange)
         let query = request.queryItems
         if let navigation = try await offer(request, segments, query, to: quotes, exchange: &exchange) { return navigation }
@@ -158,15 +155,20 @@ package struct AppCoordinator: HTTPResponder {
         return file
     }
 
+    /// The request's path as decoded segments; nil (counted as `rejected`, answered 404) for a
+    /// path that is not origin-form or whose escapes are not UTF-8.
+    private func decodedSegments(of request: HTTPRequest, exchange: inout Exchange) -> [String]? {
+        let segments = PathSegments.decode(request.path)
+        if segments == nil { exchange.routeLabel = .rejected }
+        return segments
+    }
+
     /// ``route(_:exchange:)`` for what needs nothing asynchronous: nil when the visitor is not
     /// known without I/O, the quote book does not claim the request, or its flow must wait.
     /// Other children's pages always take the async path (they come after the quote book in
     /// ``route(_:exchange:)``, so nothing they claim is decided here).
     func routeImmediately(_ request: HTTPRequest, exchange: inout Exchange) -> Navigation? {
-        guard let segments = PathSegments.decode(request.path) else {
-            exchange.routeLabel = .rejected
-            return .present(ErrorView.page(for: .notFound))
-        }
+        guard let segments = decodedSegments(of: request, exchange: &exchange) else { return .present(ErrorView.page(for: .notFound)) }
         guard let visitor = identifyImmediately(request, exchange: &exchange) else { return nil }
         exchange.visitor = visitor
         switch claim(request, segments, request.queryItems, for: quotes, exchange: &exchange) {
