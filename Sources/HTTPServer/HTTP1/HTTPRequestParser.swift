@@ -102,6 +102,9 @@ package struct HTTPRequestParser: Sendable {
                     return (.request(finish()), offset)
                 case .length(let length):
                     remaining = length
+                    // Exactly what the framing says (the limit was checked): no doubling, and
+                    // the size the loop's body budget reserved.
+                    body.reserveCapacity(length)
                     state = .lengthBody
                 case .chunked:
                     state = .chunkSize

@@ -64,8 +64,7 @@ extension EventLoop {
         let fd = Int(socket.rawValue)
         serial &+= 1
         let connection = Connection(
-            socket: socket, id: serial << 32 | UInt64(fd), limits: configuration.limits,
-            now: Platform.monotonicNanoseconds())
+            socket: socket, id: serial << 32 | UInt64(fd), rules: rules, now: Platform.monotonicNanoseconds())
         do {
             try Platform.epollControl(
                 poller.rawValue, .add, fd: socket.rawValue,
@@ -85,18 +84,16 @@ extension EventLoop {
         connectionCount += 1
     }
 
-    /// Closes the socket (which also removes it from the poller) and forgets the connection;
-    /// a response still being computed for it is dropped when it arrives. `reason` goes to the
+    /// Closes the socket (which also removes it from the poller), cancels the tasks working for
+    /// the connection, returns its body budget and forgets it; a response still being computed
+    /// for it is dropped when it arrives. `reason` goes to the
     /// debug log.
     func close(_ connection: Connection, reason: @autoclosure () -> String) {
         guard connection.socket.isOpen else { return }
         logger.debug("closing connection \(connection.socket.rawValue) id \(connection.id >> 32) on loop \(index): \(reason())")
         let fd = Int(connection.socket.rawValue)
-        if let stream = connection.stream {
-            stream.channel.close()
-            stream.task.cancel()
-            connection.stream = nil
-        }
+        connection.cancelTasks()
+        releaseBody(of: connection)
         connection.socket.close()
         if fd < connections.count, connections[fd] === connection {
             connections[fd] = nil

@@ -12,15 +12,7 @@ import Logging
 final class EventLoop {
     static let listenerToken = UInt64.max
     static let inboxToken = UInt64.max - 1
-    /// How long a closing connection waits for the client's FIN before it is dropped.
-    static let lingerTimeout: UInt64 = 2_000_000_000
-    /// The same during a graceful shutdown.
-    static let shutdownLingerTimeout: UInt64 = 50_000_000
     static let shutdownSweepInterval: UInt64 = 10_000_000
-    /// Stop parsing pipelined requests while this many response bytes wait to be sent.
-    static let outputHighWater = 256 * 1024
-    /// Stop reading while this many received bytes wait to be parsed.
-    static let inputHighWater = 64 * 1024
     static let readBufferSize = 64 * 1024
 
     let configuration: HTTPServerConfiguration
@@ -31,6 +23,9 @@ final class EventLoop {
     /// Every loop's inbox (this one's at ``index``), to hand accepted connections over.
     let inboxes: [LoopInbox]
     let balancer: LoopBalancer
+    let tasks: TaskTracker
+    /// The protocol rules every connection's state machine follows.
+    let rules: HTTPConnectionMachine.Rules
     let poller: FileDescriptor
     let index: Int
 
@@ -44,15 +39,23 @@ final class EventLoop {
 
     var isListening = false
     var acceptResumesAt: UInt64?
-    var shutdownDeadline: UInt64?
-    var isShuttingDown: Bool { shutdownDeadline != nil }
+    var isShuttingDown = false
+
+    /// Bytes of request bodies this loop may hold at once (its share of the server's
+    /// ``HTTPServerConfiguration/bodyMemoryBudget``), what is left of it, and the connections
+    /// waiting for some, in arrival order.
+    let bodyBudget: Int
+    var bodyBudgetLeft: Int
+    var budgetWaiters: [UInt64] = []
+    var budgetWaitersStart = 0
 
     var dateSecond = -1
     var dateField: [UInt8] = []
 
     init(
         index: Int, configuration: HTTPServerConfiguration, responder: any HTTPResponder, logger: Logger,
-        listener: ListeningSocket, inboxes: [LoopInbox], balancer: LoopBalancer
+        listener: ListeningSocket, inboxes: [LoopInbox], balancer: LoopBalancer, tasks: TaskTracker,
+        rules: HTTPConnectionMachine.Rules
     ) throws(HTTPServerError) {
         self.index = index
         self.configuration = configuration
@@ -62,12 +65,16 @@ final class EventLoop {
         self.inbox = inboxes[index]
         self.inboxes = inboxes
         self.balancer = balancer
+        self.tasks = tasks
+        self.rules = rules
+        let limits = configuration.limits
+        bodyBudget = max(
+            configuration.bodyMemoryBudget / max(1, configuration.eventLoopCount), limits.uploadBody, limits.formBody)
+        bodyBudgetLeft = bodyBudget
         self.poller = FileDescriptor(try Platform.epollCreate())
         readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
         now = Platform.monotonicNanoseconds()
-        let timeouts = configuration.timeouts
-        let shortest = [timeouts.header, timeouts.bodyRead, timeouts.idle, timeouts.write].map(\.nanoseconds).min() ?? 0
-        sweepInterval = min(max(shortest / 10, 2_000_000), 250_000_000)
+        sweepInterval = min(max(rules.shortestTimeout / 10, 2_000_000), 250_000_000)
         nextSweep = now &+ sweepInterval
     }
 
@@ -98,6 +105,7 @@ final class EventLoop {
                 now = Platform.monotonicNanoseconds()
                 runInbox()
                 if now >= nextSweep { sweep() }
+                if budgetWaitersStart < budgetWaiters.count, bodyBudgetLeft > 0 { grantBodyBudget() }
             }
         } catch {
             logger.error("event loop \(index) stopped: \(error)")
@@ -152,79 +160,41 @@ final class EventLoop {
                 connection.isReadable = true
                 if events & Platform.eventHangUp != 0 { connection.sawHangUp = true }
             }
-            if events & Platform.eventWritable != 0, connection.hasPendingOutput {
-                flush(connection)
-                // Output drained below the high-water mark: resume parsing buffered requests.
-                process(connection)
+            if events & Platform.eventWritable != 0, connection.machine.hasPendingOutput {
+                // Output drained below the high-water mark resumes parsing buffered requests.
+                perform(flush(connection), on: connection)
             }
             readAndProcess(connection)
         }
     }
 
-    /// Checks every connection's deadline, resumes accepting after a pause, and ends the
-    /// shutdown grace period.
+    /// Gives each connection whose deadline has passed a timer tick, and resumes accepting
+    /// after a pause. (The connections' state machines decide what a tick means.)
     func sweep() {
         nextSweep = now &+ (isShuttingDown ? Self.shutdownSweepInterval : sweepInterval)
         if let resume = acceptResumesAt, now >= resume, !isShuttingDown {
             acceptResumesAt = nil
             startListening()
         }
-        if let deadline = shutdownDeadline, now >= deadline {
-            for connection in connections.compactMap({ $0 }) { close(connection, reason: "shutdown grace period over") }
-            return
-        }
-        let timeouts = configuration.timeouts
-        // While shutting down, a closing connection waits only briefly for the client's FIN.
-        let linger = isShuttingDown ? Self.shutdownLingerTimeout : Self.lingerTimeout
         for case let connection? in connections {
-            guard let deadline = connection.deadline(timeouts: timeouts, lingerTimeout: linger),
-                now >= deadline
-            else { continue }
-            timeOut(connection)
+            guard let deadline = connection.machine.deadline, now >= deadline else { continue }
+            perform(connection.machine.tick(now: now), on: connection)
         }
     }
 
-    /// Ends a connection that waited too long: 408 if a request had started (RFC 9110
-    /// §15.5.9), silently if it was idle, sending or lingering.
-    func timeOut(_ connection: Connection) {
-        switch connection.wait {
-        case .head, .body:
-            reject(connection, HTTPRejection(.requestTimeout, "request not received in time"))
-        case .sending:
-            // A client that stopped reading: drop what the kernel still holds for it too.
-            Platform.abortOnClose(connection.socket.rawValue)
-            close(connection, reason: "\(connection.wait) timeout")
-        case .idle, .lingering, .responder:
-            close(connection, reason: "\(connection.wait) timeout")
-        }
-    }
-
-    /// Stops accepting, closes idle connections, and lets the others finish until the grace
-    /// period ends.
+    /// Stops accepting and tells every connection (after reading what is already in its socket,
+    /// so a request that arrived just before is still served).
     func beginShutdown() {
         guard !isShuttingDown else { return }
-        shutdownDeadline = now &+ configuration.timeouts.shutdownGrace.nanoseconds
+        isShuttingDown = true
         nextSweep = now &+ Self.shutdownSweepInterval
         stopListening()
         acceptResumesAt = nil
-        for case let connection? in connections where connection.stream != nil {
-            // Streams (server-sent events) would never end by themselves.
-            finishStream(connection, keepAlive: false)
-        }
         for case let connection? in connections {
-            // A request that reached the socket just before the shutdown is still served, even
-            // if its readiness event has not been handled yet.
             connection.isReadable = true
             readAndProcess(connection)
             guard connection.socket.isOpen else { continue }
-            if connection.isIdle || connection.wait == .head {
-                close(connection, reason: "idle at shutdown")
-            } else if connection.wait == .sending, connection.inFlight == nil {
-                // A keep-alive response still draining: close once it is sent, not at the end of
-                // the grace period.
-                connection.closeAfterWrite = true
-                flush(connection)
-            }
+            perform(connection.machine.shutdown(now: now), on: connection)
         }
     }
 

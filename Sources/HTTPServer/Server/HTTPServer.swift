@@ -32,6 +32,8 @@ package final class HTTPServer: Sendable {
     private let responder: any HTTPResponder
     private let logger: Logger
     private let state = Mutex(State())
+    /// The tasks connections own; ``run()`` returns only after the last has ended.
+    private let tasks = TaskTracker()
 
     /// A server that will serve `responder` once started; logs go to `logger` (access lines at
     /// info level, connection closes at debug).
@@ -71,12 +73,15 @@ package final class HTTPServer: Sendable {
     /// a cooperative-pool thread to become free.
     private func startLoops(listener: ListeningSocket, inboxes: [LoopInbox]) {
         let balancer = LoopBalancer(loopCount: inboxes.count)
+        let rules = HTTPConnectionMachine.Rules(
+            limits: configuration.limits, timeouts: configuration.timeouts,
+            streamBufferLimit: configuration.streamBufferLimit)
         for index in inboxes.indices {
-            let thread = Thread { [configuration, responder, logger] in
+            let thread = Thread { [configuration, responder, logger, tasks] in
                 do {
                     let loop = try EventLoop(
                         index: index, configuration: configuration, responder: responder, logger: logger,
-                        listener: listener, inboxes: inboxes, balancer: balancer)
+                        listener: listener, inboxes: inboxes, balancer: balancer, tasks: tasks, rules: rules)
                     loop.run()
                 } catch {
                     logger.error("event loop \(index) could not start: \(error)")
@@ -93,7 +98,9 @@ package final class HTTPServer: Sendable {
     }
 
     /// Returns when the server has stopped, i.e. when a ``shutdown()`` has completed (at once if
-    /// it was never started). The event-loop threads started by ``start()`` do the serving.
+    /// it was never started): its loops have closed every connection and every task a
+    /// connection started (responders, stream producers) has ended. The event-loop threads
+    /// started by ``start()`` do the serving.
     package func run() async {
         await waitUntilStopped()
     }
@@ -118,7 +125,14 @@ package final class HTTPServer: Sendable {
         await waitUntilStopped()
     }
 
+    /// Waits for the loops to stop (their connections are closed, so the tasks still running
+    /// were cancelled), then for those tasks to end.
     private func waitUntilStopped() async {
+        await waitUntilLoopsStopped()
+        await tasks.waitUntilNoneRun()
+    }
+
+    private func waitUntilLoopsStopped() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let isStopped = state.withLock { state in
                 if case .stopped = state.phase { return true }
