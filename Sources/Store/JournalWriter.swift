@@ -46,7 +46,7 @@ actor JournalWriter {
     ///
     /// - Throws: ``StoreError`` when the journal cannot be written: then none of `entries` is stored.
     func append(_ entries: [(action: AppAction, quote: QuoteID?)], resulting state: AppState) throws(StoreError) -> [Int64] {
-        guard !isClosed else { throw StoreError.sqlite(operation: "append", code: 21, message: "journal closed") }
+        guard !isClosed else { throw StoreError.journalClosed(operation: "append") }
         let sequences = try journal.append(entries)
         guard sequences.count == entries.count else {
             throw StoreError.sqlite(
@@ -63,11 +63,12 @@ actor JournalWriter {
 
     /// The actions indexed under `quote`, oldest first: its whole history as far as it is durable.
     func actions(forQuote quote: QuoteID) throws(StoreError) -> [AppAction] {
-        guard !isClosed else { throw StoreError.sqlite(operation: "history", code: 21, message: "journal closed") }
+        guard !isClosed else { throw StoreError.journalClosed(operation: "history") }
         return try journal.actions(forQuote: quote)
     }
 
-    /// Closes the journal; later calls do nothing, and later appends and reads fail.
+    /// Closes the journal; later calls do nothing, and later appends and reads throw
+    /// ``StoreError/journalClosed(operation:)``.
     func close() {
         guard !isClosed else { return }
         isClosed = true

@@ -49,7 +49,8 @@ package actor Store {
     private let logger: Logger
     /// Sees every action and its outcome, in order (logging, metrics).
     private let middleware: [any StoreMiddleware]
-    /// Set by ``close()``: from then on dispatches are refused (what was queued is still committed).
+    /// Set by ``close()``: from then on dispatches and history reads throw
+    /// ``StoreError/storeClosed(operation:)`` (what was queued is still committed).
     package private(set) var isClosed = false
 
     /// Rebuilds the state from the journal's snapshot (if any) and the entries after it; when the
@@ -111,10 +112,11 @@ package actor Store {
     /// publishes the new state, tells middleware, observers and subscribers, and returns.
     ///
     /// - Returns: what happened, or why the action was refused (nothing stored then).
-    /// - Throws: ``StoreError`` when the journal cannot be written — for this action's batch or
-    ///   for one it was validated on top of; the state is unchanged.
+    /// - Throws: ``StoreError/storeClosed(operation:)`` once ``close()`` has begun; another
+    ///   ``StoreError`` when the journal cannot be written — for this action's batch or for one it
+    ///   was validated on top of. Either way the state is unchanged.
     package func dispatch(_ action: AppAction) async throws(StoreError) -> Result<AppEvent, ActionRejection> {
-        guard !isClosed else { throw StoreError.sqlite(operation: "dispatch", code: 21, message: "store closed") }
+        guard !isClosed else { throw StoreError.storeClosed(operation: "dispatch") }
         let validated = validate(action)
         if isCommitting {
             switch await withCheckedContinuation({ queued.append(QueuedAction(validated: validated, waiter: $0)) }) {
@@ -217,7 +219,7 @@ package actor Store {
     /// Every version of quote `id`, oldest first, read from the journal (the state keeps only the
     /// current one); empty when there is no such quote.
     package func history(of id: QuoteID) async throws(StoreError) -> [QuoteVersion] {
-        guard !isClosed else { throw StoreError.sqlite(operation: "history", code: 21, message: "store closed") }
+        guard !isClosed else { throw StoreError.storeClosed(operation: "history") }
         guard published.withLock({ $0.state.quotes[id] }) != nil else { return [] }
         return QuoteVersion.history(from: try await writer.actions(forQuote: id))
     }

@@ -13,6 +13,15 @@ package enum StoreError: Error, CustomStringConvertible, Equatable {
     case undecodableJournalEntry(sequence: Int64, reason: String)
     /// The data directory could not be created or opened.
     case dataDirectory(path: String, reason: String)
+    /// ``Store/close()`` has begun, so `operation` was refused without touching the journal.
+    /// During shutdown the server has stopped taking requests first, so meeting this means a
+    /// caller outlived the store it uses.
+    case storeClosed(operation: String)
+    /// The journal was closed, so `operation` was refused and nothing was read or written.
+    case journalClosed(operation: String)
+    /// ``SQLiteAccountStorage/close()`` was called, so `operation` on sessions, secrets or photos
+    /// was refused.
+    case accountStorageClosed(operation: String)
 
     package var description: String {
         switch self {
@@ -28,6 +37,12 @@ package enum StoreError: Error, CustomStringConvertible, Equatable {
             "journal entry \(sequence) cannot be read: \(reason)"
         case let .dataDirectory(path, reason):
             "cannot use data directory \(path): \(reason)"
+        case let .storeClosed(operation):
+            "store closed: \(operation) refused"
+        case let .journalClosed(operation):
+            "journal closed: \(operation) refused"
+        case let .accountStorageClosed(operation):
+            "account storage closed: \(operation) refused"
         }
     }
 }

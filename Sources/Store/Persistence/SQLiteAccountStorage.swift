@@ -21,14 +21,16 @@ package actor SQLiteAccountStorage: SessionStorage, PhotoStorage {
     }
 
     package func insert(_ session: SessionRecord) throws(StoreError) {
-        try open().prepare("INSERT INTO session (id, user_id, created_at, last_used_at) VALUES (?, ?, ?, ?)").run([
+        let insert = try open(for: "insert session").prepare(
+            "INSERT INTO session (id, user_id, created_at, last_used_at) VALUES (?, ?, ?, ?)")
+        try insert.run([
             .blob(session.id), .integer(Int64(session.userID.rawValue)),
             .real(session.createdAt.timeIntervalSince1970), .real(session.lastUsedAt.timeIntervalSince1970),
         ])
     }
 
     package func session(id: [UInt8]) throws(StoreError) -> SessionRecord? {
-        let select = try open().prepare("SELECT user_id, created_at, last_used_at FROM session WHERE id = ?")
+        let select = try open(for: "read session").prepare("SELECT user_id, created_at, last_used_at FROM session WHERE id = ?")
         return try select.rows([.blob(id)]) { row in
             SessionRecord(
                 id: id, userID: UserID(Int(row.int(at: 0))),
@@ -39,21 +41,22 @@ package actor SQLiteAccountStorage: SessionStorage, PhotoStorage {
     }
 
     package func touch(id: [UInt8], at date: Date) throws(StoreError) {
-        try open().prepare("UPDATE session SET last_used_at = ? WHERE id = ?").run([.real(date.timeIntervalSince1970), .blob(id)])
+        let update = try open(for: "touch session").prepare("UPDATE session SET last_used_at = ? WHERE id = ?")
+        try update.run([.real(date.timeIntervalSince1970), .blob(id)])
     }
 
     package func delete(id: [UInt8]) throws(StoreError) {
-        try open().prepare("DELETE FROM session WHERE id = ?").run([.blob(id)])
+        try open(for: "delete session").prepare("DELETE FROM session WHERE id = ?").run([.blob(id)])
     }
 
     package func deleteSessions(unusedSince cutoff: Date) throws(StoreError) -> Int {
-        let connection = try open()
+        let connection = try open(for: "delete unused sessions")
         try connection.prepare("DELETE FROM session WHERE last_used_at < ?").run([.real(cutoff.timeIntervalSince1970)])
         return connection.changes
     }
 
     package func secret(named name: String, orCreate make: @Sendable () -> [UInt8]) throws(StoreError) -> [UInt8] {
-        let connection = try open()
+        let connection = try open(for: "read secret")
         return try connection.transaction { () throws(StoreError) -> [UInt8] in
             let select = try connection.prepare("SELECT value FROM secret WHERE name = ?")
             if let value = try select.rows([.text(name)], { $0.blob(at: 0) }).first { return value }
@@ -64,28 +67,30 @@ package actor SQLiteAccountStorage: SessionStorage, PhotoStorage {
     }
 
     package func save(_ photo: StoredPhoto) throws(StoreError) {
-        try open().prepare("INSERT OR IGNORE INTO photo (hash, media_type, bytes) VALUES (?, ?, ?)").run([
+        try open(for: "save photo").prepare("INSERT OR IGNORE INTO photo (hash, media_type, bytes) VALUES (?, ?, ?)").run([
             .text(photo.reference.hash), .text(photo.reference.mediaType), .blob(photo.bytes),
         ])
     }
 
     package func photo(hash: String) throws(StoreError) -> StoredPhoto? {
-        let select = try open().prepare("SELECT media_type, bytes FROM photo WHERE hash = ?")
+        let select = try open(for: "read photo").prepare("SELECT media_type, bytes FROM photo WHERE hash = ?")
         return try select.rows([.text(hash)]) { row in
             StoredPhoto(reference: PhotoReference(hash: hash, mediaType: row.text(at: 0)), bytes: row.blob(at: 1))
         }.first
     }
 
-    /// Closes the connection; later calls fail. Close this before the journal, so that the
-    /// journal's connection is the last and its close checkpoints the WAL.
+    /// Closes the connection; later calls throw ``StoreError/accountStorageClosed(operation:)``.
+    /// Close this before the journal, so that the journal's connection is the last and its close
+    /// checkpoints the WAL.
     package func close() {
         guard !isClosed else { return }
         isClosed = true
         connection.close()
     }
 
-    private func open() throws(StoreError) -> SQLiteConnection {
-        guard !isClosed else { throw StoreError.sqlite(operation: "use", code: 21, message: "account storage closed") }
+    /// The connection for `operation`, unless ``close()`` has been called.
+    private func open(for operation: String) throws(StoreError) -> SQLiteConnection {
+        guard !isClosed else { throw StoreError.accountStorageClosed(operation: operation) }
         return connection
     }
 }

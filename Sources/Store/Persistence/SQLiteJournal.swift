@@ -9,7 +9,8 @@ package final class SQLiteJournal: JournalStorage {
     private let connection: SQLiteConnection
     /// Held from opening to ``close()`` when the journal lives in a data directory.
     private var lock: DataDirectoryLock?
-    /// Finalized by ``close()`` before the connection, so the close is real.
+    /// Finalized by ``close()`` before the connection, so the close is real; nil exactly when the
+    /// journal is closed.
     private var insert: SQLiteStatement?
 
     /// Opens the journal at `path` (a file, or `:memory:` for tests), creating the schema in a
@@ -37,12 +38,13 @@ package final class SQLiteJournal: JournalStorage {
     }
 
     package func loadEntries(after sequence: Int64) throws(StoreError) -> [JournalEntry] {
-        let select = try connection.prepare("SELECT sequence, action FROM journal WHERE sequence > ? ORDER BY sequence")
+        let select = try openConnection(for: "load entries").prepare(
+            "SELECT sequence, action FROM journal WHERE sequence > ? ORDER BY sequence")
         return try Self.decode(try select.rows([.integer(sequence)]) { ($0.int(at: 0), $0.text(at: 1)) })
     }
 
     package func actions(forQuote quote: QuoteID) throws(StoreError) -> [AppAction] {
-        let select = try connection.prepare(
+        let select = try openConnection(for: "history").prepare(
             "SELECT sequence, action FROM journal WHERE quote_id = ? ORDER BY sequence")
         return try Self.decode(try select.rows([.integer(Int64(quote.rawValue))]) { ($0.int(at: 0), $0.text(at: 1)) })
             .map(\.action)
@@ -67,6 +69,8 @@ package final class SQLiteJournal: JournalStorage {
     /// the commit syncs the WAL once however many rows it holds (https://sqlite.org/wal.html).
     package func append(_ entries: [(action: AppAction, quote: QuoteID?)]) throws(StoreError) -> [Int64] {
         guard !entries.isEmpty else { return [] }
+        // Checked before BEGIN, which on the closed connection would fail as a SQLite misuse.
+        guard let insert else { throw StoreError.journalClosed(operation: "append") }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         var rows: [[SQLiteStatement.Value]] = []
@@ -80,7 +84,6 @@ package final class SQLiteJournal: JournalStorage {
             }
         }
         return try connection.transaction { () throws(StoreError) -> [Int64] in
-            guard let insert else { throw StoreError.sqlite(operation: "append", code: 21, message: "journal closed") }
             var sequences: [Int64] = []
             sequences.reserveCapacity(rows.count)
             for row in rows {
@@ -107,7 +110,8 @@ package final class SQLiteJournal: JournalStorage {
     /// TEXT affinity keeps BLOBs as they are: https://sqlite.org/datatype3.html#type_affinity).
     package func saveSnapshot(_ snapshot: JournalSnapshot) throws(StoreError) {
         let bytes = SnapshotFormat.encode(snapshot.state)
-        let upsert = try connection.prepare("INSERT OR REPLACE INTO snapshot (id, sequence, state) VALUES (1, ?, ?)")
+        let upsert = try openConnection(for: "save snapshot").prepare(
+            "INSERT OR REPLACE INTO snapshot (id, sequence, state) VALUES (1, ?, ?)")
         try connection.transaction { () throws(StoreError) in
             try upsert.run([.integer(snapshot.sequence), .blob(bytes)])
         }
@@ -116,16 +120,26 @@ package final class SQLiteJournal: JournalStorage {
     /// `PRAGMA synchronous` of the journal's own connection (the setting is per connection):
     /// 2 is FULL, which makes a committed append survive a power cut in WAL mode.
     package var synchronousSetting: Int64 {
-        get throws(StoreError) { try connection.prepare("PRAGMA synchronous").rows { $0.int(at: 0) }.first ?? -1 }
+        get throws(StoreError) {
+            let select = try openConnection(for: "read synchronous setting").prepare("PRAGMA synchronous")
+            return try select.rows { $0.int(at: 0) }.first ?? -1
+        }
     }
 
     /// Finalizes the statements and closes the database, which checkpoints the WAL into the
     /// database file and removes it (a clean close: the file alone then holds every change).
+    /// Later reads and writes throw ``StoreError/journalClosed(operation:)``.
     package func close() {
         insert = nil
         connection.close()
         lock?.release()
         lock = nil
+    }
+
+    /// The connection for `operation`, unless ``close()`` has been called.
+    private func openConnection(for operation: String) throws(StoreError) -> SQLiteConnection {
+        guard insert != nil else { throw StoreError.journalClosed(operation: operation) }
+        return connection
     }
 }
 
