@@ -64,7 +64,7 @@ extension EventLoop {
         let fd = Int(socket.rawValue)
         serial &+= 1
         let connection = Connection(
-            socket: socket, id: serial << 32 | UInt64(fd), rules: rules, now: Platform.monotonicNanoseconds())
+            socket: socket, id: serial << 32 | UInt64(fd), rules: rules, now: clock.now())
         do {
             try Platform.epollControl(
                 poller.rawValue, .add, fd: socket.rawValue,

@@ -133,7 +133,7 @@ extension EventLoop {
     /// `rejected: <reason>` for a rejection. Nothing is formatted when info is off.
     func log(_ record: HTTPConnectionMachine.AccessRecord) {
         guard logger.isEnabled(.info) else { return }
-        let duration = Self.milliseconds(from: record.started, to: Platform.monotonicNanoseconds())
+        let duration = Self.milliseconds(from: record.started, to: clock.now())
         let status = record.status.map { "\($0)" } ?? "stream"
         let note = record.rejection.map { " rejected: \($0.reason)" } ?? ""
         logger.info("\(record.method) \(record.path) \(status) \(record.bodyBytes)B \(duration)ms\(note)")

@@ -33,7 +33,11 @@ final class EventLoop {
     var connectionCount = 0
     var serial: UInt64 = 0
     let readBuffer: UnsafeMutableRawBufferPointer
+    let clock: HTTPServerClock
     var now: UInt64
+    /// Callers of ``ManualServerClock/advance(by:)`` waiting for this loop to have checked its
+    /// deadlines at the new time.
+    var clockWaiters: [CheckedContinuation<Void, Never>] = []
     let sweepInterval: UInt64
     var nextSweep: UInt64
 
@@ -73,7 +77,8 @@ final class EventLoop {
         bodyBudgetLeft = bodyBudget
         self.poller = FileDescriptor(try Platform.epollCreate())
         readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
-        now = Platform.monotonicNanoseconds()
+        clock = configuration.clock
+        now = clock.now()
         sweepInterval = min(max(rules.shortestTimeout / 10, 2_000_000), 250_000_000)
         nextSweep = now &+ sweepInterval
     }
@@ -96,15 +101,16 @@ final class EventLoop {
                     events, token in
                     if !isClockFresh {
                         // The wait may have lasted long: timers must see the time of the events.
-                        now = Platform.monotonicNanoseconds()
+                        now = clock.now()
                         isClockFresh = true
                         inbox.markAwake()
                     }
                     handle(events: events, token: token)
                 }
-                now = Platform.monotonicNanoseconds()
+                now = clock.now()
                 runInbox()
                 if now >= nextSweep { sweep() }
+                if !clockWaiters.isEmpty { resumeClockWaiters() }
                 if budgetWaitersStart < budgetWaiters.count, bodyBudgetLeft > 0 { grantBodyBudget() }
             }
         } catch {
@@ -113,6 +119,7 @@ final class EventLoop {
         for connection in connections.compactMap({ $0 }) { close(connection, reason: "loop stopped") }
         stopListening()
         inbox.close()
+        resumeClockWaiters()
     }
 
     /// Handles what other threads (and this loop's own tasks) posted: responses, jobs of tasks
@@ -130,15 +137,23 @@ final class EventLoop {
                 case .streamChunk(let id, let bytes): sendStreamChunk(bytes, to: id)
                 case .streamEnd(let id): endStream(of: id)
                 case .shutdown: beginShutdown()
+                case .wake(let waiter):
+                    nextSweep = now
+                    if let waiter { clockWaiters.append(waiter) }
                 }
             }
         }
     }
 
+    func resumeClockWaiters() {
+        for waiter in clockWaiters { waiter.resume() }
+        clockWaiters = []
+    }
+
     /// Milliseconds until the next timer check, or -1 when nothing is timed.
     func waitTimeout() -> Int32 {
         guard connectionCount > 0 || acceptResumesAt != nil || isShuttingDown else { return -1 }
-        let current = Platform.monotonicNanoseconds()
+        let current = clock.now()
         guard nextSweep > current else { return 0 }
         return Int32(min((nextSweep - current + 999_999) / 1_000_000, 1000))
     }

@@ -65,6 +65,7 @@ package final class HTTPServer: Sendable {
             state.runningLoops = inboxes.count
             return (listener, inboxes)
         }
+        if case .manual(let clock) = configuration.clock { clock.attach(inboxes) }
         startLoops(listener: listener, inboxes: inboxes)
         return listener.port
     }

@@ -28,6 +28,9 @@ final class LoopInbox: TaskExecutor {
         case streamEnd(connection: UInt64)
         /// Begin a graceful shutdown.
         case shutdown
+        /// The loop's clock moved: check deadlines now, then resume the continuation (a test
+        /// awaiting the loop's reaction to the time it set).
+        case wake(CheckedContinuation<Void, Never>?)
     }
 
     private struct State {
@@ -116,6 +119,7 @@ final class LoopInbox: TaskExecutor {
         switch message {
         case .job(let job): globalConcurrentExecutor.enqueue(ExecutorJob(job))
         case .adopt(let fd): Platform.close(fd)
+        case .wake(let waiter): waiter?.resume()
         case .response, .shutdown, .streamChunk, .streamEnd: break
         }
     }

@@ -4,43 +4,44 @@ import Logging
 import TestSupport
 import Testing
 
-/// Slow clients are cut off: header section, body and idle keep-alive timeouts, tested with
-/// short values.
+/// Slow clients are cut off: header section, body and idle keep-alive timeouts, over real
+/// sockets with the default timeouts and a manual clock. The rules themselves are unit-tested
+/// on the state machine (`HTTPConnectionMachineTests`); these prove the loop applies them at
+/// the time its clock says, with no test sleeping. `clock.advance(by:)` returns once the loops
+/// have read their sockets and checked deadlines, so what a timeout sends is already in the
+/// client's socket.
 @Suite(.timeLimit(.minutes(1))) struct TimeoutTests {
-    static func timeouts(header: Int = 10_000, body: Int = 10_000, idle: Int = 10_000) -> HTTPTimeouts {
-        var timeouts = HTTPTimeouts()
-        timeouts.header = .milliseconds(header)
-        timeouts.bodyRead = .milliseconds(body)
-        timeouts.idle = .milliseconds(idle)
-        return timeouts
-    }
-
     @Test func cutsOffClientTricklingHeaders() async throws {
-        let server = try TestServer(timeouts: Self.timeouts(header: 200))
+        let clock = ManualServerClock()
+        let server = try TestServer(clock: clock)
         let client = try server.connect()
-        let start = ContinuousClock.now
-        // Slowloris: a byte every 50 ms keeps arriving but the header section never completes.
-        let fd = client.fd
-        let trickle = Task {
-            for byte in ("GET / HTTP/1.1\r\nHost: h\r\nX-Slow: " + String(repeating: "z", count: 200)).utf8 {
-                _ = TestSocket.send(fd, [byte])
-                try await Task.sleep(for: .milliseconds(50))
-            }
+        client.send("GET / HTTP/1.1\r\nHost: h\r\n")
+        await clock.settle()
+        // Slowloris: a field every second keeps arriving, but the 10 s header timeout counts
+        // from the head's first byte.
+        for second in 1..<10 {
+            await clock.advance(by: .seconds(1))
+            client.send("X-Slow-\(second): z\r\n")
+            await clock.settle()
+            #expect(await client.hasNothingToRead(), "cut off after \(second) s")
         }
+        await clock.advance(by: .seconds(1))
         let response = try await client.readResponse()
-        trickle.cancel()
-        _ = try? await trickle.value
         #expect(response.status == 408)
-        // The trickle would take 11.5 s; the 200 ms header timeout (checked every 20 ms) ends it.
-        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(response.header("Connection") == "close")
         #expect(await client.isClosedByServer())
         await server.stop()
     }
 
     @Test func cutsOffStalledBody() async throws {
-        let server = try TestServer(timeouts: Self.timeouts(body: 200))
+        let clock = ManualServerClock()
+        let server = try TestServer(clock: clock)
         let client = try server.connect()
         client.send("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 10\r\n\r\nabc")
+        await clock.settle()
+        await clock.advance(by: .milliseconds(9_999))
+        #expect(await client.hasNothingToRead())
+        await clock.advance(by: .milliseconds(1))
         let response = try await client.readResponse()
         #expect(response.status == 408)
         #expect(await client.isClosedByServer())
@@ -48,30 +49,30 @@ import Testing
     }
 
     @Test func keepsBodyThatKeepsArriving() async throws {
-        // Each gap (400 ms) is well within the per-read timeout, the whole body (2.4 s) is not.
-        let server = try TestServer(timeouts: Self.timeouts(body: 1500))
+        // Each gap (6 s) is within the 10 s body-read timeout; the whole body (36 s) is not.
+        let clock = ManualServerClock()
+        let server = try TestServer(clock: clock)
         let client = try server.connect()
         client.send("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 6\r\n\r\n")
-        // The trickle runs on a thread of its own: a Task.sleep on a busy cooperative pool (the
-        // whole suite under ThreadSanitizer) can wake a second late and turn a gap into a timeout.
-        let fd = client.fd
-        await offPool {
-            for byte in "abcdef".utf8 {
-                Thread.sleep(forTimeInterval: 0.4)
-                _ = TestSocket.send(fd, [byte])
-            }
+        await clock.settle()
+        for byte in "abcdef".utf8 {
+            await clock.advance(by: .seconds(6))
+            client.send([byte])
+            await clock.settle()
         }
         #expect(try await client.readResponse().text.hasSuffix("body=abcdef"))
         await server.stop()
     }
 
     @Test func closesIdleKeepAliveConnection() async throws {
-        // 4 s: under ThreadSanitizer on a loaded machine the test's own thread has stalled for
-        // over 2 s between connecting and sending, and the server rightly called that silence idle.
-        let server = try TestServer(timeouts: Self.timeouts(idle: 4000))
+        let clock = ManualServerClock()
+        let server = try TestServer(clock: clock)
         let client = try server.connect()
         let response = try await client.exchange("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
         #expect(response.status == 200)
+        await clock.advance(by: .milliseconds(59_999))
+        #expect(await client.hasNothingToRead())
+        await clock.advance(by: .milliseconds(1))
         #expect(await client.isClosedByServer())
         // Closed silently: no 408 for a connection that was between requests.
         #expect(client.buffer.isEmpty)
@@ -80,27 +81,24 @@ import Testing
     }
 
     @Test func readsWhatArrivedWhileTheLoopWasHeldUpBeforeCallingAClientIdle() async throws {
-        // One loop, responders on it: /stall holds the loop thread for 6 s, longer than the
-        // 4 s idle timeout (wide, so that a stalled test thread between connecting and sending
-        // does not itself look idle). The other client sends its request during the stall; when the loop
-        // gets back, that client's idle deadline has passed but its request is waiting in the
-        // socket, so it must be answered, not closed as idle.
+        // One loop, responders on it: /stall holds the loop thread until released. The other
+        // client sends its request during the stall, and the clock passes its idle deadline;
+        // when the loop gets back, the request waiting in the socket must be answered, not the
+        // connection closed as idle.
+        let release = DispatchSemaphore(value: 0)
         let responder = ClosureResponder { request in
-            if request.path == "/stall" { usleep(6_000_000) }  // blocks the loop thread on purpose
+            if request.path == "/stall" { release.wait() }  // blocks the loop thread on purpose
             return HTTPResponse(status: .ok, body: Array(request.path.utf8))
         }
-        let server = try TestServer(
-            responder: responder, timeouts: Self.timeouts(idle: 4000), eventLoops: 1, execution: .eventLoop)
+        let clock = ManualServerClock()
+        let server = try TestServer(responder: responder, eventLoops: 1, execution: .eventLoop, clock: clock)
         let waiting = try server.connect()  // its idle deadline runs from its accept
         let staller = try server.connect()
-        // Timed on a thread of its own: a task on a busy cooperative pool (the suite under
-        // ThreadSanitizer) could wake seconds late and be rightly closed as idle.
-        let (waitingSocket, stallerSocket) = (waiting.fd, staller.fd)
-        await offPool {
-            _ = TestSocket.send(stallerSocket, Array("GET /stall HTTP/1.1\r\nHost: h\r\n\r\n".utf8))
-            usleep(300_000)
-            _ = TestSocket.send(waitingSocket, Array("GET /second HTTP/1.1\r\nHost: h\r\n\r\n".utf8))
-        }
+        await clock.settle()
+        staller.send("GET /stall HTTP/1.1\r\nHost: h\r\n\r\n")
+        waiting.send("GET /second HTTP/1.1\r\nHost: h\r\n\r\n")
+        clock.advanceWithoutWaiting(by: .seconds(61))
+        release.signal()
         let answer = try await waiting.readResponse()
         #expect(answer.status == 200)
         #expect(answer.text == "/second")

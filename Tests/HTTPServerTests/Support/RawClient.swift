@@ -85,6 +85,11 @@ final class RawClient {
         }
     }
 
+    /// Whether nothing has arrived (no bytes, no close) at this moment; does not wait.
+    func hasNothingToRead() async -> Bool {
+        await read(timeout: .zero) == .timedOut
+    }
+
     /// Whether the server closes the connection within `timeout` (no more bytes expected).
     func isClosedByServer(within timeout: Duration = RawClient.patience) async -> Bool {
         await readToEnd(timeout: timeout).closed

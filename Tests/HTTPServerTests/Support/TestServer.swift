@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Logging
+import Synchronization
 
 /// The real server on a loopback port (by default a free one, port 0), with an in-memory log,
 /// for one test.
@@ -8,6 +9,8 @@ struct TestServer {
     let server: HTTPServer
     let port: Int
     let log: InMemoryLogSink
+    /// The loops' clock when the test moves time itself.
+    let clock: ManualServerClock?
     private let running: Task<Void, Never>
 
     init(
@@ -17,18 +20,23 @@ struct TestServer {
         timeouts: HTTPTimeouts = HTTPTimeouts(),
         eventLoops: Int = 2,
         execution: ResponderExecution = TestServer.defaultExecution,
-        streamBufferLimit: Int = HTTPServerConfiguration().streamBufferLimit
+        streamBufferLimit: Int = HTTPServerConfiguration().streamBufferLimit,
+        bodyMemoryBudget: Int = HTTPServerConfiguration().bodyMemoryBudget,
+        clock: ManualServerClock? = nil
     ) throws {
         var configuration = HTTPServerConfiguration(
             host: "127.0.0.1", port: port, limits: limits, timeouts: timeouts, eventLoopCount: eventLoops)
         configuration.responderExecution = execution
         configuration.streamBufferLimit = streamBufferLimit
+        configuration.bodyMemoryBudget = bodyMemoryBudget
+        if let clock { configuration.clock = .manual(clock) }
         let log = InMemoryLogSink()
         let server = HTTPServer(
             configuration: configuration, responder: responder, logger: Logger(label: "http", level: .debug, sink: log))
         self.port = try server.start()
         self.server = server
         self.log = log
+        self.clock = clock
         running = Task { await server.run() }
     }
 
@@ -42,9 +50,23 @@ struct TestServer {
         try RawClient(port: port)
     }
 
-    /// Shuts down gracefully and waits for `run()` to return.
+    /// Shuts down gracefully and waits for `run()` to return. With a manual clock, time moves
+    /// on a second at a time until it has, so lingering closes and the grace period can end.
     func stop() async {
-        await server.shutdown()
+        guard let clock else {
+            await server.shutdown()
+            await running.value
+            return
+        }
+        let isStopped = Mutex(false)
+        let stopping = Task { [server] in
+            await server.shutdown()
+            isStopped.withLock { $0 = true }
+        }
+        for _ in 0..<60 where !isStopped.withLock({ $0 }) {
+            await clock.advance(by: .seconds(1))
+        }
+        await stopping.value
         await running.value
     }
 }
