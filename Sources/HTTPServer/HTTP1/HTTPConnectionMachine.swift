@@ -233,7 +233,7 @@ struct HTTPConnectionMachine {
             case .head: phaseStarted &+ rules.header
             case .idle: max(phaseStarted, lastWrite) &+ rules.idle
             }
-        guard let graceEnds else { return own }
+        guard let graceEnds, phase != .closed else { return own }
         return min(own ?? graceEnds, graceEnds)
     }
 
@@ -311,8 +311,9 @@ struct HTTPConnectionMachine {
     mutating func responseReady(_ response: HTTPResponse, dateField: [UInt8], now: UInt64) -> Action {
         guard phase == .responding, var exchange else { return .none }
         let isStreamed = response.stream != nil
+        // A client that half-closed with nothing more buffered can send no further request.
         let closes =
-            !exchange.keepAlive || isShuttingDown
+            !exchange.keepAlive || isShuttingDown || (peerClosed && unconsumedInputCount == 0)
             || (isStreamed && exchange.version == .http1_0)
             || response.headers.values(for: "Connection").contains { $0.lowercased().contains("close") }
         let isHead = exchange.method == .head
@@ -322,6 +323,10 @@ struct HTTPConnectionMachine {
             dateField: dateField, into: &output)
         let code = response.status.code
         if let stream = response.stream, !isHead, (200..<600).contains(code), code != 204, code != 304 {
+            if peerClosed {
+                phase = .closed  // nobody will read a stream (as for a FIN during one)
+                return .close(.clientClosedDuringStream)
+            }
             exchange.keepAlive = !closes
             exchange.isChunked = exchange.version == .http1_1
             self.exchange = exchange
@@ -336,8 +341,9 @@ struct HTTPConnectionMachine {
     }
 
     /// A streamed body's producer wrote `bytes` (not empty).
-    mutating func streamed(_ bytes: [UInt8]) -> Action {
+    mutating func streamed(_ bytes: [UInt8], now: UInt64) -> Action {
         guard phase == .streaming, exchange != nil else { return .none }
+        if !hasPendingOutput { lastWrite = now }  // the write clock starts with the first unsent byte
         if exchange?.isChunked == true {
             HTTPResponseEncoder.appendChunk(bytes, to: &output)
         } else {
@@ -420,6 +426,7 @@ struct HTTPConnectionMachine {
         phase = .body
         phaseStarted = now
         if expectsContinue, unconsumedInputCount == 0 {
+            if !hasPendingOutput { lastWrite = now }
             output.append(contentsOf: HTTPResponseEncoder.continueResponse)
             return .send(nil)
         }
@@ -461,6 +468,9 @@ struct HTTPConnectionMachine {
             switch event {
             case .needMoreData:
                 compactInput()
+                if phase == .head, unconsumedInputCount == 0, parser.isBeforeRequestLine {
+                    phase = .idle  // only empty lines arrived (RFC 9112 §2.2): still idle
+                }
                 if peerClosed { return closeAfterOutput(.clientClosed) }
                 return .none
             case .head(let head):

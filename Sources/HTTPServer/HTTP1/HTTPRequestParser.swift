@@ -74,6 +74,12 @@ package struct HTTPRequestParser: Sendable {
         return false
     }
 
+    /// Whether no request line has started (empty lines before one may have been consumed).
+    package var isBeforeRequestLine: Bool {
+        if case .requestLine = state { return true }
+        return false
+    }
+
     /// The method and target of the current request once its request line has been accepted
     /// (also after a later rejection of that request), nil before; for logs.
     package var parsedRequestLine: (method: HTTPMethod, target: String)? {

@@ -35,7 +35,7 @@ extension EventLoop {
     func sendStreamChunk(_ bytes: [UInt8], to id: UInt64) {
         guard let connection = connection(id), let stream = connection.stream else { return }
         stream.channel.release(bytes.count)
-        perform(connection.machine.streamed(bytes), on: connection)
+        perform(connection.machine.streamed(bytes, now: now), on: connection)
     }
 
     /// The producer of a streamed body has returned: the body ends, or, when the producer gave

@@ -123,7 +123,7 @@ struct MachineDriver {
     }
 
     mutating func streamed(_ text: String, at now: UInt64) -> Step {
-        record(machine.streamed(Array(text.utf8)), at: now)
+        record(machine.streamed(Array(text.utf8), now: now), at: now)
     }
 
     mutating func streamEnded(overflowed: Bool = false, at now: UInt64) -> Step {

@@ -1,10 +1,9 @@
 import Testing
 @testable import HTTPServer
 
-/// Behaviour of ``HTTPConnectionMachine`` that contradicts its documented rules. These tests
-/// FAIL against the current source on purpose; each states the rule, the scenario and what the
-/// machine does instead.
-@Suite struct HTTPConnectionMachineBugTests {
+/// Regressions: four behaviours a review of ``HTTPConnectionMachine`` found contradicting its
+/// rules (each failed before its fix), with the rule and the scenario.
+@Suite struct HTTPConnectionMachineRegressionTests {
     static let t0 = MachineDriver.start
 
     /// Rule: the write timeout is the "longest wait for a client to accept more response
@@ -20,9 +19,9 @@ import Testing
         #expect(driver.tick(at: chunkAt + .seconds(1)) == .none)
     }
 
-    /// Same rule: `bodyGranted(now:)` queues `100 Continue` without restarting the write clock,
-    /// so on a keep-alive connection whose last write was 50 s ago the interim response is
-    /// already past its write deadline (t0 + 30 s) if the socket does not take it at once.
+    /// Same rule: `bodyGranted(now:)` queued `100 Continue` without restarting the write clock,
+    /// so on a keep-alive connection whose last write was 50 s ago the interim response was
+    /// already past its write deadline if the socket did not take it at once.
     @Test func continueQueuedAfterAnIdleSpellGetsTheWholeWriteTimeout() {
         var driver = MachineDriver(now: Self.t0)
         _ = driver.received(Wire.get("/"), at: Self.t0)
@@ -38,8 +37,8 @@ import Testing
 
     /// Rule (RFC 9112 §2.2; "idle counts from the end of the last response"): a CRLF some
     /// clients send after a POST body is ignored, not the start of the next head. The machine
-    /// enters `.head`, gives it the 10 s header timeout and answers an unsolicited 408 to a
-    /// client that is merely idle.
+    /// entered `.head`, gave it the 10 s header timeout and answered an unsolicited 408 to a
+    /// client that was merely idle.
     @Test func crlfAfterABodyLeavesTheConnectionIdle() {
         var driver = MachineDriver(now: Self.t0)
         _ = driver.received(Wire.post("/", body: "hi") + "\r\n", at: Self.t0)
@@ -51,10 +50,9 @@ import Testing
         #expect(driver.tick(at: Self.t0 + .seconds(10)) == .none)
     }
 
-    /// Rule (the brief for this machine): a FIN after a complete request gets the answer, then
-    /// `.close(.responseSentClientClosed)`. `responseReady` ignores `peerClosed`, so the answer
-    /// is a keep-alive one and the close comes from `advance` as `.clientClosed`, which the log
-    /// reads as "client closed" although the response was sent.
+    /// Rule: a FIN after a complete request, with nothing more buffered, gets the answer with
+    /// `Connection: close` (no further request can come), then `.close(.responseSentClientClosed)`.
+    /// The answer used to claim keep-alive.
     @Test func finAfterACompleteRequestClosesAsResponseSent() {
         var driver = MachineDriver(now: Self.t0)
         _ = driver.received(Wire.get("/"), at: Self.t0)
