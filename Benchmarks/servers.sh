@@ -12,6 +12,12 @@
 #        APP=0       leave out Quotebook's real app (quotebook-app: GET / is the real home page;
 #                    it has no POST /quote, so its POST column is not comparable)
 #        SERVER_BENCHMARK_BIN, QUOTEBOOK_BIN   use these binaries instead of building
+#        BASELINE_SERVER_BENCHMARK_BIN, BASELINE_QUOTEBOOK_BIN   also measure these (e.g. a build of
+#                    an older commit: /work/before-bin/) as quotebook-before-MODE and
+#                    quotebook-app-before, in the same alternating rounds as the current ones, and
+#                    add "current / before" ratios to ratios.md (and the 10k idle row)
+#        BASELINE_ROOT  folder the baseline app runs in, for its Templates/ and Public/
+#                    (default: this package, so both apps render the same templates)
 #        and the harness's own knobs (DURATION, WARMUP, IDLE_CONNS, QUIET_PCT, ...).
 # Output: Benchmarks/servers-results/{results.tsv,summary.md,cpu_per_req.md,ratios.md,idle10k.tsv,logs/}.
 set -uo pipefail
@@ -26,6 +32,10 @@ export RESULTS=$out/results.tsv
 export LOGDIR=$out/logs
 mkdir -p "$out" "$LOGDIR" "$work"
 export PATH=/opt/swift/usr/bin:$PATH
+base_bin=${BASELINE_SERVER_BENCHMARK_BIN:-}
+base_app=${BASELINE_QUOTEBOOK_BIN:-}
+base_root=${BASELINE_ROOT:-$root}
+for b in $base_bin $base_app; do [ -x "$b" ] || { echo "no baseline binary at $b" >&2; exit 1; }; done
 
 # 1. tools
 if ! command -v wrk >/dev/null || ! command -v nginx >/dev/null; then
@@ -62,9 +72,12 @@ fi
 servers=()
 for mode in $MODES; do
     servers+=("quotebook-$mode|8084|$work|exec env RESPONDER_EXECUTION=$mode $bin")
+    [ -n "$base_bin" ] && servers+=("quotebook-before-$mode|8084|$work|exec env RESPONDER_EXECUTION=$mode $base_bin")
 done
 if [ "${APP:-1}" != 0 ]; then
     servers+=("quotebook-app|8085|$root|exec $app --port \$PORT --data \$(mktemp -d) --log-level notice")
+    [ -n "$base_app" ] &&
+        servers+=("quotebook-app-before|8085|$base_root|exec $base_app --port \$PORT --data \$(mktemp -d) --log-level notice")
 fi
 servers+=("nginx|8080|$work/nginx|exec ./start.sh")
 port=8081
@@ -76,6 +89,7 @@ for app_bin in "$PEERS_DIR"/*/.build/release/App; do
 done
 
 # 4. alternate: odd rounds in list order, even rounds reversed
+run_started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 for round in $(seq 1 "$ROUNDS"); do
     order=("${servers[@]}")
     if [ $((round % 2)) -eq 0 ]; then
@@ -90,32 +104,39 @@ for round in $(seq 1 "$ROUNDS"); do
     done
 done
 
-# 5. RSS of Quotebook's real app holding 10,000 idle keep-alive connections (each made one GET /)
+# 5. RSS of Quotebook's real app holding 10,000 idle keep-alive connections (each made one GET /),
+#    and of the baseline app when there is one
 if [ "${APP:-1}" != 0 ]; then
     ulimit -n 20000 2>/dev/null || true
-    data=$(mktemp -d)
-    (cd "$root" && exec "$app" --port 8086 --data "$data" --log-level notice) >/dev/null 2>&1 &
-    pid=$!
-    for _ in $(seq 1 50); do curl -s -o /dev/null http://127.0.0.1:8086/healthz && break; sleep 0.1; done
-    idle_kb=$(awk '/VmRSS/ {print $2}' /proc/$pid/status)
-    # prints: requested opened still-open rss_kb
-    read -r _ answered open rss_kb < <(python3 "$BENCH/tools/idleconns.py" --port 8086 --pid $pid --n 10000 | tail -n 1)
-    kill -TERM $pid; wait $pid 2>/dev/null
-    printf '%s\tquotebook-app\tidle 10000: answered %s, still open %s, RSS %s kB (idle %s kB)\n' \
-        "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$answered" "$open" "$rss_kb" "$idle_kb" | tee -a "$out/idle10k.tsv"
-    rm -rf "$data"
+    idle_apps=("quotebook-app|$root|$app")
+    [ -n "$base_app" ] && idle_apps+=("quotebook-app-before|$base_root|$base_app")
+    for entry in "${idle_apps[@]}"; do
+        IFS='|' read -r name app_root app_bin <<<"$entry"
+        data=$(mktemp -d)
+        (cd "$app_root" && exec "$app_bin" --port 8086 --data "$data" --log-level notice) >/dev/null 2>&1 &
+        pid=$!
+        for _ in $(seq 1 50); do curl -s -o /dev/null http://127.0.0.1:8086/healthz && break; sleep 0.1; done
+        idle_kb=$(awk '/VmRSS/ {print $2}' /proc/$pid/status)
+        # prints: requested opened still-open rss_kb
+        read -r _ answered open rss_kb < <(python3 "$BENCH/tools/idleconns.py" --port 8086 --pid $pid --n 10000 | tail -n 1)
+        kill -TERM $pid; wait $pid 2>/dev/null
+        printf '%s\t%s\tidle 10000: answered %s, still open %s, RSS %s kB (idle %s kB)\n' \
+            "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$name" "$answered" "$open" "$rss_kb" "$idle_kb" | tee -a "$out/idle10k.tsv"
+        rm -rf "$data"
+        sleep 2
+    done
 fi
 
 # 6. summaries and ratios to nginx and Hummingbird (medians; only numbers this script measured)
 python3 "$BENCH/tools/summarize.py" "$RESULTS" > "$out/summary.md"
 python3 "$BENCH/tools/cpu_per_req.py" "$LOGDIR" > "$out/cpu_per_req.md"
-python3 - "$RESULTS" > "$out/ratios.md" <<'PY'
+python3 - "$RESULTS" "$run_started" > "$out/ratios.md" <<'PY'
 import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
-def med(name, col):
+def med(name, col, since=""):
     values = []
     for r in rows:
-        if r["name"] == name:
+        if r["name"] == name and r["timestamp"] >= since:
             try: values.append(float(r[col]))
             except (ValueError, KeyError): pass
     return statistics.median(values) if values else None
@@ -140,6 +161,26 @@ for anchor in ("nginx", "hummingbird"):
             a, b = med(n, c), med(anchor, c)
             cells.append("-" if a is None or not b else f"{a / b:.2f}x")
         print(f"| {n} | " + " | ".join(cells) + " |")
+# Current against the baseline (BASELINE_*_BIN): quotebook-MODE / quotebook-before-MODE,
+# quotebook-app / quotebook-app-before, from this run's rows only (the same alternating rounds).
+since = sys.argv[2]
+names = sorted({r["name"] for r in rows if r["timestamp"] >= since})
+pairs = [(n, n.replace("quotebook-app", "quotebook-app-before") if n == "quotebook-app" else n.replace("quotebook-", "quotebook-before-", 1))
+         for n in names if n.startswith("quotebook-") and "before" not in n]
+pairs = [(n, b) for n, b in pairs if b in names]
+if pairs:
+    print()
+    print(f"Current / before (the BASELINE_* binaries, this run's rounds since {since}; req/s: above 1 is better; "
+          "p99, startup, RSS: below 1 is better)")
+    print()
+    print("| server | " + " | ".join(cols) + " |")
+    print("|---" * (len(cols) + 1) + "|")
+    for n, b in pairs:
+        cells = []
+        for c in cols:
+            x, y = med(n, c, since), med(b, c, since)
+            cells.append("-" if x is None or not y else f"{x / y:.2f}x")
+        print(f"| {n} vs {b} | " + " | ".join(cells) + " |")
 PY
 cat "$out/ratios.md"
 echo
