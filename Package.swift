@@ -21,6 +21,10 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .systemLibrary(
+            name: "CPostgres",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        .systemLibrary(
             name: "CCrypt",
             providers: [.apt(["libcrypt-dev"])]
         ),
@@ -29,7 +33,7 @@ let package = Package(
         .systemLibrary(name: "CByteSearch"),
         .target(name: "HTTPServer", dependencies: ["CLinuxEvents", "Logging"], swiftSettings: strictSettings),
         .target(name: "Templates", swiftSettings: strictSettings),
-        .target(name: "Store", dependencies: ["CSQLite", "CByteSearch", "Logging"], swiftSettings: strictSettings),
+        .target(name: "Store", dependencies: ["CSQLite", "CPostgres", "CByteSearch", "Logging"], swiftSettings: strictSettings),
         .target(
             name: "App",
             dependencies: ["HTTPServer", "Templates", "Store", "Logging", "CCrypt"],

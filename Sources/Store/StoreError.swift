@@ -22,6 +22,19 @@ package enum StoreError: Error, CustomStringConvertible, Equatable {
     /// ``SQLiteAccountStorage/close()`` was called, so `operation` on sessions, secrets or photos
     /// was refused.
     case accountStorageClosed(operation: String)
+    /// PostgreSQL refused `operation` (a statement's SQL, or "connect to …") with this SQLSTATE
+    /// (https://www.postgresql.org/docs/15/errcodes-appendix.html), or the client failed before a
+    /// server could answer (`sqlState` nil). `message` is the primary message only, never the
+    /// DETAIL line, which can quote bound values.
+    case postgres(operation: String, sqlState: String?, message: String)
+    /// The connection to PostgreSQL dropped while `operation` was under way, so it may or may not
+    /// have been applied; it was not retried. The connection's next call reconnects first.
+    case postgresConnectionLost(operation: String, message: String)
+    /// The PostgreSQL connection or client was closed, so `operation` was refused without reaching
+    /// the server.
+    case postgresClosed(operation: String)
+    /// The `--database` URL cannot be used; `reason` names the part at fault, never the password.
+    case invalidDatabaseURL(reason: String)
 
     package var description: String {
         switch self {
@@ -43,6 +56,14 @@ package enum StoreError: Error, CustomStringConvertible, Equatable {
             "journal closed: \(operation) refused"
         case let .accountStorageClosed(operation):
             "account storage closed: \(operation) refused"
+        case let .postgres(operation, sqlState, message):
+            "PostgreSQL error \(sqlState ?? "(no SQLSTATE)") (\(message)) during \(operation)"
+        case let .postgresConnectionLost(operation, message):
+            "PostgreSQL connection lost during \(operation) (\(message)); it may or may not have been applied"
+        case let .postgresClosed(operation):
+            "PostgreSQL connection closed: \(operation) refused"
+        case let .invalidDatabaseURL(reason):
+            "invalid database URL: \(reason)"
         }
     }
 }
