@@ -1,0 +1,23 @@
+import Foundation
+import Store
+import Testing
+
+/// The server the live PostgreSQL tests use: `QUOTEBOOK_TEST_DATABASE`, as printed by
+/// `.ci/postgres.sh start DIR`. Without it those suites are skipped with ``skipReason``, never
+/// passed; with a URL that does not parse they fail.
+enum PostgresTestDatabase {
+    static let urlText = ProcessInfo.processInfo.environment["QUOTEBOOK_TEST_DATABASE"]
+    static let isConfigured = urlText != nil
+    static let skipReason: Comment = "needs QUOTEBOOK_TEST_DATABASE (.ci/postgres.sh start prints one)"
+
+    /// A client of its own for one test (tests run in parallel; each uses temporary tables and
+    /// channels named by ``uniqueName(_:)``).
+    static func makeClient() throws -> PostgresClient {
+        PostgresClient(url: try PostgresURL(parsing: try #require(urlText)))
+    }
+
+    /// `prefix` and a random suffix: a channel or table no other test uses.
+    static func uniqueName(_ prefix: String) -> String {
+        "\(prefix)_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
+    }
+}
