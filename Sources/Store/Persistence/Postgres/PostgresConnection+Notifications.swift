@@ -41,15 +41,6 @@ extension PostgresConnection {
         try query("SELECT pg_notify($1, $2)", [channel, payload])
     }
 
-    /// The descriptor of the connection's socket (`PQsocket`), for a caller that waits for
-    /// notifications with its own `poll`, then calls ``notifications(waitingUpTo:)`` with no
-    /// timeout; nil when closed or lost. It changes when the connection is re-established.
-    package var socket: Int32? {
-        guard let handle = try? connected(for: "socket") else { return nil }
-        let fd = PQsocket(handle)
-        return fd < 0 ? nil : fd
-    }
-
     /// The notifications received so far, waiting up to `timeout` (blocking the thread) for the
     /// first one when none is there yet; empty when none came.
     ///

@@ -59,6 +59,15 @@ package final class PostgresConnection {
         handle.map { PQbackendPID($0) } ?? 0
     }
 
+    /// The descriptor of the connection's socket (`PQsocket`), for a caller that waits for
+    /// notifications with its own `poll` and then calls ``notifications(waitingUpTo:)`` with no
+    /// timeout; nil when closed or lost (this never reconnects). It changes with a reconnection.
+    package var socket: Int32? {
+        guard let handle, PQstatus(handle) == CONNECTION_OK else { return nil }
+        let fd = PQsocket(handle)
+        return fd < 0 ? nil : fd
+    }
+
     /// Runs one statement, with `parameters` bound to `$1`, `$2`… as text (nil is NULL), and
     /// returns its rows as text. One statement only: libpq refuses several in one parameterised
     /// call, so values can never become SQL.
