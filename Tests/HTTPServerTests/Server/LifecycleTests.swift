@@ -35,23 +35,35 @@ import Testing
     }
 
     @Test func shutdownLetsRequestInFlightFinish() async throws {
+        // The responder finishes only once the shutdown has begun, which the idle connection's
+        // close shows (one loop: it is the busy connection's loop too). Time never moves, so
+        // nothing here waits for a timeout.
         let started = Counter()
+        let finish = Gate()
+        defer { finish.open() }
+        let clock = ManualServerClock()
         let server = try TestServer(
-            responder: ClosureResponder { _ in
+            responder: ClosureResponder { request in
+                guard request.path == "/busy" else { return .text("idle") }
                 started.increment()
-                try? await Task.sleep(for: .milliseconds(300))
+                await finish.wait()
                 return .text("finished")
-            })
+            }, eventLoops: 1, clock: clock)
         let busy = try server.connect()
         let idle = try server.connect()
-        busy.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
+        #expect(try await idle.exchange("GET /idle HTTP/1.1\r\nHost: h\r\n\r\n").status == 200)
+        busy.send("GET /busy HTTP/1.1\r\nHost: h\r\n\r\n")
         try await started.wait(until: 1)
-        let stopping = Task { await server.stop() }
+        let shutdown = await server.beginShutdown(probe: idle)
+        finish.open()
         let response = try await busy.readResponse()
         #expect(response.text == "finished")
+        #expect(response.header("Connection") == "close")
         #expect(await busy.isClosedByServer())
-        #expect(await idle.isClosedByServer())
-        await stopping.value
+        // The client's close ends the linger, the last connection, and so the shutdown.
+        busy.close()
+        #expect(try await shutdown.returns())
+        await server.stop()
     }
 
     @Test func shutdownBeforeRunReturns() async throws {

@@ -74,10 +74,11 @@ import Testing
     }
 
     @Test func deliversContentLengthBodyToResponder() async throws {
-        let server = try TestServer()
+        let clock = ManualServerClock()
+        let server = try TestServer(clock: clock)
         let client = try server.connect()
         client.send("POST /form HTTP/1.1\r\nHost: h\r\nContent-Length: 11\r\n\r\nhello")
-        try await Task.sleep(for: .milliseconds(20))
+        await clock.settle()  // the server has read the first part before the rest is sent
         client.send(" world")
         let response = try await client.readResponse()
         #expect(response.text.hasSuffix("body=hello world"))

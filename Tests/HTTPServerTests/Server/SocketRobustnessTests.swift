@@ -4,8 +4,10 @@ import TestSupport
 import Testing
 
 /// The server survives clients that misbehave at the socket level and restarts cleanly:
-/// resets (`MSG_NOSIGNAL`), rebinding (`SO_REUSEADDR`), the write timeout and the shutdown
-/// grace period, with short configured values.
+/// resets (`MSG_NOSIGNAL`), rebinding (`SO_REUSEADDR`), the write timeout, the shutdown grace
+/// period and the shutdown linger. The timed rules run on a manual clock with the default
+/// timeouts (30 s write, 10 s grace, 50 ms linger at shutdown), checked just before and at the
+/// deadline.
 @Suite(.timeLimit(.minutes(1))) struct SocketRobustnessTests {
     /// A responder answering every request with `size` bytes of `x`.
     /// `size` bytes for every path but `/small`, which gets a few: a check that the server still
@@ -82,17 +84,21 @@ import Testing
     }
 
     @Test func closesConnectionOfClientThatStopsReadingAfterWriteTimeout() async throws {
-        var timeouts = HTTPTimeouts()
-        timeouts.write = .milliseconds(300)
         let size = 16 * 1024 * 1024
-        let server = try TestServer(responder: Self.large(size), timeouts: timeouts)
+        let clock = ManualServerClock()
+        let server = try TestServer(responder: Self.large(size), clock: clock)
         let client = try server.connect()
         TestSocket.setReceiveBuffer(client.fd, bytes: 4096)
-        let start = ContinuousClock.now
         client.send("GET /big HTTP/1.1\r\nHost: h\r\n\r\n")
-        // Never reading: the socket buffers fill, the server waits 300 ms for progress, closes.
-        #expect(try await Self.waitForLog(server) { $0.message.hasSuffix("write timeout") })
-        #expect(ContinuousClock.now - start < .seconds(5))
+        // Never reading: the socket buffers fill and the server's last progress is now.
+        #expect(try await Self.waitForLog(server) { $0.message.hasPrefix("GET /big 200 ") })
+        await clock.settle()
+        let isTimedOut = { server.log.entries.contains { $0.message.hasSuffix("write timeout") } }
+        await clock.advance(by: .milliseconds(29_999))
+        #expect(!isTimedOut())
+        await clock.advance(by: .milliseconds(1))
+        // Else the drain below would trickle 16 MiB through the 4 KiB window for minutes.
+        try #require(isTimedOut())
         // The close is abortive: the kernel drops what it still queued for this client instead
         // of trickling it through the 4 KiB window for minutes, so the end comes at once.
         let drained = ContinuousClock.now
@@ -105,63 +111,91 @@ import Testing
         await server.stop()
     }
 
+    /// A one-loop server on `clock` (see ``TestServer/beginShutdown(probe:)``) and an idle
+    /// keep-alive connection to it, to show when a shutdown has begun.
+    static func serverWithProbe(
+        _ responder: some HTTPResponder, clock: ManualServerClock
+    ) async throws -> (TestServer, probe: RawClient) {
+        let server = try TestServer(responder: responder, eventLoops: 1, clock: clock)
+        let probe = try server.connect()
+        #expect(try await probe.exchange("GET /small HTTP/1.1\r\nHost: h\r\n\r\n").status == 200)
+        return (server, probe)
+    }
+
+    /// Moves the server's clock on by `delay` less 1 ms, where no connection has yet closed for
+    /// `reason` and the shutdown still runs, then by 1 ms, where one has and the shutdown returns.
+    static func expect(
+        _ shutdown: ShutdownInProgress, of server: TestServer, toEndAfter delay: Duration, closing reason: String
+    ) async throws {
+        let clock = try #require(server.clock)
+        let hasClosed = { server.log.entries.contains { $0.message.hasSuffix(": \(reason)") } }
+        await clock.advance(by: delay - .milliseconds(1))
+        #expect(!hasClosed())
+        #expect(!shutdown.hasReturned)
+        await clock.advance(by: .milliseconds(1))
+        #expect(hasClosed())
+        #expect(try await shutdown.returns())
+    }
+
     @Test func endsShutdownAfterGracePeriodWhenResponderDoesNotFinish() async throws {
-        var timeouts = HTTPTimeouts()
-        timeouts.shutdownGrace = .milliseconds(300)
         let started = Counter()
-        let server = try TestServer(
-            responder: ClosureResponder { _ in
+        let clock = ManualServerClock()
+        let (server, probe) = try await Self.serverWithProbe(
+            ClosureResponder { request in
+                guard request.path == "/slow" else { return .text("small") }
                 started.increment()
-                try? await Task.sleep(for: .seconds(10))
+                try? await Task.sleep(for: .seconds(3600))  // until cancelled
                 return .text("too late")
-            }, timeouts: timeouts)
+            }, clock: clock)
         let client = try server.connect()
         client.send("GET /slow HTTP/1.1\r\nHost: h\r\n\r\n")
         try await started.wait(until: 1)
-        let start = ContinuousClock.now
-        await server.stop()
-        let elapsed = ContinuousClock.now - start
-        #expect(elapsed >= .milliseconds(250))
-        #expect(elapsed < .seconds(3))
+        let shutdown = await server.beginShutdown(probe: probe)
+        await clock.advance(by: .milliseconds(9_999))
+        #expect(await client.hasNothingToRead())
+        #expect(!shutdown.hasReturned)
+        await clock.advance(by: .milliseconds(1))
         #expect(await client.isClosedByServer())
         #expect(client.buffer.isEmpty)
         #expect(server.log.entries.contains { $0.message.hasSuffix("shutdown grace period over") })
+        // The responder is cancelled, so `run()` returns without more time passing.
+        #expect(try await shutdown.returns())
+        await server.stop()
     }
 
     @Test func endsShutdownAfterGracePeriodWhenClientDoesNotRead() async throws {
-        var timeouts = HTTPTimeouts()
-        timeouts.shutdownGrace = .milliseconds(300)
-        let server = try TestServer(responder: Self.large(16 * 1024 * 1024), timeouts: timeouts)
+        let clock = ManualServerClock()
+        let (server, probe) = try await Self.serverWithProbe(Self.large(16 * 1024 * 1024), clock: clock)
         let client = try server.connect()
         TestSocket.setReceiveBuffer(client.fd, bytes: 4096)
         client.send("GET /big HTTP/1.1\r\nHost: h\r\n\r\n")
         #expect(try await Self.waitForLog(server) { $0.message.hasPrefix("GET /big 200 ") })
-        let start = ContinuousClock.now
-        await server.stop()
-        #expect(ContinuousClock.now - start < .seconds(3))
-        #expect(server.log.entries.contains { $0.message.hasSuffix("shutdown grace period over") })
+        await clock.settle()
+        let shutdown = await server.beginShutdown(probe: probe)
+        try await Self.expect(shutdown, of: server, toEndAfter: .seconds(10), closing: "shutdown grace period over")
         client.reset()
+        await server.stop()
     }
 
     @Test func closesAKeepAliveResponseStillDrainingAtShutdownOnceItIsSent() async throws {
-        var timeouts = HTTPTimeouts()
-        timeouts.shutdownGrace = .seconds(8)
         // More than the kernel's socket buffers hold, so most of it still waits in the server
         // when the client, which has not read yet, sees the shutdown begin.
         let size = 32 * 1024 * 1024
-        let server = try TestServer(responder: Self.large(size), timeouts: timeouts)
+        let clock = ManualServerClock()
+        let (server, probe) = try await Self.serverWithProbe(Self.large(size), clock: clock)
         let client = try server.connect()
         client.send("GET /big HTTP/1.1\r\nHost: h\r\n\r\n")
         #expect(try await Self.waitForLog(server) { $0.message.hasPrefix("GET /big 200 ") })
-        try await Task.sleep(for: .milliseconds(100))
-        let start = ContinuousClock.now
-        let stopping = Task { await server.stop() }
+        await clock.settle()
+        let shutdown = await server.beginShutdown(probe: probe)
         // The whole response arrives, then the server closes: the keep-alive response was
         // encoded before the shutdown, but the connection must not idle until the grace ends.
+        // No time passes meanwhile, so no timeout can have ended it.
         let (bytes, closed) = await client.readToEnd(timeout: .seconds(5))
         #expect(closed)
         #expect(bytes.count > size)
-        await stopping.value
-        #expect(ContinuousClock.now - start < .seconds(6))
+        // Closing connections linger 50 ms during a shutdown (the client has not closed).
+        try await Self.expect(shutdown, of: server, toEndAfter: .milliseconds(50), closing: "linger timeout")
+        await server.stop()
     }
 }

@@ -85,17 +85,23 @@ import Testing
         // client sends its request during the stall, and the clock passes its idle deadline;
         // when the loop gets back, the request waiting in the socket must be answered, not the
         // connection closed as idle.
+        let stalled = Counter()
         let release = DispatchSemaphore(value: 0)
         let responder = ClosureResponder { request in
-            if request.path == "/stall" { release.wait() }  // blocks the loop thread on purpose
+            if request.path == "/stall" {
+                stalled.increment()
+                release.wait()  // blocks the loop thread on purpose
+            }
             return HTTPResponse(status: .ok, body: Array(request.path.utf8))
         }
         let clock = ManualServerClock()
         let server = try TestServer(responder: responder, eventLoops: 1, execution: .eventLoop, clock: clock)
-        let waiting = try server.connect()  // its idle deadline runs from its accept
+        let waiting = try server.connect()
+        #expect(try await waiting.exchange("GET /first HTTP/1.1\r\nHost: h\r\n\r\n").text == "/first")
+        // Idle from now on. The loop is held up before the request arrives and time moves.
         let staller = try server.connect()
-        await clock.settle()
         staller.send("GET /stall HTTP/1.1\r\nHost: h\r\n\r\n")
+        try await stalled.wait(until: 1)
         waiting.send("GET /second HTTP/1.1\r\nHost: h\r\n\r\n")
         clock.advanceWithoutWaiting(by: .seconds(61))
         release.signal()

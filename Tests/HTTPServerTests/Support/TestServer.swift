@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import Logging
 import Synchronization
+import Testing
 
 /// The real server on a loopback port (by default a free one, port 0), with an in-memory log,
 /// for one test.
@@ -68,6 +69,38 @@ struct TestServer {
         }
         await stopping.value
         await running.value
+    }
+
+    /// Starts a graceful shutdown and returns it once the loop has begun it, which `probe`
+    /// (an idle keep-alive connection) shows by being closed. Only for a one-loop server
+    /// (`eventLoops: 1`), where the probe's loop is every connection's: with a manual clock
+    /// that has not moved since, the grace period then ends exactly `shutdownGrace` from now.
+    func beginShutdown(probe: RawClient) async -> ShutdownInProgress {
+        let shutdown = ShutdownInProgress(server)
+        #expect(await probe.isClosedByServer(), "the loop has not begun the shutdown")
+        return shutdown
+    }
+}
+
+/// A graceful ``HTTPServer/shutdown()`` running in a task.
+struct ShutdownInProgress {
+    private let returned = Counter()
+
+    init(_ server: HTTPServer) {
+        Task { [returned] in
+            await server.shutdown()
+            returned.increment()
+        }
+    }
+
+    /// Whether `shutdown()`, which returns when `run()` does, has returned.
+    var hasReturned: Bool { returned.current > 0 }
+
+    /// Whether `shutdown()` returns within `limit` of real time: a bound, so a failing test
+    /// ends instead of hanging, not a measurement.
+    func returns(within limit: Duration = RawClient.patience) async throws -> Bool {
+        try await returned.wait(until: 1, limit: limit)
+        return hasReturned
     }
 }
 
