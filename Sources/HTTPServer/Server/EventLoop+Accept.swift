@@ -82,6 +82,9 @@ extension EventLoop {
         }
         connections[fd] = connection
         connectionCount += 1
+        // The request often arrives with the connection: read it now rather than a loop round
+        // later (the edge the registration reports still comes, and finds the socket drained).
+        readAndProcess(connection)
     }
 
     /// Closes the socket (which also removes it from the poller), cancels the tasks working for
