@@ -73,20 +73,19 @@ import Testing
                 await release.wait(for: "go")
                 events.note("ended")
                 return .text("finished")
-            })
+            }, eventLoops: 1)
+        let probe = try server.connect()
         let client = try server.connect()
         client.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
         await events.wait(for: "started")
-        let stopping = Task {
-            await server.server.shutdown()
-            events.note("run returned")
-        }
+        let shutdown = await server.beginShutdown(probe: probe)
+        #expect(!shutdown.hasReturned, "returned with a responder still running")
         release.note("go")
         let response = try await client.readResponse()
         #expect(response.text == "finished")
         #expect(response.header("Connection") == "close")
-        await stopping.value
-        #expect(events.all == ["started", "ended", "run returned"])
+        #expect(try await shutdown.returns())
+        #expect(events.all == ["started", "ended"])
         await server.stop()
     }
 
