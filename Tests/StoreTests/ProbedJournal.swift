@@ -59,14 +59,14 @@ final class ProbedJournal: JournalStorage {
 
     func saveSnapshot(_ snapshot: JournalSnapshot) throws(StoreError) { try inner.saveSnapshot(snapshot) }
 
-    func append(_ entries: [(action: AppAction, quote: QuoteID?)]) throws(StoreError) -> [Int64] {
+    func append(_ entries: [(action: AppAction, quote: QuoteID?)], basedOn base: Int64?) throws(StoreError) -> [Int64] {
         guard !entries.isEmpty else { return [] }
         probe.stopIfHeld()
         probe.transactions.add(1, ordering: .sequentiallyConsistent)
         if probe.isFailing.load(ordering: .sequentiallyConsistent) {
             throw StoreError.sqlite(operation: "append", code: 13, message: "database or disk is full")
         }
-        let sequences = try inner.append(entries)
+        let sequences = try inner.append(entries, basedOn: base)
         probe.durableEntries.add(entries.count, ordering: .sequentiallyConsistent)
         return sequences
     }
