@@ -42,13 +42,13 @@ final class JournalProbe: Sendable {
     }
 }
 
-/// A SQLite journal that a ``JournalProbe`` counts, holds and breaks.
+/// A journal that a ``JournalProbe`` counts, holds and breaks.
 final class ProbedJournal: JournalStorage {
-    private let inner: SQLiteJournal
+    private let inner: any JournalStorage
     private let probe: JournalProbe
 
     /// Wraps `inner`, the real journal that stores what is appended.
-    init(_ inner: SQLiteJournal, probe: JournalProbe) {
+    init(_ inner: any JournalStorage, probe: JournalProbe) {
         self.inner = inner
         self.probe = probe
     }
@@ -72,6 +72,8 @@ final class ProbedJournal: JournalStorage {
     }
 
     func actions(forQuote quote: QuoteID) throws(StoreError) -> [AppAction] { try inner.actions(forQuote: quote) }
+
+    func followAppends(waking wake: AsyncStream<Void>.Continuation) -> Bool { inner.followAppends(waking: wake) }
 
     func close() { inner.close() }
 }
