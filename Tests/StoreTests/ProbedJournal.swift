@@ -13,6 +13,9 @@ final class JournalProbe: Sendable {
     let durableEntries = Atomic<Int>(0)
     /// While on, appends fail as they would on a full disk, storing nothing.
     let isFailing = Atomic<Bool>(false)
+    /// Set before the store opens the journal: a shared journal then never wakes the store, as
+    /// though every notification and poll were lost.
+    let isDeaf = Atomic<Bool>(false)
     /// Set by ``holdNextAppend()``: the next append stops until ``release()``.
     private let isHolding = Atomic<Bool>(false)
     private let held = DispatchSemaphore(value: 0)
@@ -73,7 +76,10 @@ final class ProbedJournal: JournalStorage {
 
     func actions(forQuote quote: QuoteID) throws(StoreError) -> [AppAction] { try inner.actions(forQuote: quote) }
 
-    func followAppends(waking wake: AsyncStream<Void>.Continuation) -> Bool { inner.followAppends(waking: wake) }
+    func followAppends(waking wake: AsyncStream<Void>.Continuation) -> Bool {
+        guard probe.isDeaf.load(ordering: .sequentiallyConsistent) else { return inner.followAppends(waking: wake) }
+        return inner.followAppends(waking: AsyncStream.makeStream(of: Void.self).continuation)
+    }
 
     func close() { inner.close() }
 }

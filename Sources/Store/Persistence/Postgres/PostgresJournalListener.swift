@@ -10,9 +10,12 @@ import Synchronization
 /// of latency, never an entry.
 ///
 /// Ownership: the connection is created, used and closed on the listener's thread only; the
-/// stop flag is all it shares. ``stop()`` returns at once; the thread ends within `pollInterval`
-/// (or a reconnection's budget), closes its connection and finishes `wake`.
+/// stop flag is all it shares. ``stop()`` returns at once; the thread ends within
+/// ``stopLatency`` (or a reconnection's budget), closes its connection and finishes `wake`.
 final class PostgresJournalListener: Sendable {
+    /// The longest single wait, so the thread notices ``stop()`` soon.
+    private static let stopLatency = Duration.milliseconds(100)
+
     private let isStopped = Atomic<Bool>(false)
 
     init(url: PostgresURL, channel: String, pollInterval: Duration, wake: AsyncStream<Void>.Continuation, logger: Logger) {
@@ -23,7 +26,7 @@ final class PostgresJournalListener: Sendable {
         thread.start()
     }
 
-    /// Asks the thread to end; it does within `pollInterval`.
+    /// Asks the thread to end; it does within ``stopLatency``.
     func stop() {
         isStopped.store(true, ordering: .relaxed)
     }
@@ -41,20 +44,25 @@ final class PostgresJournalListener: Sendable {
         while !isStopped.load(ordering: .relaxed) {
             do throws(StoreError) {
                 let listening: PostgresConnection
+                let reconnections: Int
                 if let connection {
                     listening = connection
+                    reconnections = connection.reconnections
                 } else {
                     listening = try PostgresConnection(url: url)
                     try listening.listen(to: channel)
                     connection = listening
+                    reconnections = -1
+                }
+                // Without waiting: a lost connection is re-established here and LISTENs again,
+                // and only then is the store woken to read what it may have missed meanwhile.
+                let pending = try listening.notifications()
+                if listening.reconnections != reconnections {
+                    if isFailing { logger.notice("listening to the journal's notifications again") }
+                    isFailing = false
                     wake.yield()
                 }
-                // A lost connection throws here, and the next call reconnects and LISTENs again.
-                _ = try listening.notifications(waitingUpTo: pollInterval)
-                if isFailing {
-                    logger.notice("listening to the journal's notifications again")
-                    isFailing = false
-                }
+                if pending.isEmpty { try waitForNotifications(on: listening, upTo: pollInterval) }
                 wake.yield()
             } catch {
                 if !isFailing {
@@ -65,6 +73,21 @@ final class PostgresJournalListener: Sendable {
                 let pause = min(pollInterval, .milliseconds(100)).components
                 Thread.sleep(forTimeInterval: Double(pause.seconds) + Double(pause.attoseconds) / 1e18)
             }
+        }
+    }
+
+    /// Returns when a notification arrives, `timeout` passes or ``stop()`` is called, waiting in
+    /// slices of ``stopLatency``.
+    ///
+    /// - Throws: ``StoreError/postgresConnectionLost(operation:message:)`` when the connection
+    ///   dropped; the next call on it reconnects.
+    private func waitForNotifications(on connection: PostgresConnection, upTo timeout: Duration) throws(StoreError) {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while !isStopped.load(ordering: .relaxed) {
+            let remaining = clock.now.duration(to: deadline)
+            guard remaining > .zero else { return }
+            if !(try connection.notifications(waitingUpTo: min(remaining, Self.stopLatency))).isEmpty { return }
         }
     }
 }
