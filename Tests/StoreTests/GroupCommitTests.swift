@@ -25,13 +25,18 @@ import Testing
 
     typealias Dispatch = Task<Result<AppEvent, ActionRejection>, any Error>
 
-    /// A store on a fresh journal at `location` that `probe` watches, seeded.
-    func makeStore(
-        probe: JournalProbe, at location: JournalLocation, snapshotInterval: Int = 1000, middleware: [any StoreMiddleware] = []
-    ) throws -> Store {
-        try Store(
-            journal: ProbedJournal(try location.open(), probe: probe), seed: Self.seed, snapshotInterval: snapshotInterval,
-            middleware: middleware, logger: .discarding())
+    /// Runs `body` with a seeded store on a fresh journal on `backend` that `probe` watches, and
+    /// the journal's location (to reopen it once the store is closed).
+    func withStore(
+        on backend: JournalBackend, probe: JournalProbe, snapshotInterval: Int = 1000, middleware: [any StoreMiddleware] = [],
+        _ body: (Store, JournalLocation) async throws -> Void
+    ) async throws {
+        try await JournalLocation.with(backend) { location in
+            let store = try Store(
+                journal: ProbedJournal(try location.open(), probe: probe), seed: Self.seed, snapshotInterval: snapshotInterval,
+                middleware: middleware, logger: .discarding())
+            try await body(store, location)
+        }
     }
 
     /// Dispatches `action` with its commit held in flight; returns once the commit is held.
@@ -52,9 +57,8 @@ import Testing
 
     @Test(arguments: JournalBackend.available)
     func concurrentDispatchesShareOneTransactionAndAreAllDurable(on backend: JournalBackend) async throws {
-        try await JournalLocation.with(backend) { location in
-            let probe = JournalProbe()
-            let store = try makeStore(probe: probe, at: location)
+        let probe = JournalProbe()
+        try await withStore(on: backend, probe: probe) { store, location in
             #expect(probe.transactions.load(ordering: .sequentiallyConsistent) == 1, "the seed is one transaction")
 
             let first = await lead(Self.rename(1, to: "Renamed 1"), on: store, probe: probe)
@@ -78,9 +82,8 @@ import Testing
 
     @Test(arguments: JournalBackend.available)
     func twoEditsFromOneVersionInOneBatchGiveOneSuccessAndOneConflict(on backend: JournalBackend) async throws {
-        try await JournalLocation.with(backend) { location in
-            let probe = JournalProbe()
-            let store = try makeStore(probe: probe, at: location)
+        let probe = JournalProbe()
+        try await withStore(on: backend, probe: probe) { store, _ in
             let first = await lead(Self.rename(1, to: "Someone"), on: store, probe: probe)
             let mine = await queue(Self.edit("Mine", from: 1), on: store, as: 1)
             let theirs = await queue(Self.edit("Theirs", from: 1), on: store, as: 2)
@@ -99,9 +102,8 @@ import Testing
 
     @Test(arguments: JournalBackend.available)
     func aFailedCommitFailsItsBatchAndWhatWasValidatedOnItThenSavesWorkAgain(on backend: JournalBackend) async throws {
-        try await JournalLocation.with(backend) { location in
-            let probe = JournalProbe()
-            let store = try makeStore(probe: probe, at: location)
+        let probe = JournalProbe()
+        try await withStore(on: backend, probe: probe) { store, _ in
             let before = store.state
             let events = await store.subscribe()
             let lost = await lead(Self.edit("Lost", from: 1), on: store, probe: probe)
@@ -118,8 +120,10 @@ import Testing
             #expect(store.revision == 0)
 
             probe.isFailing.store(false, ordering: .sequentiallyConsistent)
-            #expect(try await store.dispatch(Self.edit("Kept", from: 1)) == .success(.quoteEdited(QuoteID(1), version: 2)))
-            #expect(try await store.history(of: QuoteID(1)).map(\.text) == ["Seeded", "Kept"])
+            let kept = try await store.dispatch(Self.edit("Kept", from: 1))
+            #expect(kept == .success(.quoteEdited(QuoteID(1), version: 2)))
+            let history = try await store.history(of: QuoteID(1))
+            #expect(history.map(\.text) == ["Seeded", "Kept"])
             await store.close()
             var received: [AppEvent] = []
             for await event in events { received.append(event) }
@@ -129,10 +133,9 @@ import Testing
 
     @Test(arguments: JournalBackend.available)
     func aBatchIsPublishedInOrderEachActionWithItsOwnSequenceOnceDurable(on backend: JournalBackend) async throws {
-        try await JournalLocation.with(backend) { location in
-            let probe = JournalProbe()
-            let recorder = PublicationRecorder(probe: probe)
-            let store = try makeStore(probe: probe, at: location, middleware: [recorder])
+        let probe = JournalProbe()
+        let recorder = PublicationRecorder(probe: probe)
+        try await withStore(on: backend, probe: probe, middleware: [recorder]) { store, _ in
             store.observe { [weak store] event in recorder.record(.observed(event, revision: store?.revision)) }
 
             let first = await lead(Self.rename(1, to: "One"), on: store, probe: probe)
@@ -158,9 +161,8 @@ import Testing
 
     @Test(arguments: JournalBackend.available)
     func closeCommitsWhatIsQueuedBeforeClosingTheJournal(on backend: JournalBackend) async throws {
-        try await JournalLocation.with(backend) { location in
-            let probe = JournalProbe()
-            let store = try makeStore(probe: probe, at: location)
+        let probe = JournalProbe()
+        try await withStore(on: backend, probe: probe) { store, location in
             let first = await lead(Self.rename(1, to: "Closing 1"), on: store, probe: probe)
             var followers: [Dispatch] = []
             for user in 2...4 { followers.append(await queue(Self.rename(user, to: "Closing \(user)"), on: store, as: user - 1)) }
@@ -184,10 +186,9 @@ import Testing
 
     @Test(arguments: JournalBackend.available)
     func aBatchThatCrossesTheSnapshotIntervalIsSnapshottedWhole(on backend: JournalBackend) async throws {
-        try await JournalLocation.with(backend) { location in
-            let probe = JournalProbe()
-            // The seed is 21 entries; the 25th comes in the middle of the second batch (entries 23 to 28).
-            let store = try makeStore(probe: probe, at: location, snapshotInterval: 25)
+        let probe = JournalProbe()
+        // The seed is 21 entries; the 25th comes in the middle of the second batch (entries 23 to 28).
+        try await withStore(on: backend, probe: probe, snapshotInterval: 25) { store, location in
             let first = await lead(Self.rename(1, to: "Snapshot 1"), on: store, probe: probe)
             var followers: [Dispatch] = []
             for user in 2...7 { followers.append(await queue(Self.rename(user, to: "Snapshot \(user)"), on: store, as: user - 1)) }
@@ -204,9 +205,8 @@ import Testing
 
     @Test(arguments: JournalBackend.available)
     func manyConcurrentEditsFromOneVersionLetExactlyOneThrough(on backend: JournalBackend) async throws {
-        try await JournalLocation.with(backend) { location in
-            let probe = JournalProbe()
-            let store = try makeStore(probe: probe, at: location)
+        let probe = JournalProbe()
+        try await withStore(on: backend, probe: probe) { store, _ in
             let results = try await withThrowingTaskGroup(of: Result<AppEvent, ActionRejection>.self) { group in
                 for writer in 1...64 {
                     group.addTask {
