@@ -30,7 +30,7 @@ import Synchronization
 /// retries. It also catches up when its journal wakes it, so others' changes reach its state,
 /// observers and subscribers. A journal only this process writes never refuses or wakes.
 ///
-/// Ownership: the journal belongs to the ``JournalWriter``, which alone calls SQLite, on its own
+/// Ownership: the journal belongs to the ``JournalWriter``, which alone calls the database, on its own
 /// serial dispatch queue. Everything else mutable is this actor's. It never blocks (it validates,
 /// publishes and awaits the writer), so it is a default actor on the cooperative pool: reaching
 /// it from a request's task needs no thread switch, and a lone save costs the same two switches

@@ -168,7 +168,9 @@ import Testing
             for user in 2...4 { followers.append(await queue(Self.rename(user, to: "Closing \(user)"), on: store, as: user - 1)) }
             let closing = Task { await store.close() }
             while await !store.isClosed { await Task.yield() }
-            await #expect(throws: StoreError.storeClosed(operation: "dispatch")) { try await store.dispatch(Self.rename(5, to: "Too late")) }
+            await #expect(throws: StoreError.storeClosed(operation: "dispatch")) {
+                try await store.dispatch(Self.rename(5, to: "Too late"))
+            }
             probe.release()
             await closing.value
 
