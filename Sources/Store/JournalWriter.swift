@@ -1,11 +1,12 @@
 import Logging
 
 /// The journal's owner once the store is running: appends each batch the store hands it in one
-/// transaction, saves a snapshot every `snapshotInterval` entries, and reads a quote's history.
+/// transaction, saves a snapshot every `snapshotInterval` entries, and reads a quote's history
+/// and, from a shared journal, the entries other processes appended.
 ///
-/// Ownership: the journal (and its SQLite connection) is touched only by this actor, which runs
-/// on its own serial dispatch queue. SQLite's blocking calls — above all the sync of the WAL at
-/// each commit — therefore hold neither a cooperative-pool thread nor the ``Store``'s executor:
+/// Ownership: the journal (and its database connection) is touched only by this actor, which runs
+/// on its own serial dispatch queue. The database's blocking calls — above all the sync of the WAL
+/// or the round trip of each commit — therefore hold neither a cooperative-pool thread nor the ``Store``'s executor:
 /// while a batch commits here, the store goes on validating the next one.
 actor JournalWriter {
     private let executor = DispatchQueueExecutor(label: "quotebook.journal")
@@ -39,15 +40,19 @@ actor JournalWriter {
         }
     }
 
-    /// Appends `entries` in one transaction and returns their sequence numbers once they are
-    /// durable; `state` is the state after the last of them, saved as the snapshot when this batch
-    /// brings the count since the last one to `snapshotInterval` (before returning, so the next
-    /// batch never overtakes it).
+    /// Appends `entries`, validated against the state through entry `base`, in one transaction
+    /// and returns their sequence numbers once they are durable; `state` is the state after the
+    /// last of them, saved as the snapshot when this batch brings the count since the last one to
+    /// `snapshotInterval` (before returning, so the next batch never overtakes it).
     ///
-    /// - Throws: ``StoreError`` when the journal cannot be written: then none of `entries` is stored.
-    func append(_ entries: [(action: AppAction, quote: QuoteID?)], resulting state: AppState) throws(StoreError) -> [Int64] {
+    /// - Throws: ``StoreError/journalBehind(head:)`` when a shared journal holds entries after
+    ///   `base`; another ``StoreError`` when the journal cannot be written. Either way none of
+    ///   `entries` is stored.
+    func append(
+        _ entries: [(action: AppAction, quote: QuoteID?)], basedOn base: Int64, resulting state: AppState
+    ) throws(StoreError) -> [Int64] {
         guard !isClosed else { throw StoreError.journalClosed(operation: "append") }
-        let sequences = try journal.append(entries)
+        let sequences = try journal.append(entries, basedOn: base)
         guard sequences.count == entries.count else {
             throw StoreError.sqlite(
                 operation: "append", code: 0, message: "\(sequences.count) sequence numbers for \(entries.count) entries")
@@ -59,6 +64,12 @@ actor JournalWriter {
             entriesSinceSnapshot = 0
         }
         return sequences
+    }
+
+    /// The entries after `sequence`, oldest first: those other processes appended to a shared journal.
+    func entries(after sequence: Int64) throws(StoreError) -> [JournalEntry] {
+        guard !isClosed else { throw StoreError.journalClosed(operation: "load entries") }
+        return try journal.loadEntries(after: sequence)
     }
 
     /// The actions indexed under `quote`, oldest first: its whole history as far as it is durable.

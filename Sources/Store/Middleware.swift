@@ -6,6 +6,8 @@ package import Logging
 ///
 /// Called on the store's executor, in dispatch order, after the action's batch is durable (or,
 /// for a refusal, once every action it was judged against is): keep it quick and never block.
+/// Entries that other instances appended to a shared journal reach observers and subscribers,
+/// not middleware: each instance counts and logs what it was asked to do.
 package protocol StoreMiddleware: Sendable {
     /// `action` is durable at journal position `sequence` and `event` is what it did.
     func applied(_ action: AppAction, event: AppEvent, sequence: Int64)

@@ -23,7 +23,14 @@ import Synchronization
 /// - A failed commit fails its whole batch and everything queued (validated on top of it) with
 ///   the ``StoreError``; ``tentative`` falls back to the published state, the last committed one.
 ///
-/// Ownership: the journal belongs to the ``JournalWriter``, which alone calls SQLite, on its own
+/// A journal shared with other processes (PostgreSQL, behind several instances) is one ordered
+/// log that every store follows; see `Store+Following.swift`. Each append names the entry its
+/// validation rests on (``appliedSequence``) and the journal refuses it, storing nothing, when
+/// another process appended since; the store then catches up, validates the batch again and
+/// retries. It also catches up when its journal wakes it, so others' changes reach its state,
+/// observers and subscribers. A journal only this process writes never refuses or wakes.
+///
+/// Ownership: the journal belongs to the ``JournalWriter``, which alone calls the database, on its own
 /// serial dispatch queue. Everything else mutable is this actor's. It never blocks (it validates,
 /// publishes and awaits the writer), so it is a default actor on the cooperative pool: reaching
 /// it from a request's task needs no thread switch, and a lone save costs the same two switches
@@ -31,22 +38,29 @@ import Synchronization
 /// own. The published state sits in a `Mutex` so readers take a consistent copy without
 /// waiting for writers.
 package actor Store {
-    private let writer: JournalWriter
+    let writer: JournalWriter
     /// The state and its revision, which grows by one with every applied action (from 0 at start-up).
-    private let published: Mutex<(state: AppState, revision: UInt64)>
+    let published: Mutex<(state: AppState, revision: UInt64)>
     /// The published state plus every action accepted since: what the next action is validated against.
-    private var tentative: AppState
-    /// True from the moment a leader takes a batch until a batch ends with nothing queued behind
-    /// it. Invariant: `queued` is empty whenever this is false.
-    private var isCommitting = false
+    var tentative: AppState
+    /// The newest journal entry the published state includes: what the next append is based on.
+    var appliedSequence: Int64
+    /// True when other processes append to the journal too: then the store follows it, and a
+    /// refusal is confirmed against the journal's newest entries before it is answered.
+    let followsJournal: Bool
+    /// Woken by the journal when others may have appended; finished by ``close()``.
+    private let wakes: AsyncStream<Void>.Continuation
+    /// True from the moment a leader takes a batch (or a catch-up begins) until a batch ends with
+    /// nothing queued behind it. Invariant: `queued` is empty whenever this is false.
+    var isCommitting = false
     /// Validated actions waiting for the commit in flight to end, oldest first.
-    private var queued: [QueuedAction] = []
-    /// ``close()`` calls waiting for the commits in flight and queued to end.
-    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
-    private var subscribers: [UUID: AsyncStream<AppEvent>.Continuation] = [:]
+    var queued: [QueuedAction] = []
+    /// ``close()`` calls, and catch-ups, waiting for the commits in flight and queued to end.
+    var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    var subscribers: [UUID: AsyncStream<AppEvent>.Continuation] = [:]
     /// Called on the store's executor for every applied event before `dispatch` returns.
-    private let observers = Mutex<[@Sendable (AppEvent) -> Void]>([])
-    private let logger: Logger
+    let observers = Mutex<[@Sendable (AppEvent) -> Void]>([])
+    let logger: Logger
     /// Sees every action and its outcome, in order (logging, metrics).
     private let middleware: [any StoreMiddleware]
     /// Set by ``close()``: from then on dispatches and history reads throw
@@ -55,39 +69,64 @@ package actor Store {
 
     /// Rebuilds the state from the journal's snapshot (if any) and the entries after it; when the
     /// journal is empty, applies and records `seed` first (the first start's content, in one
-    /// transaction). A new snapshot is taken every `snapshotInterval` entries.
+    /// transaction; when another process sharing the journal seeds it first, its seed is loaded
+    /// instead). A new snapshot is taken every `snapshotInterval` entries this store appends.
     package init(
         journal: sending any JournalStorage, seed: [AppAction] = [], snapshotInterval: Int = 1000,
         middleware: [any StoreMiddleware] = [], logger: Logger
     ) throws {
+        // Following starts first, so nothing appended while the state is rebuilt goes unnoticed.
+        let (wakeStream, wakes) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let followsJournal = journal.followAppends(waking: wakes)
         // Taken out of the snapshot, so the state is uniquely referenced and replay changes it in
         // place rather than copying every quote at the first change.
         var snapshot = journal.loadSnapshot()
         let snapshotSequence = snapshot?.sequence
         var state = snapshot.take()?.state ?? AppState()
         var lastSequence = snapshotSequence ?? 0
-        let entries = try journal.loadEntries(after: lastSequence)
+        var entries = try journal.loadEntries(after: lastSequence)
+        var entriesSinceSnapshot = entries.count
+        if entries.isEmpty, snapshotSequence == nil, !seed.isEmpty {
+            if let seeded = try Self.record(seed, in: journal) {
+                (state, lastSequence, entriesSinceSnapshot) = (seeded.state, seeded.sequence, seed.count)
+            } else {
+                entries = try journal.loadEntries(after: lastSequence)
+                entriesSinceSnapshot = entries.count
+            }
+        }
         // Recorded actions are facts: validated once, when they were dispatched, and applied now
         // without asking again, so a rule tightened since never stops a start-up.
         for entry in entries {
             _ = AppReducer.apply(entry.action, to: &state)
             lastSequence = entry.sequence
         }
-        var entriesSinceSnapshot = entries.count
-        if entries.isEmpty, snapshotSequence == nil {
-            var records: [(action: AppAction, quote: QuoteID?)] = []
-            for action in seed { records.append((action, try AppReducer.reduce(&state, action).quoteID)) }
-            lastSequence = try journal.append(records).last ?? lastSequence
-            entriesSinceSnapshot += records.count
-        }
         self.writer = JournalWriter(
             journal: journal, state: state, through: lastSequence, entriesSinceSnapshot: entriesSinceSnapshot,
             snapshotInterval: snapshotInterval, logger: logger)
         self.published = Mutex((state, 0))
         self.tentative = state
+        self.appliedSequence = lastSequence
+        self.followsJournal = followsJournal
+        self.wakes = wakes
         self.logger = logger
         self.middleware = middleware
         logger.info("state rebuilt from \(snapshotSequence.map { "a snapshot at entry \($0) and " } ?? "")\(entries.count) journal entries")
+        if followsJournal { startFollowing(wakeStream) }
+    }
+
+    /// Applies `seed` to an empty state and appends it to the empty `journal` in one transaction;
+    /// returns the state and the last entry, or nil when another process sharing the journal
+    /// appended first (its seed, then, which the caller loads).
+    private static func record(_ seed: [AppAction], in journal: any JournalStorage) throws -> (state: AppState, sequence: Int64)? {
+        var state = AppState()
+        var records: [(action: AppAction, quote: QuoteID?)] = []
+        for action in seed { records.append((action, try AppReducer.reduce(&state, action).quoteID)) }
+        do throws(StoreError) {
+            return (state, try journal.append(records, basedOn: 0).last ?? 0)
+        } catch {
+            guard case .journalBehind = error else { throw error }
+            return nil
+        }
     }
 
     /// The current state: a copy, consistent, never partly updated.
@@ -121,20 +160,19 @@ package actor Store {
         if isCommitting {
             switch await withCheckedContinuation({ queued.append(QueuedAction(validated: validated, waiter: $0)) }) {
             case .answered(let answer): return try answer.get()
-            case .lead: break
+            case .lead(let revalidated): return try await commit(leading: revalidated)
             }
-        } else if case .refused(let rejection) = validated.outcome {
+        } else if case .refused(let rejection) = validated.outcome, !followsJournal {
             // Nothing accepted is still uncommitted, so the refusal rests on durable state alone.
             for link in middleware { link.refused(action, because: rejection) }
             return .failure(rejection)
-        } else {
-            isCommitting = true
         }
+        isCommitting = true
         return try await commit(leading: validated)
     }
 
     /// Runs `action` through the reducer against ``tentative``, which it advances when accepted.
-    private func validate(_ action: AppAction) -> ValidatedAction {
+    func validate(_ action: AppAction) -> ValidatedAction {
         var next = tentative
         do {
             let event = try AppReducer.reduce(&next, action)
@@ -151,22 +189,12 @@ package actor Store {
     private func commit(leading first: ValidatedAction) async throws(StoreError) -> Result<AppEvent, ActionRejection> {
         let followers = queued
         queued = []
-        let batch = [first] + followers.map(\.validated)
-        var records: [(action: AppAction, quote: QuoteID?)] = []
-        var resultingState: AppState?
-        for item in batch {
-            guard case .accepted(let event, let state) = item.outcome else { continue }
-            records.append((item.action, event.quoteID))
-            resultingState = state
-        }
+        var batch = [first] + followers.map(\.validated)
         var answers: [ValidatedAction.Answer]
         do {
-            // A batch of refusals alone writes nothing: the batch before it is already durable.
-            var sequences: [Int64] = []
-            if let resultingState { sequences = try await writer.append(records, resulting: resultingState) }
-            answers = publish(batch, sequences: sequences)
+            answers = try await append(&batch)
         } catch {
-            logger.error("could not commit \(records.count) actions (and \(queued.count) queued behind them): \(error)")
+            logger.error("could not commit \(batch.count) actions (and \(queued.count) queued behind them): \(error)")
             answers = batch.map { _ in .failure(error) }
             for late in queued { late.waiter.resume(returning: .answered(.failure(error))) }
             queued = []
@@ -176,6 +204,42 @@ package actor Store {
         for (follower, answer) in zip(followers, answers) { follower.waiter.resume(returning: .answered(answer)) }
         handOffLead()
         return try own.get()
+    }
+
+    /// Makes the accepted actions of `batch` durable and publishes the batch; returns every
+    /// action's answer. On a shared journal, when the journal refuses the append as behind (or,
+    /// before a batch of refusals alone is answered, in any case), catches up with the journal,
+    /// validates `batch` again on the new state and retries, up to ``maximumCatchUps`` times.
+    private func append(_ batch: inout [ValidatedAction]) async throws(StoreError) -> [ValidatedAction.Answer] {
+        var catchUps = 0
+        while true {
+            var records: [(action: AppAction, quote: QuoteID?)] = []
+            var resultingState: AppState?
+            for item in batch {
+                guard case .accepted(let event, let state) = item.outcome else { continue }
+                records.append((item.action, event.quoteID))
+                resultingState = state
+            }
+            if let resultingState {
+                do {
+                    let sequences = try await writer.append(records, basedOn: appliedSequence, resulting: resultingState)
+                    appliedSequence = sequences.last ?? appliedSequence
+                    return publish(batch, sequences: sequences)
+                } catch {
+                    guard case .journalBehind(let head) = error, catchUps < Self.maximumCatchUps else { throw error }
+                    logger.debug("the journal is at \(head), this store at \(appliedSequence): catching up before appending")
+                }
+            } else if !followsJournal || catchUps > 0 {
+                // A batch of refusals alone writes nothing: the batch before it is already durable.
+                return publish(batch, sequences: [])
+            }
+            catchUps += 1
+            if try await catchUp() {
+                revalidate(&batch)
+            } else if resultingState == nil {
+                return publish(batch, sequences: [])
+            }
+        }
     }
 
     /// Publishes a durable batch, action by action in order: the state and revision, then
@@ -193,8 +257,7 @@ package actor Store {
                 nextSequence += 1
                 published.withLock { $0 = (state, $0.revision &+ 1) }
                 for link in middleware { link.applied(item.action, event: event, sequence: sequence) }
-                for observer in observers.withLock({ $0 }) { observer(event) }
-                for continuation in subscribers.values { continuation.yield(event) }
+                announce(event)
                 answers.append(.success(.success(event)))
             case .refused(let rejection):
                 for link in middleware { link.refused(item.action, because: rejection) }
@@ -204,11 +267,18 @@ package actor Store {
         return answers
     }
 
+    /// Tells observers, then subscribers, about `event`, whose state is already published.
+    func announce(_ event: AppEvent) {
+        for observer in observers.withLock({ $0 }) { observer(event) }
+        for continuation in subscribers.values { continuation.yield(event) }
+    }
+
     /// Ends a leader's turn: the first queued dispatch leads the next batch, or, with nothing
     /// queued, the store is idle and waiting ``close()`` calls go on.
-    private func handOffLead() {
+    func handOffLead() {
         guard queued.isEmpty else {
-            queued.removeFirst().waiter.resume(returning: .lead)
+            let next = queued.removeFirst()
+            next.waiter.resume(returning: .lead(next.validated))
             return
         }
         isCommitting = false
@@ -252,6 +322,7 @@ package actor Store {
     /// subscriptions and closes the journal.
     package func close() async {
         isClosed = true
+        wakes.finish()
         if isCommitting { await withCheckedContinuation { idleWaiters.append($0) } }
         for continuation in subscribers.values { continuation.finish() }
         subscribers.removeAll()

@@ -35,6 +35,11 @@ package enum StoreError: Error, CustomStringConvertible, Equatable {
     case postgresClosed(operation: String)
     /// The `--database` URL cannot be used; `reason` names the part at fault, never the password.
     case invalidDatabaseURL(reason: String)
+    /// The journal, shared with other processes, holds entries through `head` that the appending
+    /// store has not applied yet, so what it validated may rest on a stale state: nothing was
+    /// appended. The store catches up and tries again; it reaches a caller only when that keeps
+    /// failing.
+    case journalBehind(head: Int64)
 
     package var description: String {
         switch self {
@@ -64,6 +69,8 @@ package enum StoreError: Error, CustomStringConvertible, Equatable {
             "PostgreSQL connection closed: \(operation) refused"
         case let .invalidDatabaseURL(reason):
             "invalid database URL: \(reason)"
+        case let .journalBehind(head):
+            "the journal holds entries through \(head) that this store has not applied; nothing was appended"
         }
     }
 }

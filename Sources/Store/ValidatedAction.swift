@@ -18,7 +18,8 @@ struct ValidatedAction: Sendable {
 
 /// A validated action whose dispatch is suspended until the commit in flight ends.
 struct QueuedAction {
-    let validated: ValidatedAction
+    /// Validated again, in place, whenever the store catches up with entries other processes appended.
+    var validated: ValidatedAction
     /// Resumed once, with its answer or with the lead of the next batch.
     let waiter: CheckedContinuation<CommitTurn, Never>
 }
@@ -27,6 +28,7 @@ struct QueuedAction {
 enum CommitTurn: Sendable {
     /// Its batch ended.
     case answered(ValidatedAction.Answer)
-    /// The batch before it ended and it heads the queue: it commits the queue now.
-    case lead
+    /// The batch before it ended and it heads the queue: it commits the queue now, starting with
+    /// itself as validated last (possibly again, after catching up).
+    case lead(ValidatedAction)
 }

@@ -17,9 +17,12 @@ import Testing
         #expect(store.state.quotes.count == 1, "the refused action changed nothing")
     }
 
-    @Test func aClosedJournalRefusesReadsAndWritesAsJournalClosed() throws {
-        let journal = try SQLiteJournal(path: ":memory:")
+    @Test(arguments: JournalBackend.available)
+    func aClosedJournalRefusesReadsAndWritesAsJournalClosed(on backend: JournalBackend) async throws {
+        let location = try JournalLocation(backend)
+        let journal = try location.open()
         journal.close()
+        await location.remove()
         #expect(throws: StoreError.journalClosed(operation: "append")) { try journal.append(add, quote: QuoteID(1)) }
         #expect(throws: StoreError.journalClosed(operation: "load entries")) { try journal.loadAll() }
         #expect(throws: StoreError.journalClosed(operation: "history")) { try journal.actions(forQuote: QuoteID(1)) }

@@ -25,24 +25,18 @@ import Testing
 
     typealias Dispatch = Task<Result<AppEvent, ActionRejection>, any Error>
 
-    /// A store on a journal `probe` watches, seeded: in `directory` when given (to reopen it
-    /// later), else in memory.
-    func makeStore(
-        probe: JournalProbe, in directory: TemporaryDirectory? = nil, snapshotInterval: Int = 1000,
-        middleware: [any StoreMiddleware] = []
-    ) throws -> Store {
-        let journal = try directory.map { try SQLiteJournal(directory: $0.url) } ?? SQLiteJournal(path: ":memory:")
-        return try Store(
-            journal: ProbedJournal(journal, probe: probe), seed: Self.seed, snapshotInterval: snapshotInterval,
-            middleware: middleware, logger: .discarding())
-    }
-
-    /// The journal a closed store left in `directory`, opened by its path, without the directory's
-    /// lock: a child process that another test is starting shares every descriptor of this
-    /// process between its fork and its exec, the lock's too, so right after a close the lock
-    /// can still be held for a moment.
-    func reopenJournal(in directory: TemporaryDirectory) throws -> SQLiteJournal {
-        try SQLiteJournal(path: directory.url.appendingPathComponent("quotebook.sqlite3").path)
+    /// Runs `body` with a seeded store on a fresh journal on `backend` that `probe` watches, and
+    /// the journal's location (to reopen it once the store is closed).
+    func withStore(
+        on backend: JournalBackend, probe: JournalProbe, snapshotInterval: Int = 1000, middleware: [any StoreMiddleware] = [],
+        _ body: (Store, JournalLocation) async throws -> Void
+    ) async throws {
+        try await JournalLocation.with(backend) { location in
+            let store = try Store(
+                journal: ProbedJournal(try location.open(), probe: probe), seed: Self.seed, snapshotInterval: snapshotInterval,
+                middleware: middleware, logger: .discarding())
+            try await body(store, location)
+        }
     }
 
     /// Dispatches `action` with its commit held in flight; returns once the commit is held.
@@ -61,167 +55,179 @@ import Testing
         return task
     }
 
-    @Test func concurrentDispatchesShareOneTransactionAndAreAllDurable() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+    @Test(arguments: JournalBackend.available)
+    func concurrentDispatchesShareOneTransactionAndAreAllDurable(on backend: JournalBackend) async throws {
         let probe = JournalProbe()
-        let store = try makeStore(probe: probe, in: directory)
-        #expect(probe.transactions.load(ordering: .sequentiallyConsistent) == 1, "the seed is one transaction")
+        try await withStore(on: backend, probe: probe) { store, location in
+            #expect(probe.transactions.load(ordering: .sequentiallyConsistent) == 1, "the seed is one transaction")
 
-        let first = await lead(Self.rename(1, to: "Renamed 1"), on: store, probe: probe)
-        var followers: [Dispatch] = []
-        for user in 2...20 { followers.append(await queue(Self.rename(user, to: "Renamed \(user)"), on: store, as: user - 1)) }
-        probe.release()
+            let first = await lead(Self.rename(1, to: "Renamed 1"), on: store, probe: probe)
+            var followers: [Dispatch] = []
+            for user in 2...20 { followers.append(await queue(Self.rename(user, to: "Renamed \(user)"), on: store, as: user - 1)) }
+            probe.release()
 
-        #expect(try await first.value == .success(.profileChanged(UserID(1))))
-        for (offset, follower) in followers.enumerated() {
-            #expect(try await follower.value == .success(.profileChanged(UserID(offset + 2))))
+            #expect(try await first.value == .success(.profileChanged(UserID(1))))
+            for (offset, follower) in followers.enumerated() {
+                #expect(try await follower.value == .success(.profileChanged(UserID(offset + 2))))
+            }
+            #expect(probe.transactions.load(ordering: .sequentiallyConsistent) == 3, "20 saves: the held one, then 19 in one")
+            #expect(store.revision == 20)
+            await store.close()
+
+            let reopened = try Store(journal: try location.open(), logger: .discarding())
+            #expect((1...20).map { reopened.state.users[UserID($0)]?.displayName } == (1...20).map { "Renamed \($0)" })
+            await reopened.close()
         }
-        #expect(probe.transactions.load(ordering: .sequentiallyConsistent) == 3, "20 saves: the held one, then 19 in one")
-        #expect(store.revision == 20)
-        await store.close()
-
-        let reopened = try Store(journal: try reopenJournal(in: directory), logger: .discarding())
-        #expect((1...20).map { reopened.state.users[UserID($0)]?.displayName } == (1...20).map { "Renamed \($0)" })
-        await reopened.close()
     }
 
-    @Test func twoEditsFromOneVersionInOneBatchGiveOneSuccessAndOneConflict() async throws {
+    @Test(arguments: JournalBackend.available)
+    func twoEditsFromOneVersionInOneBatchGiveOneSuccessAndOneConflict(on backend: JournalBackend) async throws {
         let probe = JournalProbe()
-        let store = try makeStore(probe: probe)
-        let first = await lead(Self.rename(1, to: "Someone"), on: store, probe: probe)
-        let mine = await queue(Self.edit("Mine", from: 1), on: store, as: 1)
-        let theirs = await queue(Self.edit("Theirs", from: 1), on: store, as: 2)
-        probe.release()
+        try await withStore(on: backend, probe: probe) { store, _ in
+            let first = await lead(Self.rename(1, to: "Someone"), on: store, probe: probe)
+            let mine = await queue(Self.edit("Mine", from: 1), on: store, as: 1)
+            let theirs = await queue(Self.edit("Theirs", from: 1), on: store, as: 2)
+            probe.release()
 
-        #expect(try await first.value == .success(.profileChanged(UserID(1))))
-        #expect(try await mine.value == .success(.quoteEdited(QuoteID(1), version: 2)))
-        let current = try #require(store.state.quotes[QuoteID(1)])
-        #expect(current.text == "Mine")
-        #expect(try await theirs.value == .failure(.staleVersion(current: current)))
-        #expect(probe.transactions.load(ordering: .sequentiallyConsistent) == 3)
-        #expect(try await store.history(of: QuoteID(1)).map(\.text) == ["Seeded", "Mine"])
-        await store.close()
-    }
-
-    @Test func aFailedCommitFailsItsBatchAndWhatWasValidatedOnItThenSavesWorkAgain() async throws {
-        let probe = JournalProbe()
-        let store = try makeStore(probe: probe)
-        let before = store.state
-        let events = await store.subscribe()
-        let lost = await lead(Self.edit("Lost", from: 1), on: store, probe: probe)
-        // Valid only on top of the held edit, and refused only because of it.
-        let onTop = await queue(Self.edit("Also lost", from: 2), on: store, as: 1)
-        let refused = await queue(Self.edit("Stale", from: 1), on: store, as: 2)
-        probe.isFailing.store(true, ordering: .sequentiallyConsistent)
-        probe.release()
-
-        for task in [lost, onTop, refused] {
-            await #expect(throws: StoreError.self) { try await task.value }
+            #expect(try await first.value == .success(.profileChanged(UserID(1))))
+            #expect(try await mine.value == .success(.quoteEdited(QuoteID(1), version: 2)))
+            let current = try #require(store.state.quotes[QuoteID(1)])
+            #expect(current.text == "Mine")
+            #expect(try await theirs.value == .failure(.staleVersion(current: current)))
+            #expect(probe.transactions.load(ordering: .sequentiallyConsistent) == 3)
+            #expect(try await store.history(of: QuoteID(1)).map(\.text) == ["Seeded", "Mine"])
+            await store.close()
         }
-        #expect(store.state == before)
-        #expect(store.revision == 0)
-
-        probe.isFailing.store(false, ordering: .sequentiallyConsistent)
-        #expect(try await store.dispatch(Self.edit("Kept", from: 1)) == .success(.quoteEdited(QuoteID(1), version: 2)))
-        #expect(try await store.history(of: QuoteID(1)).map(\.text) == ["Seeded", "Kept"])
-        await store.close()
-        var received: [AppEvent] = []
-        for await event in events { received.append(event) }
-        #expect(received == [.quoteEdited(QuoteID(1), version: 2)])
     }
 
-    @Test func aBatchIsPublishedInOrderEachActionWithItsOwnSequenceOnceDurable() async throws {
+    @Test(arguments: JournalBackend.available)
+    func aFailedCommitFailsItsBatchAndWhatWasValidatedOnItThenSavesWorkAgain(on backend: JournalBackend) async throws {
+        let probe = JournalProbe()
+        try await withStore(on: backend, probe: probe) { store, _ in
+            let before = store.state
+            let events = await store.subscribe()
+            let lost = await lead(Self.edit("Lost", from: 1), on: store, probe: probe)
+            // Valid only on top of the held edit, and refused only because of it.
+            let onTop = await queue(Self.edit("Also lost", from: 2), on: store, as: 1)
+            let refused = await queue(Self.edit("Stale", from: 1), on: store, as: 2)
+            probe.isFailing.store(true, ordering: .sequentiallyConsistent)
+            probe.release()
+
+            for task in [lost, onTop, refused] {
+                await #expect(throws: StoreError.self) { try await task.value }
+            }
+            #expect(store.state == before)
+            #expect(store.revision == 0)
+
+            probe.isFailing.store(false, ordering: .sequentiallyConsistent)
+            let kept = try await store.dispatch(Self.edit("Kept", from: 1))
+            #expect(kept == .success(.quoteEdited(QuoteID(1), version: 2)))
+            let history = try await store.history(of: QuoteID(1))
+            #expect(history.map(\.text) == ["Seeded", "Kept"])
+            await store.close()
+            var received: [AppEvent] = []
+            for await event in events { received.append(event) }
+            #expect(received == [.quoteEdited(QuoteID(1), version: 2)])
+        }
+    }
+
+    @Test(arguments: JournalBackend.available)
+    func aBatchIsPublishedInOrderEachActionWithItsOwnSequenceOnceDurable(on backend: JournalBackend) async throws {
         let probe = JournalProbe()
         let recorder = PublicationRecorder(probe: probe)
-        let store = try makeStore(probe: probe, middleware: [recorder])
-        store.observe { [weak store] event in recorder.record(.observed(event, revision: store?.revision)) }
+        try await withStore(on: backend, probe: probe, middleware: [recorder]) { store, _ in
+            store.observe { [weak store] event in recorder.record(.observed(event, revision: store?.revision)) }
 
-        let first = await lead(Self.rename(1, to: "One"), on: store, probe: probe)
-        let edit = await queue(Self.edit("A", from: 1), on: store, as: 1)
-        let stale = await queue(Self.edit("B", from: 1), on: store, as: 2)
-        let second = await queue(Self.rename(2, to: "Two"), on: store, as: 3)
-        probe.release()
+            let first = await lead(Self.rename(1, to: "One"), on: store, probe: probe)
+            let edit = await queue(Self.edit("A", from: 1), on: store, as: 1)
+            let stale = await queue(Self.edit("B", from: 1), on: store, as: 2)
+            let second = await queue(Self.rename(2, to: "Two"), on: store, as: 3)
+            probe.release()
 
-        _ = try await first.value
-        let firstPublished: [Publication] = [
-            .applied("change_display_name", sequence: 22, isDurable: true), .observed(.profileChanged(UserID(1)), revision: 1),
-        ]
-        #expect(recorder.log.withLock { Array($0.prefix(2)) } == firstPublished, "published before its dispatch returned")
-        for task in [edit, stale, second] { _ = try await task.value }
-        #expect(recorder.log.withLock { $0 } == firstPublished + [
-            .applied("edit_quote", sequence: 23, isDurable: true), .observed(.quoteEdited(QuoteID(1), version: 2), revision: 2),
-            .refused("edit_quote", because: "stale_version"),
-            .applied("change_display_name", sequence: 24, isDurable: true), .observed(.profileChanged(UserID(2)), revision: 3),
-        ])
-        await store.close()
-    }
-
-    @Test func closeCommitsWhatIsQueuedBeforeClosingTheJournal() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let probe = JournalProbe()
-        let store = try makeStore(probe: probe, in: directory)
-        let first = await lead(Self.rename(1, to: "Closing 1"), on: store, probe: probe)
-        var followers: [Dispatch] = []
-        for user in 2...4 { followers.append(await queue(Self.rename(user, to: "Closing \(user)"), on: store, as: user - 1)) }
-        let closing = Task { await store.close() }
-        while await !store.isClosed { await Task.yield() }
-        await #expect(throws: StoreError.storeClosed(operation: "dispatch")) { try await store.dispatch(Self.rename(5, to: "Too late")) }
-        probe.release()
-        await closing.value
-
-        for (offset, task) in ([first] + followers).enumerated() {
-            #expect(try await task.value == .success(.profileChanged(UserID(offset + 1))))
+            _ = try await first.value
+            let firstPublished: [Publication] = [
+                .applied("change_display_name", sequence: 22, isDurable: true), .observed(.profileChanged(UserID(1)), revision: 1),
+            ]
+            #expect(recorder.log.withLock { Array($0.prefix(2)) } == firstPublished, "published before its dispatch returned")
+            for task in [edit, stale, second] { _ = try await task.value }
+            #expect(recorder.log.withLock { $0 } == firstPublished + [
+                .applied("edit_quote", sequence: 23, isDurable: true), .observed(.quoteEdited(QuoteID(1), version: 2), revision: 2),
+                .refused("edit_quote", because: "stale_version"),
+                .applied("change_display_name", sequence: 24, isDurable: true), .observed(.profileChanged(UserID(2)), revision: 3),
+            ])
+            await store.close()
         }
-        #expect(probe.transactions.load(ordering: .sequentiallyConsistent) == 3)
-        let reopened = try Store(journal: try reopenJournal(in: directory), logger: .discarding())
-        #expect((1...5).map { reopened.state.users[UserID($0)]?.displayName } == [
-            "Closing 1", "Closing 2", "Closing 3", "Closing 4", "User 5",
-        ])
-        await reopened.close()
     }
 
-    @Test func aBatchThatCrossesTheSnapshotIntervalIsSnapshottedWhole() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+    @Test(arguments: JournalBackend.available)
+    func closeCommitsWhatIsQueuedBeforeClosingTheJournal(on backend: JournalBackend) async throws {
+        let probe = JournalProbe()
+        try await withStore(on: backend, probe: probe) { store, location in
+            let first = await lead(Self.rename(1, to: "Closing 1"), on: store, probe: probe)
+            var followers: [Dispatch] = []
+            for user in 2...4 { followers.append(await queue(Self.rename(user, to: "Closing \(user)"), on: store, as: user - 1)) }
+            let closing = Task { await store.close() }
+            while await !store.isClosed { await Task.yield() }
+            await #expect(throws: StoreError.storeClosed(operation: "dispatch")) {
+                try await store.dispatch(Self.rename(5, to: "Too late"))
+            }
+            probe.release()
+            await closing.value
+
+            for (offset, task) in ([first] + followers).enumerated() {
+                #expect(try await task.value == .success(.profileChanged(UserID(offset + 1))))
+            }
+            #expect(probe.transactions.load(ordering: .sequentiallyConsistent) == 3)
+            let reopened = try Store(journal: try location.open(), logger: .discarding())
+            #expect((1...5).map { reopened.state.users[UserID($0)]?.displayName } == [
+                "Closing 1", "Closing 2", "Closing 3", "Closing 4", "User 5",
+            ])
+            await reopened.close()
+        }
+    }
+
+    @Test(arguments: JournalBackend.available)
+    func aBatchThatCrossesTheSnapshotIntervalIsSnapshottedWhole(on backend: JournalBackend) async throws {
         let probe = JournalProbe()
         // The seed is 21 entries; the 25th comes in the middle of the second batch (entries 23 to 28).
-        let store = try makeStore(probe: probe, in: directory, snapshotInterval: 25)
-        let first = await lead(Self.rename(1, to: "Snapshot 1"), on: store, probe: probe)
-        var followers: [Dispatch] = []
-        for user in 2...7 { followers.append(await queue(Self.rename(user, to: "Snapshot \(user)"), on: store, as: user - 1)) }
-        probe.release()
-        for task in [first] + followers { _ = try await task.value }
-        let expected = store.state
-        await store.close()
+        try await withStore(on: backend, probe: probe, snapshotInterval: 25) { store, location in
+            let first = await lead(Self.rename(1, to: "Snapshot 1"), on: store, probe: probe)
+            var followers: [Dispatch] = []
+            for user in 2...7 { followers.append(await queue(Self.rename(user, to: "Snapshot \(user)"), on: store, as: user - 1)) }
+            probe.release()
+            for task in [first] + followers { _ = try await task.value }
+            let expected = store.state
+            await store.close()
 
-        let journal = try reopenJournal(in: directory)
-        #expect(journal.loadSnapshot() == JournalSnapshot(sequence: 28, state: expected))
-        journal.close()
+            let journal = try location.open()
+            #expect(journal.loadSnapshot() == JournalSnapshot(sequence: 28, state: expected))
+            journal.close()
+        }
     }
 
-    @Test func manyConcurrentEditsFromOneVersionLetExactlyOneThrough() async throws {
+    @Test(arguments: JournalBackend.available)
+    func manyConcurrentEditsFromOneVersionLetExactlyOneThrough(on backend: JournalBackend) async throws {
         let probe = JournalProbe()
-        let store = try makeStore(probe: probe)
-        let results = try await withThrowingTaskGroup(of: Result<AppEvent, ActionRejection>.self) { group in
-            for writer in 1...64 {
-                group.addTask {
-                    writer.isMultiple(of: 2)
-                        ? try await store.dispatch(Self.edit("Edit \(writer)", from: 1))
-                        : try await store.dispatch(Self.rename(writer % 20 + 1, to: "Name \(writer)"))
+        try await withStore(on: backend, probe: probe) { store, _ in
+            let results = try await withThrowingTaskGroup(of: Result<AppEvent, ActionRejection>.self) { group in
+                for writer in 1...64 {
+                    group.addTask {
+                        writer.isMultiple(of: 2)
+                            ? try await store.dispatch(Self.edit("Edit \(writer)", from: 1))
+                            : try await store.dispatch(Self.rename(writer % 20 + 1, to: "Name \(writer)"))
+                    }
                 }
+                return try await group.reduce(into: []) { $0.append($1) }
             }
-            return try await group.reduce(into: []) { $0.append($1) }
+            let edits = results.filter { if case .success(.quoteEdited) = $0 { true } else { false } }
+            let conflicts = results.filter { if case .failure(.staleVersion) = $0 { true } else { false } }
+            let renames = results.filter { if case .success(.profileChanged) = $0 { true } else { false } }
+            #expect((edits.count, conflicts.count, renames.count) == (1, 31, 32))
+            #expect(store.revision == 33)
+            #expect(probe.durableEntries.load(ordering: .sequentiallyConsistent) == Self.seed.count + 33)
+            #expect(try await store.history(of: QuoteID(1)).count == 2)
+            await store.close()
         }
-        let edits = results.filter { if case .success(.quoteEdited) = $0 { true } else { false } }
-        let conflicts = results.filter { if case .failure(.staleVersion) = $0 { true } else { false } }
-        let renames = results.filter { if case .success(.profileChanged) = $0 { true } else { false } }
-        #expect((edits.count, conflicts.count, renames.count) == (1, 31, 32))
-        #expect(store.revision == 33)
-        #expect(probe.durableEntries.load(ordering: .sequentiallyConsistent) == Self.seed.count + 33)
-        #expect(try await store.history(of: QuoteID(1)).count == 2)
-        await store.close()
     }
 }
 

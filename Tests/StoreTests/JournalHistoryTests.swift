@@ -9,36 +9,42 @@ import Testing
 @Suite struct JournalHistoryTests {
     let date = Date(timeIntervalSince1970: 1_000)
 
-    @Test func historySurvivesSnapshotsAndRestartsWithoutLivingInTheState() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let seed: [AppAction] = [.addQuote(QuoteDraft(text: "v1", author: "A"), by: nil, at: date)]
-        let store = try Store(journal: try SQLiteJournal(directory: directory.url), seed: seed, snapshotInterval: 2, logger: .discarding())
-        _ = try await store.dispatch(.addQuote(QuoteDraft(text: "other", author: "B"), by: nil, at: date))
-        for version in 1...4 {
+    @Test(arguments: JournalBackend.available)
+    func historySurvivesSnapshotsAndRestartsWithoutLivingInTheState(on backend: JournalBackend) async throws {
+        try await JournalLocation.with(backend) { location in
+            let seed: [AppAction] = [.addQuote(QuoteDraft(text: "v1", author: "A"), by: nil, at: date)]
+            let store = try Store(journal: try location.open(), seed: seed, snapshotInterval: 2, logger: .discarding())
+            _ = try await store.dispatch(.addQuote(QuoteDraft(text: "other", author: "B"), by: nil, at: date))
+            for version in 1...4 {
+                _ = try await store.dispatch(
+                    .editQuote(QuoteID(1), QuoteDraft(text: "v\(version + 1)", author: "A"), baseVersion: version, by: nil, at: date))
+            }
             _ = try await store.dispatch(
-                .editQuote(QuoteID(1), QuoteDraft(text: "v\(version + 1)", author: "A"), baseVersion: version, by: nil, at: date))
-        }
-        _ = try await store.dispatch(.restoreQuote(QuoteID(1), QuoteDraft(text: "v2", author: "A"), fromVersion: 2, by: nil, at: date))
-        await store.close()
+                .restoreQuote(QuoteID(1), QuoteDraft(text: "v2", author: "A"), fromVersion: 2, by: nil, at: date))
+            await store.close()
 
-        let reopened = try Store(journal: try SQLiteJournal(directory: directory.url), snapshotInterval: 2, logger: .discarding())
-        let history = try await reopened.history(of: QuoteID(1))
-        #expect(history.map(\.text) == ["v1", "v2", "v3", "v4", "v5", "v2"])
-        #expect(history.map(\.version) == Array(1...6))
-        #expect(reopened.state.quotes[QuoteID(1)]?.version == 6)
-        #expect(try await reopened.history(of: QuoteID(2)).map(\.text) == ["other"])
-        #expect(try await reopened.history(of: QuoteID(3)).isEmpty)
-        await reopened.close()
+            let reopened = try Store(journal: try location.open(), snapshotInterval: 2, logger: .discarding())
+            let history = try await reopened.history(of: QuoteID(1))
+            #expect(history.map(\.text) == ["v1", "v2", "v3", "v4", "v5", "v2"])
+            #expect(history.map(\.version) == Array(1...6))
+            #expect(reopened.state.quotes[QuoteID(1)]?.version == 6)
+            #expect(try await reopened.history(of: QuoteID(2)).map(\.text) == ["other"])
+            #expect(try await reopened.history(of: QuoteID(3)).isEmpty)
+            await reopened.close()
+        }
     }
 
-    @Test func aDeletedQuoteHasNoHistoryToShow() async throws {
-        let store = try Store(journal: try SQLiteJournal(path: ":memory:"), logger: .discarding())
-        _ = try await store.dispatch(.signUp(try #require(Username("ada")), displayName: "Ada", passwordHash: PasswordHash(encoded: "$y$x"), at: date))
-        _ = try await store.dispatch(.addQuote(QuoteDraft(text: "Gone", author: "A"), by: UserID(1), at: date))
-        #expect(try await store.dispatch(.deleteQuote(QuoteID(1), by: UserID(1), at: date)) == .success(.quoteDeleted(QuoteID(1))))
-        #expect(try await store.history(of: QuoteID(1)).isEmpty)
-        await store.close()
+    @Test(arguments: JournalBackend.available)
+    func aDeletedQuoteHasNoHistoryToShow(on backend: JournalBackend) async throws {
+        try await JournalLocation.with(backend) { location in
+            let store = try Store(journal: try location.open(), logger: .discarding())
+            _ = try await store.dispatch(
+                .signUp(try #require(Username("ada")), displayName: "Ada", passwordHash: PasswordHash(encoded: "$y$x"), at: date))
+            _ = try await store.dispatch(.addQuote(QuoteDraft(text: "Gone", author: "A"), by: UserID(1), at: date))
+            #expect(try await store.dispatch(.deleteQuote(QuoteID(1), by: UserID(1), at: date)) == .success(.quoteDeleted(QuoteID(1))))
+            #expect(try await store.history(of: QuoteID(1)).isEmpty)
+            await store.close()
+        }
     }
 
     @Test func migratingAnOldJournalIndexesItsAddsAndEditsByQuote() async throws {
@@ -68,17 +74,18 @@ import Testing
         await store.close()
     }
 
-    @Test func anEntryATightenedRuleWouldRefuseStillReplays() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        // Recorded when the limit was looser: replay applies it as the fact it is.
-        let long = String(repeating: "x", count: QuoteDraft.maximumTextLength + 50)
-        let journal = try SQLiteJournal(directory: directory.url)
-        _ = try journal.append(.addQuote(QuoteDraft(text: long, author: "A"), by: nil, at: date), quote: QuoteID(1))
-        journal.close()
-        let store = try Store(journal: try SQLiteJournal(directory: directory.url), logger: .discarding())
-        #expect(store.state.quotes[QuoteID(1)]?.text == long)
-        await store.close()
+    @Test(arguments: JournalBackend.available)
+    func anEntryATightenedRuleWouldRefuseStillReplays(on backend: JournalBackend) async throws {
+        try await JournalLocation.with(backend) { location in
+            // Recorded when the limit was looser: replay applies it as the fact it is.
+            let long = String(repeating: "x", count: QuoteDraft.maximumTextLength + 50)
+            let journal = try location.open()
+            _ = try journal.append(.addQuote(QuoteDraft(text: long, author: "A"), by: nil, at: date), quote: QuoteID(1))
+            journal.close()
+            let store = try Store(journal: try location.open(), logger: .discarding())
+            #expect(store.state.quotes[QuoteID(1)]?.text == long)
+            await store.close()
+        }
     }
 }
 
@@ -95,16 +102,19 @@ import Testing
         }
     }
 
-    @Test func everyActionPassesThroughTheChainInOrder() async throws {
-        let date = Date(timeIntervalSince1970: 1_000)
-        let recorder = Recorder()
-        let store = try Store(
-            journal: try SQLiteJournal(path: ":memory:"), seed: [.addQuote(QuoteDraft(text: "A", author: "B"), by: nil, at: date)],
-            middleware: [recorder], logger: .discarding())
-        _ = try await store.dispatch(.editQuote(QuoteID(1), QuoteDraft(text: "C", author: "D"), baseVersion: 1, by: nil, at: date))
-        _ = try await store.dispatch(.editQuote(QuoteID(1), QuoteDraft(text: "E", author: "F"), baseVersion: 1, by: nil, at: date))
-        #expect(recorder.seen.withLock { $0 } == ["edit_quote@2", "edit_quote!stale_version"])
-        await store.close()
+    @Test(arguments: JournalBackend.available)
+    func everyActionPassesThroughTheChainInOrder(on backend: JournalBackend) async throws {
+        try await JournalLocation.with(backend) { location in
+            let date = Date(timeIntervalSince1970: 1_000)
+            let recorder = Recorder()
+            let store = try Store(
+                journal: try location.open(), seed: [.addQuote(QuoteDraft(text: "A", author: "B"), by: nil, at: date)],
+                middleware: [recorder], logger: .discarding())
+            _ = try await store.dispatch(.editQuote(QuoteID(1), QuoteDraft(text: "C", author: "D"), baseVersion: 1, by: nil, at: date))
+            _ = try await store.dispatch(.editQuote(QuoteID(1), QuoteDraft(text: "E", author: "F"), baseVersion: 1, by: nil, at: date))
+            #expect(recorder.seen.withLock { $0 } == ["edit_quote@2", "edit_quote!stale_version"])
+            await store.close()
+        }
     }
 
     @Test func theLogLineNamesKindsAndIdsButNoContents() throws {

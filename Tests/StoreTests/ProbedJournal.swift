@@ -13,6 +13,9 @@ final class JournalProbe: Sendable {
     let durableEntries = Atomic<Int>(0)
     /// While on, appends fail as they would on a full disk, storing nothing.
     let isFailing = Atomic<Bool>(false)
+    /// Set before the store opens the journal: a shared journal then never wakes the store, as
+    /// though every notification and poll were lost.
+    let isDeaf = Atomic<Bool>(false)
     /// Set by ``holdNextAppend()``: the next append stops until ``release()``.
     private let isHolding = Atomic<Bool>(false)
     private let held = DispatchSemaphore(value: 0)
@@ -42,13 +45,13 @@ final class JournalProbe: Sendable {
     }
 }
 
-/// A SQLite journal that a ``JournalProbe`` counts, holds and breaks.
+/// A journal that a ``JournalProbe`` counts, holds and breaks.
 final class ProbedJournal: JournalStorage {
-    private let inner: SQLiteJournal
+    private let inner: any JournalStorage
     private let probe: JournalProbe
 
     /// Wraps `inner`, the real journal that stores what is appended.
-    init(_ inner: SQLiteJournal, probe: JournalProbe) {
+    init(_ inner: any JournalStorage, probe: JournalProbe) {
         self.inner = inner
         self.probe = probe
     }
@@ -59,19 +62,24 @@ final class ProbedJournal: JournalStorage {
 
     func saveSnapshot(_ snapshot: JournalSnapshot) throws(StoreError) { try inner.saveSnapshot(snapshot) }
 
-    func append(_ entries: [(action: AppAction, quote: QuoteID?)]) throws(StoreError) -> [Int64] {
+    func append(_ entries: [(action: AppAction, quote: QuoteID?)], basedOn base: Int64?) throws(StoreError) -> [Int64] {
         guard !entries.isEmpty else { return [] }
         probe.stopIfHeld()
         probe.transactions.add(1, ordering: .sequentiallyConsistent)
         if probe.isFailing.load(ordering: .sequentiallyConsistent) {
             throw StoreError.sqlite(operation: "append", code: 13, message: "database or disk is full")
         }
-        let sequences = try inner.append(entries)
+        let sequences = try inner.append(entries, basedOn: base)
         probe.durableEntries.add(entries.count, ordering: .sequentiallyConsistent)
         return sequences
     }
 
     func actions(forQuote quote: QuoteID) throws(StoreError) -> [AppAction] { try inner.actions(forQuote: quote) }
+
+    func followAppends(waking wake: AsyncStream<Void>.Continuation) -> Bool {
+        guard probe.isDeaf.load(ordering: .sequentiallyConsistent) else { return inner.followAppends(waking: wake) }
+        return inner.followAppends(waking: AsyncStream.makeStream(of: Void.self).continuation)
+    }
 
     func close() { inner.close() }
 }

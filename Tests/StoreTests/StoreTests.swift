@@ -9,51 +9,64 @@ import Testing
     let date = Date(timeIntervalSince1970: 1_000)
     var seed: [AppAction] { [.addQuote(QuoteDraft(text: "Seeded", author: "Someone"), by: nil, at: date)] }
 
-    @Test func seedsAnEmptyJournalOnce() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let first = try Store(journal: try SQLiteJournal(directory: directory.url), seed: seed, logger: .discarding())
-        #expect(first.state.quotes.count == 1)
-        await first.close()
-        let second = try Store(journal: try SQLiteJournal(directory: directory.url), seed: seed, logger: .discarding())
-        #expect(second.state.quotes.count == 1)
-        #expect(second.state.quotes[QuoteID(1)]?.text == "Seeded")
-        await second.close()
+    @Test(arguments: JournalBackend.available)
+    func seedsAnEmptyJournalOnce(on backend: JournalBackend) async throws {
+        try await JournalLocation.with(backend) { location in
+            let first = try Store(journal: try location.open(), seed: seed, logger: .discarding())
+            #expect(first.state.quotes.count == 1)
+            await first.close()
+            let second = try Store(journal: try location.open(), seed: seed, logger: .discarding())
+            #expect(second.state.quotes.count == 1)
+            #expect(second.state.quotes[QuoteID(1)]?.text == "Seeded")
+            await second.close()
+        }
     }
 
-    @Test func dispatchedActionsSurviveReopening() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let store = try Store(journal: try SQLiteJournal(directory: directory.url), seed: seed, logger: .discarding())
-        let result = try await store.dispatch(
-            .editQuote(QuoteID(1), QuoteDraft(text: "Edited", author: "Me"), baseVersion: 1, by: nil, at: date))
-        #expect(result == .success(.quoteEdited(QuoteID(1), version: 2)))
-        await store.close()
+    @Test(arguments: JournalBackend.available)
+    func dispatchedActionsSurviveReopening(on backend: JournalBackend) async throws {
+        try await JournalLocation.with(backend) { location in
+            let store = try Store(journal: try location.open(), seed: seed, logger: .discarding())
+            let result = try await store.dispatch(
+                .editQuote(QuoteID(1), QuoteDraft(text: "Edited", author: "Me"), baseVersion: 1, by: nil, at: date))
+            #expect(result == .success(.quoteEdited(QuoteID(1), version: 2)))
+            await store.close()
 
-        let reopened = try Store(journal: try SQLiteJournal(directory: directory.url), seed: seed, logger: .discarding())
-        #expect(reopened.state.quotes[QuoteID(1)]?.text == "Edited")
-        #expect(reopened.state.quotes[QuoteID(1)]?.version == 2)
-        #expect(try await reopened.history(of: QuoteID(1)).map(\.text) == ["Seeded", "Edited"])
-        await reopened.close()
+            let reopened = try Store(journal: try location.open(), seed: seed, logger: .discarding())
+            #expect(reopened.state.quotes[QuoteID(1)]?.text == "Edited")
+            #expect(reopened.state.quotes[QuoteID(1)]?.version == 2)
+            #expect(try await reopened.history(of: QuoteID(1)).map(\.text) == ["Seeded", "Edited"])
+            await reopened.close()
+        }
     }
 
-    @Test func rejectedActionsAreNotJournaled() async throws {
-        let journal = try SQLiteJournal(path: ":memory:")
-        let store = try Store(journal: journal, seed: seed, logger: .discarding())
-        let result = try await store.dispatch(.editQuote(QuoteID(1), QuoteDraft(text: "", author: "Me"), baseVersion: 1, by: nil, at: date))
-        #expect(result == .failure(.invalidQuote([.text: .empty])))
-        #expect(store.state.quotes[QuoteID(1)]?.version == 1)
-        await store.close()
+    @Test(arguments: JournalBackend.available)
+    func rejectedActionsAreNotJournaled(on backend: JournalBackend) async throws {
+        try await JournalLocation.with(backend) { location in
+            let store = try Store(journal: try location.open(), seed: seed, logger: .discarding())
+            let result = try await store.dispatch(
+                .editQuote(QuoteID(1), QuoteDraft(text: "", author: "Me"), baseVersion: 1, by: nil, at: date))
+            #expect(result == .failure(.invalidQuote([.text: .empty])))
+            #expect(store.state.quotes[QuoteID(1)]?.version == 1)
+            await store.close()
+            let journal = try location.open()
+            #expect(try journal.loadAll().count == 1)
+            journal.close()
+        }
     }
 
-    @Test func journalRecordsEveryAppliedActionInOrder() throws {
-        let journal = try SQLiteJournal(path: ":memory:")
-        let add = AppAction.addQuote(QuoteDraft(text: "A", author: "B"), by: UserID(rawValue: 7), at: date)
-        let edit = AppAction.editQuote(QuoteID(1), QuoteDraft(text: "C", author: "D"), baseVersion: 1, by: nil, at: date)
-        let first = try journal.append(add, quote: QuoteID(1))
-        let second = try journal.append(edit, quote: QuoteID(1))
-        #expect(second > first)
-        #expect(try journal.loadAll().map(\.action) == [add, edit])
+    @Test(arguments: JournalBackend.available)
+    func journalRecordsEveryAppliedActionInOrder(on backend: JournalBackend) async throws {
+        try await JournalLocation.with(backend) { location in
+            let journal = try location.open()
+            let add = AppAction.addQuote(QuoteDraft(text: "A", author: "B"), by: UserID(rawValue: 7), at: date)
+            let edit = AppAction.editQuote(QuoteID(1), QuoteDraft(text: "C", author: "D"), baseVersion: 1, by: nil, at: date)
+            let first = try journal.append(add, quote: QuoteID(1))
+            let second = try journal.append(edit, quote: QuoteID(1))
+            #expect(second > first)
+            #expect(try journal.loadAll().map(\.action) == [add, edit])
+            #expect(try journal.actions(forQuote: QuoteID(1)) == [add, edit])
+            journal.close()
+        }
     }
 
     @Test func aBatchIsAppendedWhollyOrNotAtAll() throws {
@@ -78,14 +91,18 @@ import Testing
         journal.close()
     }
 
-    @Test func subscribersReceiveAppliedEvents() async throws {
-        let store = try Store(journal: try SQLiteJournal(path: ":memory:"), seed: seed, logger: .discarding())
-        let events = await store.subscribe()
-        _ = try await store.dispatch(.editQuote(QuoteID(1), QuoteDraft(text: "New", author: "Me"), baseVersion: 1, by: nil, at: date))
-        var iterator = events.makeAsyncIterator()
-        let event = await iterator.next()
-        #expect(event == .quoteEdited(QuoteID(1), version: 2))
-        await store.close()
+    @Test(arguments: JournalBackend.available)
+    func subscribersReceiveAppliedEvents(on backend: JournalBackend) async throws {
+        try await JournalLocation.with(backend) { location in
+            let store = try Store(journal: try location.open(), seed: seed, logger: .discarding())
+            let events = await store.subscribe()
+            _ = try await store.dispatch(
+                .editQuote(QuoteID(1), QuoteDraft(text: "New", author: "Me"), baseVersion: 1, by: nil, at: date))
+            var iterator = events.makeAsyncIterator()
+            let event = await iterator.next()
+            #expect(event == .quoteEdited(QuoteID(1), version: 2))
+            await store.close()
+        }
     }
 
     @Test func refusesADatabaseOfAnotherApplicationAndLeavesItUntouched() throws {
@@ -217,29 +234,30 @@ import Testing
         }
     }
 
-    @Test func reopeningFromASnapshotRebuildsTheSameStateAsAFullReplay() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let seed: [AppAction] = [.addQuote(QuoteDraft(text: "Seeded", author: "Someone"), by: nil, at: Self.date)]
-        let store = try Store(journal: try SQLiteJournal(directory: directory.url), seed: seed, snapshotInterval: 3, logger: .discarding())
-        for action in Self.edits(7) { _ = try await store.dispatch(action) }
-        _ = try await store.dispatch(.addQuote(QuoteDraft(text: "Second", author: "B"), by: nil, at: Self.date))
-        let expected = store.state
-        await store.close()
+    @Test(arguments: JournalBackend.available)
+    func reopeningFromASnapshotRebuildsTheSameStateAsAFullReplay(on backend: JournalBackend) async throws {
+        try await JournalLocation.with(backend) { location in
+            let seed: [AppAction] = [.addQuote(QuoteDraft(text: "Seeded", author: "Someone"), by: nil, at: Self.date)]
+            let store = try Store(journal: try location.open(), seed: seed, snapshotInterval: 3, logger: .discarding())
+            for action in Self.edits(7) { _ = try await store.dispatch(action) }
+            _ = try await store.dispatch(.addQuote(QuoteDraft(text: "Second", author: "B"), by: nil, at: Self.date))
+            let expected = store.state
+            await store.close()
 
-        let journal = try SQLiteJournal(directory: directory.url)
-        // Nine entries, snapshots every three: the newest covers entry 9, nothing left to replay.
-        #expect(journal.loadSnapshot()?.sequence == 9)
-        #expect(journal.loadSnapshot()?.state == expected)
-        #expect(try journal.loadEntries(after: 6).count == 3)
-        var replayed = AppState()
-        for entry in try journal.loadAll() { _ = try AppReducer.reduce(&replayed, entry.action) }
-        #expect(replayed == expected)
-        let reopened = try Store(journal: journal, snapshotInterval: 3, logger: .discarding())
-        #expect(reopened.state == expected)
-        _ = try await reopened.dispatch(Self.edits(8)[7])
-        #expect(reopened.state.quotes[QuoteID(1)]?.version == 9)
-        await reopened.close()
+            let journal = try location.open()
+            // Nine entries, snapshots every three: the newest covers entry 9, nothing left to replay.
+            #expect(journal.loadSnapshot()?.sequence == 9)
+            #expect(journal.loadSnapshot()?.state == expected)
+            #expect(try journal.loadEntries(after: 6).count == 3)
+            var replayed = AppState()
+            for entry in try journal.loadAll() { _ = try AppReducer.reduce(&replayed, entry.action) }
+            #expect(replayed == expected)
+            let reopened = try Store(journal: journal, snapshotInterval: 3, logger: .discarding())
+            #expect(reopened.state == expected)
+            _ = try await reopened.dispatch(Self.edits(8)[7])
+            #expect(reopened.state.quotes[QuoteID(1)]?.version == 9)
+            await reopened.close()
+        }
     }
 
     @Test func anUnreadableSnapshotFallsBackToTheWholeJournal() async throws {
@@ -263,25 +281,28 @@ import Testing
 
 /// Commit, then publish: a change the journal could not store is seen by no one.
 @Suite struct StoreDurabilityTests {
-    @Test func aFailedAppendLeavesStateAndSubscribersUntouched() async throws {
-        let probe = JournalProbe()
-        let date = Date(timeIntervalSince1970: 1_000)
-        let store = try Store(
-            journal: ProbedJournal(try SQLiteJournal(path: ":memory:"), probe: probe),
-            seed: [.addQuote(QuoteDraft(text: "Seeded", author: "Someone"), by: nil, at: date)],
-            logger: .discarding())
-        let before = store.state
-        let events = await store.subscribe()
-        probe.isFailing.store(true, ordering: .sequentiallyConsistent)
+    @Test(arguments: JournalBackend.available)
+    func aFailedAppendLeavesStateAndSubscribersUntouched(on backend: JournalBackend) async throws {
+        try await JournalLocation.with(backend) { location in
+            let probe = JournalProbe()
+            let date = Date(timeIntervalSince1970: 1_000)
+            let store = try Store(
+                journal: ProbedJournal(try location.open(), probe: probe),
+                seed: [.addQuote(QuoteDraft(text: "Seeded", author: "Someone"), by: nil, at: date)],
+                logger: .discarding())
+            let before = store.state
+            let events = await store.subscribe()
+            probe.isFailing.store(true, ordering: .sequentiallyConsistent)
 
-        await #expect(throws: StoreError.self) {
-            try await store.dispatch(
-                .editQuote(QuoteID(1), QuoteDraft(text: "Lost", author: "Me"), baseVersion: 1, by: nil, at: date))
+            await #expect(throws: StoreError.self) {
+                try await store.dispatch(
+                    .editQuote(QuoteID(1), QuoteDraft(text: "Lost", author: "Me"), baseVersion: 1, by: nil, at: date))
+            }
+            #expect(store.state == before)
+            await store.close()
+            var received: [AppEvent] = []
+            for await event in events { received.append(event) }
+            #expect(received.isEmpty)
         }
-        #expect(store.state == before)
-        await store.close()
-        var received: [AppEvent] = []
-        for await event in events { received.append(event) }
-        #expect(received.isEmpty)
     }
 }

@@ -25,7 +25,9 @@ package struct JournalSnapshot: Sendable, Equatable {
 /// Durable, append-only storage of actions: the only thing the store persists.
 ///
 /// Implementations are owned by one store: used by its initialiser, then only from its
-/// ``JournalWriter``'s executor.
+/// ``JournalWriter``'s executor. A journal may be shared with other processes (PostgreSQL's,
+/// behind several instances): it is then one ordered log that every store follows, which
+/// ``append(_:basedOn:)`` and ``followAppends(waking:)`` are for.
 package protocol JournalStorage: AnyObject {
     /// The entries after `sequence`, oldest first.
     func loadEntries(after sequence: Int64) throws(StoreError) -> [JournalEntry]
@@ -38,14 +40,30 @@ package protocol JournalStorage: AnyObject {
     /// transaction: all of them are durable together (one sync of the file) before this returns
     /// their sequence numbers, one per entry and increasing, or none is stored and it throws.
     /// Nothing happens for no entries.
-    func append(_ entries: [(action: AppAction, quote: QuoteID?)]) throws(StoreError) -> [Int64]
+    ///
+    /// `base` is the newest entry the caller's state includes, the state the entries were
+    /// validated against. A shared journal whose newest entry is another one stores nothing and
+    /// throws ``StoreError/journalBehind(head:)``, checked inside the transaction, so two
+    /// processes can never both append on top of the same entry. nil appends unconditionally
+    /// (tools and tests). A journal only its own process writes never refuses.
+    func append(_ entries: [(action: AppAction, quote: QuoteID?)], basedOn base: Int64?) throws(StoreError) -> [Int64]
     /// The actions indexed under `quote`, oldest first: its whole history.
     func actions(forQuote quote: QuoteID) throws(StoreError) -> [AppAction]
+    /// For a journal other processes append to: from now until ``close()``, yields to `wake`
+    /// whenever they may have appended (and now and then in any case), so the store reads the
+    /// entries after its own; returns true. A journal only its own store writes returns false and
+    /// never yields.
+    func followAppends(waking wake: AsyncStream<Void>.Continuation) -> Bool
     /// Releases the underlying database.
     func close()
 }
 
 extension JournalStorage {
+    /// Appends `entries` whatever the journal's newest entry is; see ``append(_:basedOn:)``.
+    package func append(_ entries: [(action: AppAction, quote: QuoteID?)]) throws(StoreError) -> [Int64] {
+        try append(entries, basedOn: nil)
+    }
+
     /// Appends `action` alone, indexed under `quote` when it changed one, and makes it durable
     /// before returning its sequence number.
     package func append(_ action: AppAction, quote: QuoteID?) throws(StoreError) -> Int64 {
@@ -58,5 +76,10 @@ extension JournalStorage {
     /// Every entry ever appended, oldest first.
     package func loadAll() throws(StoreError) -> [JournalEntry] {
         try loadEntries(after: 0)
+    }
+
+    /// Only this process writes the journal: there is nothing to follow.
+    package func followAppends(waking wake: AsyncStream<Void>.Continuation) -> Bool {
+        false
     }
 }

@@ -40,48 +40,32 @@ package final class SQLiteJournal: JournalStorage {
     package func loadEntries(after sequence: Int64) throws(StoreError) -> [JournalEntry] {
         let select = try openConnection(for: "load entries").prepare(
             "SELECT sequence, action FROM journal WHERE sequence > ? ORDER BY sequence")
-        return try Self.decode(try select.rows([.integer(sequence)]) { ($0.int(at: 0), $0.text(at: 1)) })
+        return try JournalEntryCoding.decode(try select.rows([.integer(sequence)]) { ($0.int(at: 0), $0.text(at: 1)) })
     }
 
     package func actions(forQuote quote: QuoteID) throws(StoreError) -> [AppAction] {
         let select = try openConnection(for: "history").prepare(
             "SELECT sequence, action FROM journal WHERE quote_id = ? ORDER BY sequence")
-        return try Self.decode(try select.rows([.integer(Int64(quote.rawValue))]) { ($0.int(at: 0), $0.text(at: 1)) })
+        return try JournalEntryCoding.decode(try select.rows([.integer(Int64(quote.rawValue))]) { ($0.int(at: 0), $0.text(at: 1)) })
             .map(\.action)
-    }
-
-    private static func decode(_ rows: [(Int64, String)]) throws(StoreError) -> [JournalEntry] {
-        var entries: [JournalEntry] = []
-        entries.reserveCapacity(rows.count)
-        let decoder = JSONDecoder()
-        for (sequence, json) in rows {
-            do {
-                let action = try decoder.decode(AppAction.self, from: Data(json.utf8))
-                entries.append(JournalEntry(sequence: sequence, action: action))
-            } catch {
-                throw StoreError.undecodableJournalEntry(sequence: sequence, reason: "\(error)")
-            }
-        }
-        return entries
     }
 
     /// One `BEGIN IMMEDIATE … COMMIT` for the whole batch: with `synchronous=FULL` in WAL mode,
     /// the commit syncs the WAL once however many rows it holds (https://sqlite.org/wal.html).
-    package func append(_ entries: [(action: AppAction, quote: QuoteID?)]) throws(StoreError) -> [Int64] {
+    /// `base` is not checked: the data directory's lock keeps every other process out, so the
+    /// store that owns this journal appended every entry it holds.
+    package func append(_ entries: [(action: AppAction, quote: QuoteID?)], basedOn base: Int64?) throws(StoreError) -> [Int64] {
         guard !entries.isEmpty else { return [] }
         // Checked before BEGIN, which on the closed connection would fail as a SQLite misuse.
         guard let insert else { throw StoreError.journalClosed(operation: "append") }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        var rows: [[SQLiteStatement.Value]] = []
-        rows.reserveCapacity(entries.count)
-        for (action, quote) in entries {
-            do {
-                let json = String(decoding: try encoder.encode(action), as: UTF8.self)
-                rows.append([.text(json), quote.map { .integer(Int64($0.rawValue)) } ?? .null])
-            } catch {
-                throw StoreError.sqlite(operation: "encode action", code: 0, message: "\(error)")
-            }
+        let texts: [String]
+        do {
+            texts = try JournalEntryCoding.encode(entries.lazy.map(\.action))
+        } catch {
+            throw StoreError.sqlite(operation: "encode action", code: 0, message: "\(error)")
+        }
+        let rows: [[SQLiteStatement.Value]] = zip(texts, entries).map { json, entry in
+            [.text(json), entry.quote.map { .integer(Int64($0.rawValue)) } ?? .null]
         }
         return try connection.transaction { () throws(StoreError) -> [Int64] in
             var sequences: [Int64] = []

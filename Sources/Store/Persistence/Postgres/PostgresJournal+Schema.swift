@@ -1,0 +1,102 @@
+import Foundation
+/// The journal's tables and the statements that use them.
+extension PostgresJournal {
+    /// The numbered schema changes, each a list of statements (one per call); `{schema}` stands
+    /// for the quoted schema name. Each runs once, in the transaction that records it.
+    package static let migrations: [[String]] = [
+        [
+            """
+            CREATE TABLE {schema}.journal (
+                sequence bigint PRIMARY KEY,
+                recorded_at timestamptz NOT NULL DEFAULT now(),
+                action text NOT NULL,
+                quote_id bigint
+            )
+            """,
+            "CREATE INDEX journal_quote ON {schema}.journal (quote_id, sequence) WHERE quote_id IS NOT NULL",
+            "CREATE TABLE {schema}.journal_head (id integer PRIMARY KEY CHECK (id = 1), sequence bigint NOT NULL)",
+            "INSERT INTO {schema}.journal_head (id, sequence) VALUES (1, 0)",
+            """
+            CREATE TABLE {schema}.journal_snapshot (
+                id integer PRIMARY KEY CHECK (id = 1),
+                sequence bigint NOT NULL,
+                state bytea NOT NULL
+            )
+            """,
+        ]
+    ]
+
+    /// Creates `schema` when missing and applies the migrations it lacks, all in one
+    /// transaction under an advisory lock (https://www.postgresql.org/docs/15/explicit-locking.html#ADVISORY-LOCKS),
+    /// so instances starting together on an empty database take turns instead of colliding.
+    static func migrate(
+        _ connection: PostgresConnection, schema: String, quotedSchema: String, describedAs description: String
+    ) throws(StoreError) {
+        try connection.transaction { () throws(StoreError) in
+            try connection.query("SELECT pg_advisory_xact_lock(hashtext($1))", ["quotebook journal schema \(schema)"])
+            // Checked first: CREATE SCHEMA IF NOT EXISTS needs the CREATE privilege even when the
+            // schema is there.
+            if try connection.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [schema]).rows.isEmpty {
+                try connection.query("CREATE SCHEMA \(quotedSchema)")
+            }
+            try connection.query(
+                """
+                CREATE TABLE IF NOT EXISTS \(quotedSchema).journal_schema (
+                    version integer PRIMARY KEY,
+                    applied_at timestamptz NOT NULL DEFAULT now()
+                )
+                """)
+            let applied = try connection.query("SELECT coalesce(max(version), 0) FROM \(quotedSchema).journal_schema")
+            let version = Int(try applied.rows.first?.int64(at: 0) ?? 0)
+            guard version <= migrations.count else { throw StoreError.newerSchema(path: description, version: version) }
+            for (index, statements) in migrations.enumerated() where index >= version {
+                for statement in statements {
+                    try connection.query(statement.replacingOccurrences(of: "{schema}", with: quotedSchema))
+                }
+                try connection.query("INSERT INTO \(quotedSchema).journal_schema (version) VALUES ($1)", [String(index + 1)])
+            }
+        }
+    }
+
+    /// The journal's SQL with its schema filled in.
+    struct Statements {
+        let entriesAfter: String
+        let entriesOfQuote: String
+        /// `$1` entries on top of entry `$2` (NULL: any), notifying channel `$3`: the new head, or
+        /// no row when the head is not `$2`. In READ COMMITTED, an append that waited for another
+        /// one's lock re-checks the head that one left (https://www.postgresql.org/docs/15/transaction-iso.html#XACT-READ-COMMITTED).
+        let advanceHead: String
+        let readHead: String
+        let readSnapshot: String
+        /// Keeps the newer of the stored snapshot and `$1`/`$2`.
+        let saveSnapshot: String
+        private let schema: String
+
+        init(schema: String) {
+            self.schema = schema
+            entriesAfter = "SELECT sequence, action FROM \(schema).journal WHERE sequence > $1 ORDER BY sequence"
+            entriesOfQuote = "SELECT sequence, action FROM \(schema).journal WHERE quote_id = $1 ORDER BY sequence"
+            advanceHead = """
+                WITH head AS (
+                    UPDATE \(schema).journal_head SET sequence = sequence + $1::bigint
+                    WHERE id = 1 AND ($2::bigint IS NULL OR sequence = $2::bigint)
+                    RETURNING sequence
+                )
+                SELECT sequence, pg_notify($3, sequence::text) FROM head
+                """
+            readHead = "SELECT sequence FROM \(schema).journal_head WHERE id = 1"
+            readSnapshot = "SELECT sequence, state FROM \(schema).journal_snapshot WHERE id = 1"
+            saveSnapshot = """
+                INSERT INTO \(schema).journal_snapshot AS kept (id, sequence, state) VALUES (1, $1::bigint, $2::bytea)
+                ON CONFLICT (id) DO UPDATE SET sequence = EXCLUDED.sequence, state = EXCLUDED.state
+                WHERE kept.sequence < EXCLUDED.sequence
+                """
+        }
+
+        /// An `INSERT` of `rows` entries, three parameters each: sequence, action, quote id.
+        func insert(rows: Int) -> String {
+            let values = (0..<rows).map { row in "($\(3 * row + 1)::bigint, $\(3 * row + 2), $\(3 * row + 3)::bigint)" }
+            return "INSERT INTO \(schema).journal (sequence, action, quote_id) VALUES " + values.joined(separator: ", ")
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+package import Logging
+
+/// The journal in PostgreSQL: one ordered log that every Quotebook instance on the database
+/// appends to and follows (https://www.postgresql.org/docs/15/index.html).
+///
+/// Tables, in `schema` (see ``PostgresJournal/migrations``):
+/// - `journal`: one row per action, `sequence` counting from 1 without gaps, the action as the
+///   very JSON text ``SQLiteJournal`` stores, `quote_id` indexed for a quote's history;
+/// - `journal_head`: one row, the newest sequence. An append updates it first, inside its
+///   transaction, so appends queue on that row's lock and commit in sequence order (a PostgreSQL
+///   sequence can commit out of order, and a follower reading "after my newest" would skip the
+///   late one). The same statement refuses the append unless the head is the entry it was
+///   validated on, and NOTIFYs ``channel`` with the new head, delivered at commit
+///   (https://www.postgresql.org/docs/15/sql-notify.html);
+/// - `journal_snapshot`: one row, the newest snapshot (an older one never replaces it);
+/// - `journal_schema`: the migrations applied.
+///
+/// Durability is the server's: `COMMIT` returns once the WAL is flushed (`synchronous_commit`
+/// on, the default). A connection lost during `COMMIT` leaves it unknown whether the batch was
+/// stored; the store fails it, and if it was stored, reads it back as an entry like any other.
+///
+/// Ownership: like ``SQLiteJournal``, owned by one store and used from one thread at a time (its
+/// ``JournalWriter``'s queue); every call blocks for a round trip. Following the log runs on a
+/// thread of its own with a connection of its own (``PostgresJournalListener``).
+package final class PostgresJournal: JournalStorage {
+    /// At most this many rows per `INSERT`, well inside the protocol's 65,535 parameters.
+    private static let rowsPerInsert = 1000
+
+    private let connection: PostgresConnection
+    private let sql: Statements
+    /// Where appends are announced: `quotebook_journal`, or `quotebook_journal_<schema>` for a
+    /// schema other than `public`.
+    package let channel: String
+    private let pollInterval: Duration
+    private let logger: Logger
+    private var listener: PostgresJournalListener?
+    private var isClosed = false
+
+    /// Connects to `url` and creates or migrates the journal's tables in `schema` (created when
+    /// missing; tests give each journal its own). Instances starting together take turns.
+    ///
+    /// - Parameters:
+    ///   - schema: 1 to 40 bytes, so the channel named after it fits PostgreSQL's 63-byte limit.
+    ///   - pollInterval: how often a follower reads the log when no notification came.
+    /// - Throws: ``StoreError/newerSchema(path:version:)`` for tables a newer Quotebook migrated;
+    ///   a PostgreSQL error when the server cannot be reached or refuses.
+    package init(url: PostgresURL, schema: String = "public", pollInterval: Duration = .seconds(1), logger: Logger)
+        throws(StoreError)
+    {
+        guard (1...40).contains(schema.utf8.count), !schema.utf8.contains(0) else {
+            throw StoreError.postgres(
+                operation: "open journal", sqlState: nil, message: "the schema name must be 1 to 40 bytes without NUL")
+        }
+        let connection = try PostgresConnection(url: url)
+        let quotedSchema = "\"\(schema.replacingOccurrences(of: "\"", with: "\"\""))\""
+        try Self.migrate(connection, schema: schema, quotedSchema: quotedSchema, describedAs: "\(url) schema \(schema)")
+        self.connection = connection
+        self.sql = Statements(schema: quotedSchema)
+        self.channel = schema == "public" ? "quotebook_journal" : "quotebook_journal_\(schema)"
+        self.pollInterval = pollInterval
+        self.logger = logger
+    }
+
+    deinit {
+        listener?.stop()
+    }
+
+    package func loadEntries(after sequence: Int64) throws(StoreError) -> [JournalEntry] {
+        try entries(try openConnection(for: "load entries").query(sql.entriesAfter, [String(sequence)]))
+    }
+
+    package func actions(forQuote quote: QuoteID) throws(StoreError) -> [AppAction] {
+        try entries(try openConnection(for: "history").query(sql.entriesOfQuote, [String(quote.rawValue)])).map(\.action)
+    }
+
+    /// One transaction: the head moves first (taking its lock, checking `base`, notifying), then
+    /// the rows go in, numbered after the old head.
+    package func append(_ entries: [(action: AppAction, quote: QuoteID?)], basedOn base: Int64?) throws(StoreError) -> [Int64] {
+        guard !entries.isEmpty else { return [] }
+        let connection = try openConnection(for: "append")
+        let texts: [String]
+        do {
+            texts = try JournalEntryCoding.encode(entries.lazy.map(\.action))
+        } catch {
+            throw StoreError.postgres(operation: "encode action", sqlState: nil, message: "\(error)")
+        }
+        let count = Int64(entries.count)
+        let sql = self.sql
+        let channel = self.channel
+        return try connection.transaction { () throws(StoreError) -> [Int64] in
+            let advanced = try connection.query(sql.advanceHead, [String(count), base.map { String($0) }, channel])
+            guard let head = try advanced.rows.first?.int64(at: 0) else {
+                throw StoreError.journalBehind(head: try connection.query(sql.readHead).rows.first?.int64(at: 0) ?? 0)
+            }
+            let sequences = Array((head - count + 1)...head)
+            for start in stride(from: 0, to: entries.count, by: Self.rowsPerInsert) {
+                let rows = start..<min(start + Self.rowsPerInsert, entries.count)
+                var parameters: [String?] = []
+                parameters.reserveCapacity(3 * rows.count)
+                for index in rows {
+                    parameters += [String(sequences[index]), texts[index], entries[index].quote.map { String($0.rawValue) }]
+                }
+                try connection.query(sql.insert(rows: rows.count), parameters)
+            }
+            return sequences
+        }
+    }
+
+    /// The snapshot in ``SnapshotFormat``; nil when there is none or it cannot be read, and the
+    /// whole journal is replayed.
+    package func loadSnapshot() -> JournalSnapshot? {
+        guard let row = try? openConnection(for: "load snapshot").query(sql.readSnapshot).rows.first,
+            let sequence = try? row.int64(at: 0), let bytes = try? row.bytes(at: 1),
+            let state = try? bytes.withUnsafeBytes({ buffer throws(SnapshotFormatError) in
+                try SnapshotFormat.decode(buffer, through: sequence)
+            })
+        else { return nil }
+        return JournalSnapshot(sequence: sequence, state: state)
+    }
+
+    /// Stores `snapshot` unless the one there is newer: any instance may save one.
+    package func saveSnapshot(_ snapshot: JournalSnapshot) throws(StoreError) {
+        let bytes = PostgresBytea.encode(SnapshotFormat.encode(snapshot.state))
+        try openConnection(for: "save snapshot").query(sql.saveSnapshot, [String(snapshot.sequence), bytes])
+    }
+
+    /// Starts a ``PostgresJournalListener`` on ``channel``, until ``close()``.
+    package func followAppends(waking wake: AsyncStream<Void>.Continuation) -> Bool {
+        guard !isClosed else { return false }
+        listener?.stop()
+        listener = PostgresJournalListener(
+            url: connection.url, channel: channel, pollInterval: pollInterval, wake: wake, logger: logger)
+        return true
+    }
+
+    /// Stops following and closes the connection. Later reads and writes throw
+    /// ``StoreError/journalClosed(operation:)``.
+    package func close() {
+        listener?.stop()
+        listener = nil
+        isClosed = true
+        connection.close()
+    }
+
+    /// The connection for `operation`, unless ``close()`` has been called.
+    private func openConnection(for operation: String) throws(StoreError) -> PostgresConnection {
+        guard !isClosed else { throw StoreError.journalClosed(operation: operation) }
+        return connection
+    }
+
+    /// Rows of `sequence, action` as entries.
+    private func entries(_ result: PostgresResult) throws(StoreError) -> [JournalEntry] {
+        var rows: [(sequence: Int64, json: String)] = []
+        rows.reserveCapacity(result.rows.count)
+        for row in result.rows { rows.append((try row.int64(at: 0) ?? 0, row.string(at: 1) ?? "")) }
+        return try JournalEntryCoding.decode(rows)
+    }
+}
+
+@available(*, unavailable, message: "The journal belongs to the store that opened it.")
+extension PostgresJournal: Sendable {}

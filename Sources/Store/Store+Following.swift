@@ -1,0 +1,72 @@
+import Logging
+import Synchronization
+
+/// Following a journal that other processes append to (PostgreSQL behind several instances).
+///
+/// The journal is one ordered log, and this store's state is always the log up to
+/// ``Store/appliedSequence``. Entries other processes appended are read in order, applied with the
+/// reducer's total `apply` (they were validated where they were dispatched) and published like
+/// this store's own: state and revision, then observers and subscribers, so a page on this
+/// instance sees a save made on another. Middleware is not told: it counts and logs what this
+/// instance was asked to do.
+///
+/// A catch-up holds the lead, as a commit does, so it never overlaps one; dispatches arriving
+/// meanwhile queue behind it and are validated again on the new state before they commit.
+extension Store {
+    /// At most this many catch-ups for one batch before its append gives up with
+    /// ``StoreError/journalBehind(head:)``: each one means another process appended meanwhile.
+    static let maximumCatchUps = 16
+
+    /// Catches up every time the journal wakes the store, until ``close()`` finishes `wakes`.
+    /// The task holds the store only while it catches up, so a store dropped without closing is
+    /// freed (its journal then stops waking it).
+    nonisolated func startFollowing(_ wakes: AsyncStream<Void>) {
+        Task { [weak self] in
+            for await _ in wakes {
+                guard let self else { return }
+                await self.followJournal()
+            }
+        }
+    }
+
+    /// One wake-up: waits for the lead (a commit in flight checks the journal's head itself),
+    /// catches up, and hands the lead on.
+    private func followJournal() async {
+        while isCommitting, !isClosed { await withCheckedContinuation { idleWaiters.append($0) } }
+        guard !isClosed else { return }
+        isCommitting = true
+        do {
+            var nothingInFlight: [ValidatedAction] = []
+            if try await catchUp() { revalidate(&nothingInFlight) }
+        } catch {
+            logger.warning("could not read the journal's new entries (retried at the next wake-up): \(error)")
+        }
+        handOffLead()
+    }
+
+    /// Reads the entries after ``appliedSequence`` and applies and publishes them in order; true
+    /// when there were any. Call it holding the lead, then ``revalidate(_:)``.
+    func catchUp() async throws(StoreError) -> Bool {
+        let entries = try await writer.entries(after: appliedSequence)
+        var state = published.withLock { $0.state }
+        var applied = 0
+        for entry in entries where entry.sequence > appliedSequence {
+            let event = AppReducer.apply(entry.action, to: &state)
+            published.withLock { $0 = (state, $0.revision &+ 1) }
+            appliedSequence = entry.sequence
+            applied += 1
+            announce(event)
+        }
+        if applied > 0 { logger.debug("applied \(applied) journal entries from other processes, through \(appliedSequence)") }
+        return applied > 0
+    }
+
+    /// Validates `batch`, then everything queued, again and in order, on the published state:
+    /// what was accepted on a state that turned out stale may now be refused (an edit from a
+    /// version someone else replaced), and the other way round.
+    func revalidate(_ batch: inout [ValidatedAction]) {
+        tentative = published.withLock { $0.state }
+        for index in batch.indices { batch[index] = validate(batch[index].action) }
+        for index in queued.indices { queued[index].validated = validate(queued[index].validated.action) }
+    }
+}
