@@ -18,7 +18,8 @@ package struct SessionRecord: Sendable, Equatable {
 }
 
 /// Durable sessions and the server's secrets, kept apart from the action journal: a session is
-/// a revocable credential, not a change to the book. SQLite now; PostgreSQL may follow.
+/// a revocable credential, not a change to the book. In SQLite (``SQLiteAccountStorage``) or, shared
+/// by every instance, PostgreSQL (``PostgresAccountStorage``).
 package protocol SessionStorage: Sendable {
     func insert(_ session: SessionRecord) async throws(StoreError)
     /// The session whose id (token hash) is `id`, if it exists.

@@ -76,20 +76,6 @@ import Testing
         try await keeper.end(issued.record)
         #expect(try await keeper.session(forToken: issued.token, now: clock.now) == nil)
     }
-
-    @Test func theSQLiteTableKeepsSessionsAndSecrets() async throws {
-        let storage = try SQLiteAccountStorage(path: ":memory:")
-        let record = SessionRecord(id: SHA256.hash([1, 2, 3]), userID: UserID(3), createdAt: clock.now, lastUsedAt: clock.now)
-        try await storage.insert(record)
-        #expect(try await storage.session(id: record.id) == record)
-        try await storage.touch(id: record.id, at: clock.now.addingTimeInterval(7_200))
-        #expect(try await storage.session(id: record.id)?.lastUsedAt == clock.now.addingTimeInterval(7_200))
-        #expect(try await storage.deleteSessions(unusedSince: clock.now.addingTimeInterval(10_000)) == 1)
-        #expect(try await storage.session(id: record.id) == nil)
-        let key = try await storage.secret(named: "csrf", orCreate: { [9, 9] })
-        #expect(try await storage.secret(named: "csrf", orCreate: { [1] }) == key)
-        await storage.close()
-    }
 }
 
 /// CSRF tokens bound to a session or a pre-session cookie.
