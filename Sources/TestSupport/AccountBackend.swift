@@ -1,5 +1,5 @@
-package import App
-package import Foundation
+import App
+import Foundation
 package import Store
 import Synchronization
 
@@ -84,10 +84,12 @@ package final class AccountDatabase: Sendable {
         switch location {
         case .sqlite(let path):
             let storage = try SQLiteAccountStorage(path: path)
-            instance = AccountInstance(sessions: storage, photos: storage, close: { await storage.close() })
+            // One process owns a SQLite database, so its failures are counted in memory.
+            instance = AccountInstance(
+                sessions: storage, photos: storage, signInFailures: InMemorySignInFailures(), close: { await storage.close() })
         case .postgres(let url, let schema):
             let storage = try await PostgresAccountStorage(url: url, schema: schema)
-            instance = AccountInstance(sessions: storage, photos: storage, close: { await storage.close() })
+            instance = AccountInstance(sessions: storage, photos: storage, signInFailures: storage, close: { await storage.close() })
         }
         cleanups.withLock { $0.insert(instance.close, at: 0) }
         return instance
@@ -108,6 +110,7 @@ package final class AccountDatabase: Sendable {
 package struct AccountInstance: Sendable {
     package let sessions: any SessionStorage
     package let photos: any PhotoStorage
+    package let signInFailures: any SignInFailureStorage
     /// Closes the storage (``AccountDatabase`` does it at the end of the test).
     package let close: @Sendable () async -> Void
 }

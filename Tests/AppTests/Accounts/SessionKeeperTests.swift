@@ -1,6 +1,7 @@
 import App
 import Foundation
 import Store
+import TestSupport
 import Testing
 
 /// Sessions: unguessable tokens, only hashes stored, cached reads, hourly touches, 30-day expiry.
@@ -103,49 +104,79 @@ import Testing
     }
 }
 
-/// Five failures in a minute lock a username for a minute.
+/// Five failures in a minute lock a username for a minute, counted in memory (SQLite) or in
+/// PostgreSQL.
 @Suite struct SignInThrottleTests {
     let clock = TestClock()
 
-    @Test func theFifthFailureWithinAMinuteLocksForAMinute() {
-        let throttle = SignInThrottle()
-        for _ in 0..<4 {
-            throttle.recordFailure("Ada", now: clock.now)
-            clock.advance(by: 10)
+    @Test(arguments: AccountBackend.configured)
+    func theFifthFailureWithinAMinuteLocksForAMinute(backend: AccountBackend) async throws {
+        try await withThrottle(on: backend) { throttle in
+            try await fail("Ada", times: 4, every: 10, on: throttle)
+            #expect(try await !throttle.isLocked("ada", now: clock.now))
+            try await throttle.recordFailure("ADA", now: clock.now)
+            #expect(try await throttle.isLocked("ada", now: clock.now))
+            #expect(try await !throttle.isLocked("bob", now: clock.now))
+            clock.advance(by: 59)
+            #expect(try await throttle.isLocked("ada", now: clock.now))
+            clock.advance(by: 2)
+            #expect(try await !throttle.isLocked("ada", now: clock.now))
         }
-        #expect(!throttle.isLocked("ada", now: clock.now))
-        throttle.recordFailure("ADA", now: clock.now)
-        #expect(throttle.isLocked("ada", now: clock.now))
-        #expect(!throttle.isLocked("bob", now: clock.now))
-        clock.advance(by: 59)
-        #expect(throttle.isLocked("ada", now: clock.now))
-        clock.advance(by: 2)
-        #expect(!throttle.isLocked("ada", now: clock.now))
     }
 
-    @Test func failuresOlderThanAMinuteDoNotCount() {
-        let throttle = SignInThrottle()
-        for _ in 0..<10 {
-            throttle.recordFailure("ada", now: clock.now)
-            clock.advance(by: 16)
+    @Test(arguments: AccountBackend.configured)
+    func failuresOlderThanAMinuteDoNotCount(backend: AccountBackend) async throws {
+        try await withThrottle(on: backend) { throttle in
+            try await fail("ada", times: 10, every: 16, on: throttle)
+            #expect(try await !throttle.isLocked("ada", now: clock.now))
         }
-        #expect(!throttle.isLocked("ada", now: clock.now))
     }
 
-    @Test func aSuccessForgetsTheFailures() {
-        let throttle = SignInThrottle()
-        for _ in 0..<4 { throttle.recordFailure("ada", now: clock.now) }
-        throttle.recordSuccess("ada")
-        throttle.recordFailure("ada", now: clock.now)
-        #expect(!throttle.isLocked("ada", now: clock.now))
+    @Test(arguments: AccountBackend.configured)
+    func aSuccessForgetsTheFailures(backend: AccountBackend) async throws {
+        try await withThrottle(on: backend) { throttle in
+            for _ in 0..<4 { try await throttle.recordFailure("ada", now: clock.now) }
+            try await throttle.recordSuccess("ada")
+            try await throttle.recordFailure("ada", now: clock.now)
+            #expect(try await !throttle.isLocked("ada", now: clock.now))
+        }
     }
 
-    @Test func memoryIsBoundedByCapacity() {
-        let throttle = SignInThrottle(capacity: 10)
-        for index in 0..<1_000 { throttle.recordFailure("user\(index)", now: clock.now) }
-        #expect(throttle.trackedCount <= 10)
-        for _ in 0..<5 { throttle.recordFailure("last", now: clock.now) }
-        #expect(throttle.isLocked("last", now: clock.now))
+    @Test(arguments: AccountBackend.configured)
+    func usernamesThatNoLongerCountAreForgotten(backend: AccountBackend) async throws {
+        try await withThrottle(on: backend) { throttle in
+            for index in 0..<5 { try await throttle.recordFailure("user\(index)", now: clock.now) }
+            for _ in 0..<5 { try await throttle.recordFailure("locked", now: clock.now) }
+            clock.advance(by: 61)
+            for _ in 0..<4 { try await throttle.recordFailure("late", now: clock.now) }
+            #expect(try await !throttle.isLocked("locked", now: clock.now))
+            try await throttle.recordFailure("late", now: clock.now)
+            #expect(try await throttle.isLocked("late", now: clock.now))
+        }
+    }
+
+    @Test func memoryIsBoundedByCapacity() async throws {
+        let failures = InMemorySignInFailures(capacity: 10)
+        let throttle = SignInThrottle(storage: failures)
+        for index in 0..<1_000 { try await throttle.recordFailure("user\(index)", now: clock.now) }
+        #expect(failures.trackedCount <= 10)
+        for _ in 0..<5 { try await throttle.recordFailure("last", now: clock.now) }
+        #expect(try await throttle.isLocked("last", now: clock.now))
+    }
+
+    /// Records `count` failures for `username`, the clock advancing `seconds` after each.
+    private func fail(_ username: String, times count: Int, every seconds: TimeInterval, on throttle: SignInThrottle) async throws {
+        for _ in 0..<count {
+            try await throttle.recordFailure(username, now: clock.now)
+            clock.advance(by: seconds)
+        }
+    }
+
+    /// Runs `body` with a throttle counting on a fresh database of `backend`.
+    private func withThrottle(on backend: AccountBackend, _ body: (SignInThrottle) async throws -> Void) async throws {
+        try await backend.withDatabase { database in
+            try await body(SignInThrottle(storage: try await database.makeInstance().signInFailures))
+        }
     }
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Store
 import TestSupport
 import Testing
@@ -30,6 +31,22 @@ struct PostgresAccountStorageTests {
                 guard case StoreError.newerSchema(_, version: 99) = error else { return false }
                 return true
             }
+        }
+    }
+
+    @Test func failuresThatNoLongerCountOrLockAreDeleted() async throws {
+        try await AccountBackend.postgres.withDatabase { database in
+            let storage = try await database.makeInstance().signInFailures
+            let start = Date(timeIntervalSince1970: 1_000_000)
+            for name in ["a", "b", "c"] {
+                _ = try await storage.recordFailure(for: name, at: start, forgettingBefore: start.addingTimeInterval(-60))
+            }
+            try await storage.lock("c", until: start.addingTimeInterval(120))
+            let later = start.addingTimeInterval(61)
+            _ = try await storage.recordFailure(for: "d", at: later, forgettingBefore: later.addingTimeInterval(-60))
+            let (url, schema) = try Self.postgresLocation(of: database)
+            let names = try await PostgresClient(url: url).query("SELECT username FROM \(schema).sign_in_failure ORDER BY 1")
+            #expect(names.rows.map { $0.string(at: 0) } == ["c", "d"], "c is still locked")
         }
     }
 

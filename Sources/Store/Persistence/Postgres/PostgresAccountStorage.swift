@@ -1,7 +1,7 @@
 package import Foundation
 import Synchronization
 
-/// Sessions, secrets and photos in PostgreSQL, shared by every instance that uses the database
+/// Sessions, secrets, photos and sign-in failures in PostgreSQL, shared by every instance that uses the database
 /// (SPEC.md "Data": a session is the same whichever instance a request reaches). Same semantics
 /// as ``SQLiteAccountStorage``; times are stored as `double precision` seconds since 1970, so a
 /// `Date` comes back exactly as it went in.
@@ -14,22 +14,26 @@ import Synchronization
 package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendable {
     /// Where the tables are: `public` in production, a fresh schema per test.
     package let schema: String
-    private let sessions: PostgresClient
+    let sessions: PostgresClient
     private let photos: PostgresClient
-    private let tables: Tables
+    let tables: Tables
     private let isClosed = Mutex(false)
+    /// When this instance last deleted sign-in failures that no longer count or lock.
+    let lastFailurePurge = Mutex<Date?>(nil)
 
     /// The schema's table names, quoted and qualified.
-    private struct Tables {
+    struct Tables {
         let session: String
         let secret: String
         let photo: String
+        let signInFailure: String
 
         init(schema: String) {
             let prefix = PostgresSchemaMigrator.quoted(schema) + "."
             session = prefix + "session"
             secret = prefix + "secret"
             photo = prefix + "photo"
+            signInFailure = prefix + "sign_in_failure"
         }
     }
 
@@ -60,6 +64,15 @@ package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendab
             "CREATE INDEX session_last_used ON session (last_used_at)",
             "CREATE TABLE photo (hash text PRIMARY KEY, media_type text NOT NULL, bytes bytea NOT NULL)",
             "CREATE TABLE secret (name text PRIMARY KEY, value bytea NOT NULL)",
+            // One row per username, updated in place: ON CONFLICT DO UPDATE locks it, so
+            // concurrent failures from several instances are counted one after the other.
+            """
+            CREATE TABLE sign_in_failure (
+                username text PRIMARY KEY,
+                failures double precision[] NOT NULL,
+                locked_until double precision
+            )
+            """,
         ]
     ]
 
@@ -140,7 +153,7 @@ package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendab
 
     /// Runs `sql` on `client` as `operation`, unless ``close()`` has been called.
     @discardableResult
-    private func query(
+    func query(
         _ operation: String, on client: PostgresClient, _ sql: String, _ parameters: [String?]
     ) async throws(StoreError) -> PostgresResult {
         guard !isClosed.withLock({ $0 }) else { throw StoreError.accountStorageClosed(operation: operation) }
