@@ -7,16 +7,22 @@ import Synchronization
 /// `Date` comes back exactly as it went in.
 ///
 /// Ownership: each ``PostgresClient`` owns one connection on its own serial queue, so no call
-/// blocks the cooperative pool: one for sessions and secrets, one for photos (a 2 MiB photo never
-/// holds up a session read). This type holds only immutable references and the closed flag.
-/// Every statement is parameterised; the schema name, the one identifier spliced into SQL, is
-/// quoted.
+/// blocks the cooperative pool: one for sessions, secrets and sign-in failures, one for photos (a
+/// 2 MiB photo never holds up a session read). A ``PostgresListener`` on a third connection and
+/// its own thread hears every instance's session deletions (``channel``) and relays them to the
+/// session caches (``observeSessionEvents(_:)``). Every statement is parameterised; the schema
+/// name, the one identifier spliced into SQL, is quoted.
 package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendable {
     /// Where the tables are: `public` in production, a fresh schema per test.
     package let schema: String
     let sessions: PostgresClient
     private let photos: PostgresClient
     let tables: Tables
+    /// The NOTIFY channel a deleted session's id (hex) is sent on, one per schema; a schema
+    /// name of up to 49 bytes keeps it within PostgreSQL's 63.
+    package let channel: String
+    private let relay = SessionEventRelay(isFollowing: true)
+    private let listener: PostgresListener
     private let isClosed = Mutex(false)
     /// When this instance last deleted sign-in failures that no longer count or lock.
     let lastFailurePurge = Mutex<Date?>(nil)
@@ -37,7 +43,8 @@ package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendab
         }
     }
 
-    /// Connects to `url` and creates or migrates the tables in `schema`, which must exist.
+    /// Connects to `url`, creates or migrates the tables in `schema` (which must exist), and
+    /// returns once it listens for session deletions.
     ///
     /// - Throws: ``StoreError/postgres(operation:sqlState:message:)`` when the server cannot be
     ///   reached or refuses; ``StoreError/newerSchema(path:version:)`` for a newer schema.
@@ -48,6 +55,10 @@ package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendab
         photos = PostgresClient(url: url, policy: policy, label: "quotebook.photos")
         let migrator = PostgresSchemaMigrator(component: "accounts", migrations: Self.migrations)
         try await sessions.withConnection { connection throws(StoreError) in try migrator.migrate(connection, schema: schema) }
+        channel = "\(schema).session_ended"
+        listener = try await PostgresListener.start(url: url, channels: [channel], policy: policy) { [relay] event in
+            for sessionEvent in Self.sessionEvents(for: event) { relay.deliver(sessionEvent) }
+        }
     }
 
     /// The numbered schema changes of the account tables.
@@ -103,14 +114,39 @@ package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendab
             [Self.seconds(date), PostgresBytea.encode(id)])
     }
 
+    /// Deletes the session and, in the same statement, tells every instance (the NOTIFY is sent
+    /// when the deletion commits).
     package func delete(id: [UInt8]) async throws(StoreError) {
-        try await query("delete session", on: sessions, "DELETE FROM \(tables.session) WHERE id = $1", [PostgresBytea.encode(id)])
+        try await query(
+            "delete session", on: sessions,
+            "WITH ended AS (DELETE FROM \(tables.session) WHERE id = $1 RETURNING id) SELECT pg_notify($2, encode(id, 'hex')) FROM ended",
+            [PostgresBytea.encode(id), channel])
     }
 
     package func deleteSessions(unusedSince cutoff: Date) async throws(StoreError) -> Int {
         try await query(
-            "delete unused sessions", on: sessions, "DELETE FROM \(tables.session) WHERE last_used_at < $1", [Self.seconds(cutoff)]
-        ).affectedRows
+            "delete unused sessions", on: sessions,
+            """
+            WITH ended AS (DELETE FROM \(tables.session) WHERE last_used_at < $1 RETURNING id)
+            SELECT pg_notify($2, encode(id, 'hex')) FROM ended
+            """, [Self.seconds(cutoff), channel]
+        ).rows.count
+    }
+
+    package func observeSessionEvents(_ handler: @escaping @Sendable (SessionStorageEvent) -> Void) {
+        relay.observe(handler)
+    }
+
+    /// What a listener's event means to session caches: a notification names an ended session;
+    /// one that does not parse is treated as a lost connection (forget everything).
+    static func sessionEvents(for event: PostgresListener.Event) -> [SessionStorageEvent] {
+        switch event {
+        case .listening: return [.following]
+        case .interrupted: return [.interrupted]
+        case .notification(let notification):
+            guard let id = PostgresBytea.decode("\\x" + notification.payload) else { return [.interrupted, .following] }
+            return [.ended(id: id)]
+        }
     }
 
     /// Instances starting together may each make a value; the first to insert wins and every one
@@ -145,8 +181,12 @@ package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendab
 
     /// Closes the connections; later calls throw ``StoreError/accountStorageClosed(operation:)``.
     package func close() async {
-        guard !isClosed.withLock({ $0 }) else { return }
-        isClosed.withLock { $0 = true }
+        let wasClosed = isClosed.withLock { isClosed in
+            defer { isClosed = true }
+            return isClosed
+        }
+        guard !wasClosed else { return }
+        listener.stop()
         await sessions.close()
         await photos.close()
     }
