@@ -116,7 +116,8 @@ struct PostgresCrossInstanceTests {
         guard case .postgres(let url, let schema) = database.location else { throw AccountBackendError.notConfigured }
         let admin = PostgresClient(url: url)
         let ended = try await admin.query(
-            "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE query = $1", ["LISTEN \"\(schema).session_ended\""])
+            "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE query = $1",
+            ["LISTEN \"\(PostgresAccountStorage.channel(forSchema: schema))\""])
         #expect(ended.rows.count == 1)
         await admin.close()
     }

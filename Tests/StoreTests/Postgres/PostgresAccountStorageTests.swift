@@ -34,6 +34,15 @@ struct PostgresAccountStorageTests {
         }
     }
 
+    @Test func aSchemaNameTooLongForItsChannelIsRefusedBeforeConnecting() async throws {
+        let url = try PostgresURL(parsing: try #require(AccountBackend.testDatabaseURL))
+        await #expect(throws: StoreError.self) {
+            _ = try await PostgresAccountStorage(url: url, schema: String(repeating: "s", count: 41))
+        }
+        #expect(PostgresAccountStorage.channel(forSchema: "public") == "quotebook_sessions")
+        #expect(PostgresAccountStorage.channel(forSchema: String(repeating: "s", count: 40)).utf8.count <= 63)
+    }
+
     @Test func failuresThatNoLongerCountOrLockAreDeleted() async throws {
         try await AccountBackend.postgres.withDatabase { database in
             let storage = try await database.makeInstance().signInFailures

@@ -18,8 +18,7 @@ package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendab
     let sessions: PostgresClient
     private let photos: PostgresClient
     let tables: Tables
-    /// The NOTIFY channel a deleted session's id (hex) is sent on, one per schema; a schema
-    /// name of up to 49 bytes keeps it within PostgreSQL's 63.
+    /// The NOTIFY channel a deleted session's id (hex) is sent on (``channel(forSchema:)``).
     package let channel: String
     private let relay = SessionEventRelay(isFollowing: true)
     private let listener: PostgresListener
@@ -46,19 +45,31 @@ package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendab
     /// Connects to `url`, creates or migrates the tables in `schema` (which must exist), and
     /// returns once it listens for session deletions.
     ///
+    /// - Parameters:
+    ///   - schema: 1 to 40 bytes, so the channel named after it fits PostgreSQL's 63-byte limit.
     /// - Throws: ``StoreError/postgres(operation:sqlState:message:)`` when the server cannot be
     ///   reached or refuses; ``StoreError/newerSchema(path:version:)`` for a newer schema.
     package init(url: PostgresURL, schema: String = "public", policy: PostgresReconnectPolicy = .standard) async throws(StoreError) {
+        guard (1...40).contains(schema.utf8.count), !schema.utf8.contains(0) else {
+            throw StoreError.postgres(
+                operation: "open account storage", sqlState: nil, message: "the schema name must be 1 to 40 bytes without NUL")
+        }
         self.schema = schema
         tables = Tables(schema: schema)
         sessions = PostgresClient(url: url, policy: policy, label: "quotebook.accounts")
         photos = PostgresClient(url: url, policy: policy, label: "quotebook.photos")
         let migrator = PostgresSchemaMigrator(component: "accounts", migrations: Self.migrations)
         try await sessions.withConnection { connection throws(StoreError) in try migrator.migrate(connection, schema: schema) }
-        channel = "\(schema).session_ended"
+        channel = Self.channel(forSchema: schema)
         listener = try await PostgresListener.start(url: url, channels: [channel], policy: policy) { [relay] event in
             for sessionEvent in Self.sessionEvents(for: event) { relay.deliver(sessionEvent) }
         }
+    }
+
+    /// Where session deletions are announced: `quotebook_sessions`, or
+    /// `quotebook_sessions_<schema>` for a schema other than `public`.
+    package static func channel(forSchema schema: String) -> String {
+        schema == "public" ? "quotebook_sessions" : "quotebook_sessions_\(schema)"
     }
 
     /// The numbered schema changes of the account tables.
