@@ -19,8 +19,8 @@ package enum StoreError: Error, CustomStringConvertible, Equatable {
     case storeClosed(operation: String)
     /// The journal was closed, so `operation` was refused and nothing was read or written.
     case journalClosed(operation: String)
-    /// ``SQLiteAccountStorage/close()`` was called, so `operation` on sessions, secrets or photos
-    /// was refused.
+    /// The account storage (``SQLiteAccountStorage/close()``, ``PostgresAccountStorage/close()``)
+    /// was closed, so `operation` on sessions, secrets or photos was refused.
     case accountStorageClosed(operation: String)
     /// PostgreSQL refused `operation` (a statement's SQL, or "connect to …") with this SQLSTATE
     /// (https://www.postgresql.org/docs/15/errcodes-appendix.html), or the client failed before a

@@ -13,6 +13,38 @@ func fail(_ message: String) -> Never {
     exit(1)
 }
 
+/// Where sessions, secrets, photos and sign-in failures are kept, under the protocols the app uses.
+struct AccountStorage {
+    var sessions: any SessionStorage
+    var photos: any PhotoStorage
+    var signInFailures: any SignInFailureStorage
+    var close: @Sendable () async -> Void
+}
+
+/// Opens the journal and the account storage: the one place their backends are chosen. SQLite
+/// under `--data` (one process: sign-in failures in memory), or with `--database` PostgreSQL,
+/// shared by every instance on it.
+func openStorage(_ options: AppOptions, logger: Logger) async throws(StoreError) -> (any JournalStorage, AccountStorage) {
+    guard let database = options.database else {
+        let journal = try SQLiteJournal(directory: options.dataDirectory)
+        let accounts = try SQLiteAccountStorage(path: journal.path)
+        let storage = AccountStorage(
+            sessions: accounts, photos: accounts, signInFailures: InMemorySignInFailures(), close: { await accounts.close() })
+        return (journal, storage)
+    }
+    let accounts = try await PostgresAccountStorage(url: database)
+    let journal: PostgresJournal
+    do {
+        journal = try PostgresJournal(url: database, logger: logger.labeled("store"))
+    } catch {
+        await accounts.close()
+        throw error
+    }
+    let storage = AccountStorage(
+        sessions: accounts, photos: accounts, signInFailures: accounts, close: { await accounts.close() })
+    return (journal, storage)
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 let command: AppOptions.Command
 do {
@@ -35,16 +67,19 @@ case .render(let words):
 case .addUser(let username, let displayName, let parsed):
     let password = AddUserCommand.password(fromStandardInput: Array(FileHandle.standardInput.readDataToEndOfFile()))
     let userStore: Store
+    let userAccounts: AccountStorage
     do {
-        userStore = try Store(
-            journal: try SQLiteJournal(directory: parsed.dataDirectory), seed: SeedContent.actions(at: Date()),
-            logger: Logger(label: "quotebook", level: .warning, sink: StandardErrorLogSink()))
+        let logger = Logger(label: "quotebook", level: .warning, sink: StandardErrorLogSink())
+        let (journal, accounts) = try await openStorage(parsed, logger: logger)
+        userAccounts = accounts
+        userStore = try Store(journal: journal, seed: SeedContent.actions(at: Date()), logger: logger)
     } catch {
         fail("\(error)")
     }
     let outcome = await AddUserCommand.run(
         username: username, displayName: displayName, password: password, store: userStore, now: Date(),
         hash: { try PasswordCrypt.hash($0) })
+    await userAccounts.close()
     await userStore.close()
     let stream = outcome.exitCode == 0 ? FileHandle.standardOutput : FileHandle.standardError
     stream.write(Data("quotebook user add: \(outcome.message)\n".utf8))
@@ -75,17 +110,17 @@ if !templateProblems.isEmpty {
 // --metrics: one registry, fed by the store's middleware and the root coordinator, shown at /metrics.
 let metrics = options.metrics ? MetricsRegistry() : nil
 let store: Store
-let accountStorage: SQLiteAccountStorage
+let accountStorage: AccountStorage
 let csrfKey: [UInt8]
 do {
-    let journal = try SQLiteJournal(directory: options.dataDirectory)
-    accountStorage = try SQLiteAccountStorage(path: journal.path)
+    let journal: any JournalStorage
+    (journal, accountStorage) = try await openStorage(options, logger: logger)
     var middleware: [any StoreMiddleware] = [ActionLogMiddleware(logger: logger.labeled("store"))]
     if let metrics { middleware.append(metrics.storeMiddleware) }
     store = try Store(
         journal: journal, seed: SeedContent.actions(at: Date()), middleware: middleware, logger: logger.labeled("store"))
-    csrfKey = try await accountStorage.secret(named: "csrf", orCreate: { SecureRandom.bytes(32) })
-    let expired = try await accountStorage.deleteSessions(unusedSince: Date().addingTimeInterval(-SessionKeeper.idleLifetime))
+    csrfKey = try await accountStorage.sessions.secret(named: "csrf", orCreate: { SecureRandom.bytes(32) })
+    let expired = try await accountStorage.sessions.deleteSessions(unusedSince: Date().addingTimeInterval(-SessionKeeper.idleLifetime))
     if expired > 0 { logger.info("deleted \(expired) sessions unused for 30 days") }
 } catch {
     fail("\(error)")
@@ -98,8 +133,9 @@ let hashingPool = BlockingThreadPool(
 
 let dependencies = Dependencies(
     store: store,
-    sessionStorage: accountStorage,
-    photoStorage: accountStorage,
+    sessionStorage: accountStorage.sessions,
+    photoStorage: accountStorage.photos,
+    signInFailures: accountStorage.signInFailures,
     hashingPool: hashingPool,
     csrfKey: csrfKey,
     secureCookies: options.secureCookies,

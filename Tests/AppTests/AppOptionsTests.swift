@@ -2,6 +2,7 @@ import App
 import Foundation
 import HTTPServer
 import Logging
+import Store
 import Testing
 
 @Suite struct AppOptionsTests {
@@ -72,6 +73,36 @@ import Testing
         #expect(configuration.timeouts.write == .seconds(4))
         #expect(configuration.timeouts.shutdownGrace == .seconds(5))
         #expect(configuration.eventLoopCount == 1)
+    }
+
+    @Test func databaseSelectsPostgreSQLFromTheFlagOrTheEnvironment() throws {
+        #expect(try serve([]).database == nil, "SQLite under --data by default")
+        let flag = try serve(["--database", "postgres://ada@db.example:6543/book"])
+        #expect(flag.database == PostgresURL(user: "ada", host: "db.example", port: 6543, database: "book"))
+        let environment = ["QUOTEBOOK_DATABASE": "postgresql://quotebook:s3cret@10.0.0.5/quotes"]
+        let fromEnvironment = try serve([], environment).database
+        #expect(fromEnvironment == PostgresURL(user: "quotebook", password: "s3cret", host: "10.0.0.5", database: "quotes"))
+        #expect(try serve(["--database=postgres://bob@h/other"], environment).database?.user == "bob", "the flag wins")
+        #expect(try serve([], ["QUOTEBOOK_DATABASE": ""]).database == nil, "empty means unset")
+        #expect(AppOptions.usage.contains("--database URL"))
+    }
+
+    @Test(arguments: [
+        ["--database", "mysql://ada:s3cret@h/db"], ["--database", "postgres://ada:s3cret@h:99999/db"],
+        ["--database", "postgres://ada:s3cret@h"], ["--database", "postgres://ada:s3cret@h/db?sslmode=require"], ["--database"],
+    ])
+    func aBadDatabaseURLIsRefusedWithoutShowingThePassword(arguments: [String]) {
+        let error = #expect(throws: AppOptions.ParseError.self) { try AppOptions.parse(arguments: arguments, environment: [:]) }
+        #expect(error?.description.hasPrefix("--database") == true)
+        #expect(error?.description.contains("s3cret") == false)
+    }
+
+    @Test func aBadDatabaseURLInTheEnvironmentNamesTheVariable() {
+        let error = #expect(throws: AppOptions.ParseError.self) {
+            try AppOptions.parse(arguments: [], environment: ["QUOTEBOOK_DATABASE": "postgres://ada:s3cret@/db"])
+        }
+        #expect(error?.description.hasPrefix("QUOTEBOOK_DATABASE: invalid database URL") == true)
+        #expect(error?.description.contains("s3cret") == false)
     }
 
     @Test func httpDefaultsAreTheSpecs() throws {

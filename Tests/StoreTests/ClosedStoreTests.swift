@@ -32,14 +32,6 @@ import Testing
         #expect(journal.loadSnapshot() == nil)
     }
 
-    @Test func closedAccountStorageRefusesSessionsAsAccountStorageClosed() async throws {
-        let storage = try SQLiteAccountStorage(path: ":memory:")
-        let session = SessionRecord(id: [1, 2, 3], userID: UserID(1), createdAt: date, lastUsedAt: date)
-        await storage.close()
-        await #expect(throws: StoreError.accountStorageClosed(operation: "insert session")) { try await storage.insert(session) }
-        await #expect(throws: StoreError.accountStorageClosed(operation: "read session")) { try await storage.session(id: session.id) }
-    }
-
     @Test(arguments: [
         (StoreError.storeClosed(operation: "dispatch"), "store closed: dispatch refused"),
         (.journalClosed(operation: "append"), "journal closed: append refused"),

@@ -1,14 +1,19 @@
 package import Foundation
 package import HTTPServer
 package import Logging
+package import Store
 
 /// The command line and `QUOTEBOOK_*` environment, parsed: flags win over the environment,
 /// the environment over defaults (SPEC.md "Running").
 package struct AppOptions: Sendable, Equatable {
     package var host = "127.0.0.1"
     package var port = 8080
-    /// Where the database lives.
+    /// Where the SQLite database lives (unused with ``database``).
     package var dataDirectory = URL(fileURLWithPath: "data", isDirectory: true)
+    /// `--database postgres://…`: keep everything in PostgreSQL, shared by every instance on it;
+    /// nil (the default, also for an empty value) keeps SQLite under ``dataDirectory``. Its
+    /// description never shows the password.
+    package var database: PostgresURL?
     /// Folder holding `Templates/` and `Public/`; nil means "find it" (see ``resolveRoot``).
     package var root: URL?
     /// Re-read templates when they change and show error details.
@@ -75,7 +80,7 @@ package struct AppOptions: Sendable, Equatable {
     /// `user add NAME [--display-name NAME] [options]`.
     private static func parseUserCommand(_ words: [String], environment: [String: String]) throws(ParseError) -> Command {
         guard words.first == "add", words.count >= 2, !words[1].hasPrefix("-") else {
-            throw ParseError(description: "usage: quotebook user add NAME [--display-name NAME] [--data DIR]")
+            throw ParseError(description: "usage: quotebook user add NAME [--display-name NAME] [--data DIR | --database URL]")
         }
         var rest: [String] = []
         var displayName: String?
@@ -122,7 +127,7 @@ package struct AppOptions: Sendable, Equatable {
     package static let usage = """
         Usage: quotebook [options]
                quotebook render NAME [--templates DIR] [--repeat N] < context.json
-               quotebook user add NAME [--display-name NAME] [--data DIR] < password
+               quotebook user add NAME [--display-name NAME] [--data DIR | --database URL] < password
 
         Serves Quotebook over HTTP. Every option can also be set as QUOTEBOOK_<NAME>
         (for example QUOTEBOOK_PORT=9000); a flag wins over the environment.
@@ -130,7 +135,10 @@ package struct AppOptions: Sendable, Equatable {
         Options:
           --host HOST        address to listen on (default 127.0.0.1)
           --port PORT        port to listen on; 0 picks a free one (default 8080)
-          --data DIR         where the database is kept (default ./data)
+          --data DIR         where the SQLite database is kept (default ./data)
+          --database URL     postgres://USER[:PASSWORD]@HOST[:PORT]/DB: keep everything in
+                             that PostgreSQL database instead, so several instances can
+                             serve one book (default: SQLite under --data)
           --root DIR         folder holding Templates/ and Public/ (default: the current
                              directory, then the package root)
           --dev              re-read templates when they change; error pages show details
@@ -172,6 +180,7 @@ package struct AppOptions: Sendable, Equatable {
         case host = "--host"
         case port = "--port"
         case data = "--data"
+        case database = "--database"
         case root = "--root"
         case dev = "--dev"
         case secureCookies = "--secure-cookies"
@@ -214,6 +223,17 @@ package struct AppOptions: Sendable, Equatable {
             port = number
         case .data:
             dataDirectory = URL(fileURLWithPath: value, isDirectory: true)
+        case .database:
+            guard !value.isEmpty else {
+                database = nil
+                return
+            }
+            do {
+                database = try PostgresURL(parsing: value)
+            } catch {
+                // The reason names the part at fault and never quotes the URL (or its password).
+                throw ParseError(description: "\(source): \(error)")
+            }
         case .root:
             root = URL(fileURLWithPath: value, isDirectory: true)
         case .dev:

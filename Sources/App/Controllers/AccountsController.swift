@@ -68,7 +68,7 @@ package struct AccountsController: Sendable {
     /// spends one hash, so timing does not tell which usernames exist.
     package func signIn(username typedUsername: String, password: String, returnTo: ReturnPath?) async throws -> SignInState {
         let date = now()
-        guard !throttle.isLocked(typedUsername, now: date) else {
+        guard try await !throttle.isLocked(typedUsername, now: date) else {
             return .throttled(username: typedUsername, returnTo: returnTo)
         }
         let user = Username(typedUsername).flatMap { store.state.user(named: $0) }
@@ -79,10 +79,10 @@ package struct AccountsController: Sendable {
             return .busy(username: typedUsername, returnTo: returnTo)
         }
         guard matches, let user else {
-            throttle.recordFailure(typedUsername, now: date)
+            try await throttle.recordFailure(typedUsername, now: date)
             return .rejected(username: typedUsername, returnTo: returnTo)
         }
-        throttle.recordSuccess(typedUsername)
+        try await throttle.recordSuccess(typedUsername)
         return .signedIn(user, try await sessions.start(for: user.id, now: now()), returnTo: returnTo)
     }
 

@@ -44,7 +44,7 @@ package struct AppCoordinator: HTTPResponder {
             store: store, cache: profileCache, photos: dependencies.photoStorage, sessions: sessions, now: dependencies.now)
         let accountsController = AccountsController(
             store: store, hasher: PasswordHasher(pool: dependencies.hashingPool), sessions: sessions,
-            throttle: SignInThrottle(), now: dependencies.now)
+            throttle: SignInThrottle(storage: dependencies.signInFailures), now: dependencies.now)
         let feed = QuoteFeed(store: store, heartbeatInterval: dependencies.live.heartbeatInterval)
         store.observe { feed.publish($0) }
         quotes = QuotesCoordinator(controller: QuoteController(store: store, now: dependencies.now), feed: feed)

@@ -11,6 +11,9 @@ package struct Dependencies: Sendable {
     package var sessionStorage: any SessionStorage
     /// Profile photos by hash.
     package var photoStorage: any PhotoStorage
+    /// Failed sign-ins per username, for the throttle: in memory for SQLite (one process), in
+    /// the database for PostgreSQL (shared by the instances).
+    package var signInFailures: any SignInFailureStorage
     /// The threads that hash passwords (never an event loop or the cooperative pool).
     package var hashingPool: BlockingThreadPool
     /// The key CSRF tokens are made with, kept in the database so tokens survive a restart.
@@ -30,14 +33,16 @@ package struct Dependencies: Sendable {
     package var live: LiveSettings
 
     package init(
-        store: Store, sessionStorage: any SessionStorage, photoStorage: any PhotoStorage, hashingPool: BlockingThreadPool,
-        csrfKey: [UInt8], secureCookies: Bool, now: @escaping @Sendable () -> Date, templates: PageRenderer.Source,
+        store: Store, sessionStorage: any SessionStorage, photoStorage: any PhotoStorage,
+        signInFailures: any SignInFailureStorage = InMemorySignInFailures(), hashingPool: BlockingThreadPool, csrfKey: [UInt8],
+        secureCookies: Bool, now: @escaping @Sendable () -> Date, templates: PageRenderer.Source,
         staticFiles: StaticFiles, isDevelopment: Bool, logger: Logger, metrics: MetricsRegistry? = nil,
         live: LiveSettings = LiveSettings()
     ) {
         self.store = store
         self.sessionStorage = sessionStorage
         self.photoStorage = photoStorage
+        self.signInFailures = signInFailures
         self.hashingPool = hashingPool
         self.csrfKey = csrfKey
         self.secureCookies = secureCookies

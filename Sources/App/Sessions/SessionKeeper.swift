@@ -14,6 +14,11 @@ package struct IssuedSession: Sendable, Equatable {
 /// A token is 32 bytes from the system's secure random source; only its SHA-256 is stored.
 /// Reading a session costs no database round trip once cached, and "last used" is written at
 /// most once per ``touchInterval`` per session. Sessions end after ``idleLifetime`` unused.
+///
+/// With instances sharing the storage, the cache stays true through the storage's events
+/// (``SessionStorage/observeSessionEvents(_:)``): a session ended anywhere is evicted, and while
+/// the storage cannot hear endings nothing is cached. A cached session due for a "last used"
+/// write is read again first, since another instance may have used or ended it since.
 package final class SessionKeeper: Sendable {
     package static let cookieName = "quotebook_session"
     /// Sessions end after 30 days without use.
@@ -23,24 +28,26 @@ package final class SessionKeeper: Sendable {
     static let tokenByteCount = 32
 
     private let storage: any SessionStorage
-    /// Sessions by id (token hash); bounded, so unknown tokens cannot grow it.
-    private let cache = Mutex<[[UInt8]: SessionRecord]>([:])
-    private let cacheLimit: Int
+    private let cache: SessionCache
 
     package init(storage: any SessionStorage, cacheLimit: Int = 10_000) {
         self.storage = storage
-        self.cacheLimit = max(1, cacheLimit)
+        let cache = SessionCache(limit: max(1, cacheLimit))
+        self.cache = cache
+        storage.observeSessionEvents { event in cache.handle(event) }
     }
 
     /// The live session a cookie's `token` names, or nil for a malformed, unknown or expired one
     /// (an expired one is deleted).
     package func session(forToken token: String, now: Date) async throws(StoreError) -> SessionRecord? {
         guard let id = Self.id(forToken: token) else { return nil }
-        var found = cache.withLock { $0[id] }
-        if found == nil {
-            found = try await storage.session(id: id)
+        if let cached = cache.record(for: id), now.timeIntervalSince(cached.lastUsedAt) < Self.touchInterval { return cached }
+        // An ending heard while storage answers makes the answer too old to cache.
+        let generation = cache.generation
+        guard var record = try await storage.session(id: id) else {
+            cache.drop(id)
+            return nil
         }
-        guard var record = found else { return nil }
         let idle = now.timeIntervalSince(record.lastUsedAt)
         if idle > Self.idleLifetime {
             try await end(record)
@@ -50,7 +57,7 @@ package final class SessionKeeper: Sendable {
             try await storage.touch(id: id, at: now)
             record.lastUsedAt = now
         }
-        remember(record)
+        cache.remember(record, ifGeneration: generation)
         return record
     }
 
@@ -71,7 +78,7 @@ package final class SessionKeeper: Sendable {
     /// ``session(forToken:now:)`` on ``CachedLookup/needsStorage``.
     package func cachedSession(forToken token: String, now: Date) -> CachedLookup {
         guard let id = Self.id(forToken: token) else { return .notAToken }
-        guard let record = cache.withLock({ $0[id] }) else { return .needsStorage }
+        guard let record = cache.record(for: id) else { return .needsStorage }
         // Below the touch interval is also below the idle lifetime: nothing to write or delete.
         guard now.timeIntervalSince(record.lastUsedAt) < Self.touchInterval else { return .needsStorage }
         return .live(record)
@@ -82,20 +89,21 @@ package final class SessionKeeper: Sendable {
         let secret = SecureRandom.bytes(Self.tokenByteCount)
         let record = SessionRecord(id: SHA256.hash(secret), userID: user, createdAt: now, lastUsedAt: now)
         try await storage.insert(record)
-        remember(record)
+        // No one else has the token yet, so nothing can have ended it.
+        cache.remember(record, ifGeneration: nil)
         return IssuedSession(token: Base64URL.encode(secret), record: record)
     }
 
     /// Ends `session`: deleted from storage and cache, so its token is worthless from now on.
     package func end(_ session: SessionRecord) async throws(StoreError) {
-        _ = cache.withLock { $0.removeValue(forKey: session.id) }
+        cache.forget(session.id)
         try await storage.delete(id: session.id)
     }
 
     /// Deletes every session unused for longer than ``idleLifetime`` before `now`.
     package func deleteExpired(now: Date) async throws(StoreError) -> Int {
         let cutoff = now.addingTimeInterval(-Self.idleLifetime)
-        cache.withLock { cache in cache = cache.filter { $0.value.lastUsedAt >= cutoff } }
+        cache.forgetSessions(unusedSince: cutoff)
         return try await storage.deleteSessions(unusedSince: cutoff)
     }
 
@@ -104,11 +112,77 @@ package final class SessionKeeper: Sendable {
         guard token.utf8.count == 43, let bytes = Base64URL.decode(token), bytes.count == tokenByteCount else { return nil }
         return SHA256.hash(bytes)
     }
+}
 
-    private func remember(_ record: SessionRecord) {
-        cache.withLock { cache in
-            if cache[record.id] == nil, cache.count >= cacheLimit { cache.remove(at: cache.startIndex) }
-            cache[record.id] = record
+/// The keeper's sessions by id (token hash), bounded so unknown tokens cannot grow it, with
+/// whether storage lets it cache at all and a generation every ending bumps.
+private final class SessionCache: Sendable {
+    private struct State {
+        var records: [[UInt8]: SessionRecord] = [:]
+        /// Whether storage hears endings now (``SessionStorageEvent``); when not, nothing is kept.
+        var isFollowing = false
+        var generation: UInt64 = 0
+
+        mutating func forgetAll() {
+            generation &+= 1
+            records = [:]
+        }
+    }
+
+    private let state = Mutex(State())
+    private let limit: Int
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Take it before reading storage and pass it to ``remember(_:ifGeneration:)``.
+    var generation: UInt64 { state.withLock { $0.generation } }
+
+    func record(for id: [UInt8]) -> SessionRecord? {
+        state.withLock { $0.records[id] }
+    }
+
+    /// Keeps `record` if storage hears endings and, given a `generation`, no session ended since.
+    func remember(_ record: SessionRecord, ifGeneration generation: UInt64?) {
+        state.withLock { state in
+            guard state.isFollowing, generation == nil || generation == state.generation else { return }
+            if state.records[record.id] == nil, state.records.count >= limit { state.records.remove(at: state.records.startIndex) }
+            state.records[record.id] = record
+        }
+    }
+
+    /// Removes `id` because storage no longer has it: nothing to fence off, so unknown tokens
+    /// cannot keep other reads from being cached.
+    func drop(_ id: [UInt8]) {
+        _ = state.withLock { $0.records.removeValue(forKey: id) }
+    }
+
+    /// Removes `id` because it ended: a read of it already under way must not cache it.
+    func forget(_ id: [UInt8]) {
+        state.withLock { state in
+            state.generation &+= 1
+            state.records[id] = nil
+        }
+    }
+
+    func forgetSessions(unusedSince cutoff: Date) {
+        state.withLock { state in state.records = state.records.filter { $0.value.lastUsedAt >= cutoff } }
+    }
+
+    func handle(_ event: SessionStorageEvent) {
+        switch event {
+        case .ended(let id): forget(id)
+        case .interrupted:
+            state.withLock { state in
+                state.forgetAll()
+                state.isFollowing = false
+            }
+        case .following:
+            state.withLock { state in
+                state.forgetAll()
+                state.isFollowing = true
+            }
         }
     }
 }

@@ -18,7 +18,8 @@ package struct SessionRecord: Sendable, Equatable {
 }
 
 /// Durable sessions and the server's secrets, kept apart from the action journal: a session is
-/// a revocable credential, not a change to the book. SQLite now; PostgreSQL may follow.
+/// a revocable credential, not a change to the book. In SQLite (``SQLiteAccountStorage``) or, shared
+/// by every instance, PostgreSQL (``PostgresAccountStorage``).
 package protocol SessionStorage: Sendable {
     func insert(_ session: SessionRecord) async throws(StoreError)
     /// The session whose id (token hash) is `id`, if it exists.
@@ -30,6 +31,32 @@ package protocol SessionStorage: Sendable {
     func deleteSessions(unusedSince cutoff: Date) async throws(StoreError) -> Int
     /// The secret called `name`, created with `make` and kept the first time it is asked for.
     func secret(named name: String, orCreate make: @Sendable () -> [UInt8]) async throws(StoreError) -> [UInt8]
+    /// Tells `handler` whenever a session may have ended elsewhere, for a cache of sessions to
+    /// stay true: first, at once, whether caching is safe now (``SessionStorageEvent/following``
+    /// or ``SessionStorageEvent/interrupted``), then every event as it comes, in order.
+    ///
+    /// `handler` runs on the storage's thread, one event at a time, and must return quickly
+    /// without calling the storage. Storage that one process owns uses the default: caching is
+    /// always safe, since every ending goes through that process's own cache.
+    func observeSessionEvents(_ handler: @escaping @Sendable (SessionStorageEvent) -> Void)
+}
+
+/// What storage shared by several instances tells a session cache (``SessionStorage/observeSessionEvents(_:)``).
+package enum SessionStorageEvent: Sendable, Equatable {
+    /// The session with this id (token hash) was deleted, by any instance: signed out or expired.
+    case ended(id: [UInt8])
+    /// Endings may go unheard from now (the listener lost its connection): forget every cached
+    /// session and cache none until ``following``.
+    case interrupted
+    /// Endings are heard from now on: caching is safe (what was cached before is forgotten).
+    case following
+}
+
+extension SessionStorage {
+    /// For storage one process owns: caching is safe, and no ending ever happens elsewhere.
+    package func observeSessionEvents(_ handler: @escaping @Sendable (SessionStorageEvent) -> Void) {
+        handler(.following)
+    }
 }
 
 /// A stored photo: bytes named by their SHA-256 (hex), with the image type they were sniffed as.

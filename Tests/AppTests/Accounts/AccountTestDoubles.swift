@@ -76,22 +76,14 @@ final class ProfileCacheDouble: ProfileCaching {
     }
 }
 
-/// Session and photo storage in memory, counting reads and writes.
+/// Session and photo storage in memory.
 actor AccountStorageDouble: SessionStorage, PhotoStorage {
     var sessions: [[UInt8]: SessionRecord] = [:]
     var photos: [String: StoredPhoto] = [:]
-    var reads = 0
-    var touches = 0
 
     func insert(_ session: SessionRecord) { sessions[session.id] = session }
-    func session(id: [UInt8]) -> SessionRecord? {
-        reads += 1
-        return sessions[id]
-    }
-    func touch(id: [UInt8], at date: Date) {
-        touches += 1
-        sessions[id]?.lastUsedAt = date
-    }
+    func session(id: [UInt8]) -> SessionRecord? { sessions[id] }
+    func touch(id: [UInt8], at date: Date) { sessions[id]?.lastUsedAt = date }
     func delete(id: [UInt8]) { sessions[id] = nil }
     func deleteSessions(unusedSince cutoff: Date) -> Int {
         let before = sessions.count
@@ -101,6 +93,48 @@ actor AccountStorageDouble: SessionStorage, PhotoStorage {
     func secret(named name: String, orCreate make: @Sendable () -> [UInt8]) -> [UInt8] { make() }
     func save(_ photo: StoredPhoto) { photos[photo.reference.hash] = photo }
     func photo(hash: String) -> StoredPhoto? { photos[hash] }
+}
+
+/// Session storage (a double or a real backend) counting the reads and touches that reach it,
+/// and able to send the session events shared storage would, also in the middle of a read.
+actor CountingSessionStorage: SessionStorage {
+    let base: any SessionStorage
+    var reads = 0
+    var touches = 0
+    /// Runs inside every read, before the base answers: a notification arriving meanwhile.
+    var duringRead: (@Sendable () -> Void)?
+    private nonisolated let observers = Mutex<[@Sendable (SessionStorageEvent) -> Void]>([])
+
+    init(_ base: any SessionStorage = AccountStorageDouble()) {
+        self.base = base
+    }
+
+    func setDuringRead(_ action: (@Sendable () -> Void)?) { duringRead = action }
+
+    func insert(_ session: SessionRecord) async throws(StoreError) { try await base.insert(session) }
+    func session(id: [UInt8]) async throws(StoreError) -> SessionRecord? {
+        reads += 1
+        duringRead?()
+        return try await base.session(id: id)
+    }
+    func touch(id: [UInt8], at date: Date) async throws(StoreError) {
+        touches += 1
+        try await base.touch(id: id, at: date)
+    }
+    func delete(id: [UInt8]) async throws(StoreError) { try await base.delete(id: id) }
+    func deleteSessions(unusedSince cutoff: Date) async throws(StoreError) -> Int { try await base.deleteSessions(unusedSince: cutoff) }
+    func secret(named name: String, orCreate make: @Sendable () -> [UInt8]) async throws(StoreError) -> [UInt8] {
+        try await base.secret(named: name, orCreate: make)
+    }
+    nonisolated func observeSessionEvents(_ handler: @escaping @Sendable (SessionStorageEvent) -> Void) {
+        observers.withLock { $0.append(handler) }
+        base.observeSessionEvents(handler)
+    }
+
+    /// Sends `event` to the observers, as shared storage would when it hears one.
+    nonisolated func send(_ event: SessionStorageEvent) {
+        for observer in observers.withLock({ $0 }) { observer(event) }
+    }
 }
 
 /// A clock tests move by hand.

@@ -1,94 +1,152 @@
 import App
 import Foundation
 import Store
+import TestSupport
 import Testing
 
-/// Sessions: unguessable tokens, only hashes stored, cached reads, hourly touches, 30-day expiry.
+/// Sessions: unguessable tokens, only hashes stored, cached reads, hourly touches, 30-day expiry,
+/// on every configured backend.
 @Suite struct SessionKeeperTests {
     let clock = TestClock()
 
-    @Test func aTokenIs256RandomBitsAndOnlyItsHashIsStored() async throws {
-        let storage = AccountStorageDouble()
-        let keeper = SessionKeeper(storage: storage)
-        let first = try await keeper.start(for: UserID(1), now: clock.now)
-        let second = try await keeper.start(for: UserID(1), now: clock.now)
-        #expect(first.token != second.token)
-        #expect(Base64URL.decode(first.token)?.count == 32)
-        let stored = try #require(await storage.sessions[first.record.id])
-        #expect(stored.id == SHA256.hash(try #require(Base64URL.decode(first.token))))
-        #expect(stored.id != Array(first.token.utf8))
-    }
-
-    @Test func aCachedSessionIsReadWithoutTheDatabase() async throws {
-        let storage = AccountStorageDouble()
-        let keeper = SessionKeeper(storage: storage)
-        let issued = try await keeper.start(for: UserID(1), now: clock.now)
-        for _ in 0..<5 {
-            #expect(try await keeper.session(forToken: issued.token, now: clock.now)?.userID == UserID(1))
+    @Test(arguments: AccountBackend.configured)
+    func aTokenIs256RandomBitsAndOnlyItsHashIsStored(backend: AccountBackend) async throws {
+        try await withStartedSession(on: backend) { storage, keeper, first throws in
+            let second = try await keeper.start(for: UserID(1), now: clock.now)
+            #expect(first.token != second.token)
+            #expect(Base64URL.decode(first.token)?.count == 32)
+            let stored = try #require(try await storage.base.session(id: first.record.id))
+            #expect(stored.id == SHA256.hash(try #require(Base64URL.decode(first.token))))
+            #expect(stored.id != Array(first.token.utf8))
         }
-        #expect(await storage.reads == 0)
-        // A keeper that never saw it (a restart) reads it once, then from its cache.
-        let restarted = SessionKeeper(storage: storage)
-        _ = try await restarted.session(forToken: issued.token, now: clock.now)
-        _ = try await restarted.session(forToken: issued.token, now: clock.now)
-        #expect(await storage.reads == 1)
     }
 
-    @Test func lastUsedIsWrittenAtMostOnceAnHour() async throws {
-        let storage = AccountStorageDouble()
-        let keeper = SessionKeeper(storage: storage)
-        let issued = try await keeper.start(for: UserID(1), now: clock.now)
-        for _ in 0..<59 {
+    @Test(arguments: AccountBackend.configured)
+    func aCachedSessionIsReadWithoutTheDatabase(backend: AccountBackend) async throws {
+        try await withStartedSession(on: backend) { storage, keeper, issued throws in
+            for _ in 0..<5 {
+                #expect(try await keeper.session(forToken: issued.token, now: clock.now)?.userID == UserID(1))
+            }
+            #expect(await storage.reads == 0)
+            // A keeper that never saw it (a restart, another instance) reads it once, then from its cache.
+            let restarted = SessionKeeper(storage: storage)
+            _ = try await restarted.session(forToken: issued.token, now: clock.now)
+            _ = try await restarted.session(forToken: issued.token, now: clock.now)
+            #expect(await storage.reads == 1)
+        }
+    }
+
+    @Test(arguments: AccountBackend.configured)
+    func lastUsedIsWrittenAtMostOnceAnHour(backend: AccountBackend) async throws {
+        try await withStartedSession(on: backend) { storage, keeper, issued throws in
+            for _ in 0..<59 {
+                clock.advance(by: 60)
+                _ = try await keeper.session(forToken: issued.token, now: clock.now)
+            }
+            #expect(await storage.touches == 0)
             clock.advance(by: 60)
             _ = try await keeper.session(forToken: issued.token, now: clock.now)
+            clock.advance(by: 60)
+            _ = try await keeper.session(forToken: issued.token, now: clock.now)
+            #expect(await storage.touches == 1)
+            #expect(try await storage.base.session(id: issued.record.id)?.lastUsedAt == clock.now.addingTimeInterval(-60))
         }
-        #expect(await storage.touches == 0)
-        clock.advance(by: 60)
-        _ = try await keeper.session(forToken: issued.token, now: clock.now)
-        clock.advance(by: 60)
-        _ = try await keeper.session(forToken: issued.token, now: clock.now)
-        #expect(await storage.touches == 1)
-        #expect(await storage.sessions[issued.record.id]?.lastUsedAt == clock.now.addingTimeInterval(-60))
     }
 
-    @Test func aSessionUnusedFor30DaysIsGoneAndDeleted() async throws {
-        let storage = AccountStorageDouble()
-        let keeper = SessionKeeper(storage: storage)
-        let issued = try await keeper.start(for: UserID(1), now: clock.now)
-        clock.advance(by: SessionKeeper.idleLifetime - 1)
-        #expect(try await keeper.session(forToken: issued.token, now: clock.now) != nil)
-        clock.advance(by: SessionKeeper.idleLifetime + 1)
-        #expect(try await keeper.session(forToken: issued.token, now: clock.now) == nil)
-        #expect(await storage.sessions.isEmpty)
+    @Test(arguments: AccountBackend.configured)
+    func aSessionUnusedFor30DaysIsGoneAndDeleted(backend: AccountBackend) async throws {
+        try await withStartedSession(on: backend) { storage, keeper, issued throws in
+            clock.advance(by: SessionKeeper.idleLifetime - 1)
+            #expect(try await keeper.session(forToken: issued.token, now: clock.now) != nil)
+            clock.advance(by: SessionKeeper.idleLifetime + 1)
+            #expect(try await keeper.session(forToken: issued.token, now: clock.now) == nil)
+            #expect(try await storage.base.session(id: issued.record.id) == nil)
+        }
     }
 
     @Test(arguments: ["", "x", String(repeating: "A", count: 43) + "=", String(repeating: "A", count: 44), "not a token at all!!!!!!!!!!!!!!!!!!!!!!!!!"])
     func malformedTokensFindNothingWithoutAskingTheDatabase(token: String) async throws {
-        let storage = AccountStorageDouble()
+        let storage = CountingSessionStorage()
         #expect(try await SessionKeeper(storage: storage).session(forToken: token, now: clock.now) == nil)
         #expect(await storage.reads == 0)
     }
 
-    @Test func anEndedSessionNoLongerSignsIn() async throws {
-        let storage = AccountStorageDouble()
+    @Test(arguments: AccountBackend.configured)
+    func anEndedSessionNoLongerSignsIn(backend: AccountBackend) async throws {
+        try await withStartedSession(on: backend) { storage, keeper, issued throws in
+            try await keeper.end(issued.record)
+            #expect(try await keeper.session(forToken: issued.token, now: clock.now) == nil)
+            #expect(try await storage.base.session(id: issued.record.id) == nil)
+        }
+    }
+
+    /// Runs `body` with counting storage on a fresh database of `backend`, a keeper on it and a
+    /// session that keeper started for user 1.
+    private func withStartedSession(
+        on backend: AccountBackend, _ body: (CountingSessionStorage, SessionKeeper, IssuedSession) async throws -> Void
+    ) async throws {
+        try await backend.withDatabase { database in
+            let storage = CountingSessionStorage(try await database.makeInstance().sessions)
+            let keeper = SessionKeeper(storage: storage)
+            try await body(storage, keeper, try await keeper.start(for: UserID(1), now: clock.now))
+        }
+    }
+}
+
+/// What the keeper does with the storage's word about sessions ended elsewhere.
+@Suite struct SessionKeeperEventTests {
+    let clock = TestClock()
+
+    @Test func aSessionEndedElsewhereIsEvictedAndReadAgain() async throws {
+        let storage = CountingSessionStorage()
         let keeper = SessionKeeper(storage: storage)
         let issued = try await keeper.start(for: UserID(1), now: clock.now)
-        try await keeper.end(issued.record)
+        try await storage.base.delete(id: issued.record.id)
+        #expect(try await keeper.session(forToken: issued.token, now: clock.now) != nil, "still cached: nothing was heard")
+        storage.send(.ended(id: issued.record.id))
+        #expect(keeper.cachedSession(forToken: issued.token, now: clock.now) == .needsStorage)
+        #expect(try await keeper.session(forToken: issued.token, now: clock.now) == nil)
+        #expect(await storage.reads == 1)
+    }
+
+    @Test func whileEndingsGoUnheardNothingIsCached() async throws {
+        let storage = CountingSessionStorage()
+        let keeper = SessionKeeper(storage: storage)
+        let issued = try await keeper.start(for: UserID(1), now: clock.now)
+        storage.send(.interrupted)
+        #expect(keeper.cachedSession(forToken: issued.token, now: clock.now) == .needsStorage, "the cache was cleared")
+        _ = try await keeper.session(forToken: issued.token, now: clock.now)
+        _ = try await keeper.session(forToken: issued.token, now: clock.now)
+        #expect(await storage.reads == 2)
+        storage.send(.following)
+        _ = try await keeper.session(forToken: issued.token, now: clock.now)
+        _ = try await keeper.session(forToken: issued.token, now: clock.now)
+        #expect(await storage.reads == 3)
+    }
+
+    @Test func aReadThatRacedAnEndingIsNotCached() async throws {
+        let storage = CountingSessionStorage()
+        let issued = try await SessionKeeper(storage: storage).start(for: UserID(1), now: clock.now)
+        let keeper = SessionKeeper(storage: storage)
+        // The ending is heard while storage answers with the session as it was before.
+        await storage.setDuringRead { storage.send(.ended(id: issued.record.id)) }
+        #expect(try await keeper.session(forToken: issued.token, now: clock.now) != nil)
+        await storage.setDuringRead(nil)
+        try await storage.base.delete(id: issued.record.id)
         #expect(try await keeper.session(forToken: issued.token, now: clock.now) == nil)
     }
 
-    @Test func theSQLiteTableKeepsSessionsAndSecrets() async throws {
-        let storage = try SQLiteAccountStorage(path: ":memory:")
-        let record = SessionRecord(id: SHA256.hash([1, 2, 3]), userID: UserID(3), createdAt: clock.now, lastUsedAt: clock.now)
-        try await storage.insert(record)
-        #expect(try await storage.session(id: record.id) == record)
-        try await storage.touch(id: record.id, at: clock.now.addingTimeInterval(7_200))
-        #expect(try await storage.session(id: record.id)?.lastUsedAt == clock.now.addingTimeInterval(7_200))
-        #expect(try await storage.deleteSessions(unusedSince: clock.now.addingTimeInterval(10_000)) == 1)
-        #expect(try await storage.session(id: record.id) == nil)
-        let key = try await storage.secret(named: "csrf", orCreate: { [9, 9] })
-        #expect(try await storage.secret(named: "csrf", orCreate: { [1] }) == key)
-        await storage.close()
+    @Test func aCachedSessionDueForATouchIsReadAgainFirst() async throws {
+        let storage = CountingSessionStorage()
+        let keeper = SessionKeeper(storage: storage)
+        let issued = try await keeper.start(for: UserID(1), now: clock.now)
+        // Another instance used it half an hour ago; this one last saw it an hour ago.
+        clock.advance(by: SessionKeeper.touchInterval)
+        try await storage.base.touch(id: issued.record.id, at: clock.now.addingTimeInterval(-1_800))
+        let record = try await keeper.session(forToken: issued.token, now: clock.now)
+        #expect(record?.lastUsedAt == clock.now.addingTimeInterval(-1_800))
+        #expect(await storage.reads == 1)
+        #expect(await storage.touches == 0, "used within the hour, so no write")
     }
 }
 
@@ -117,49 +175,79 @@ import Testing
     }
 }
 
-/// Five failures in a minute lock a username for a minute.
+/// Five failures in a minute lock a username for a minute, counted in memory (SQLite) or in
+/// PostgreSQL.
 @Suite struct SignInThrottleTests {
     let clock = TestClock()
 
-    @Test func theFifthFailureWithinAMinuteLocksForAMinute() {
-        let throttle = SignInThrottle()
-        for _ in 0..<4 {
-            throttle.recordFailure("Ada", now: clock.now)
-            clock.advance(by: 10)
+    @Test(arguments: AccountBackend.configured)
+    func theFifthFailureWithinAMinuteLocksForAMinute(backend: AccountBackend) async throws {
+        try await withThrottle(on: backend) { throttle in
+            try await fail("Ada", times: 4, every: 10, on: throttle)
+            #expect(try await !throttle.isLocked("ada", now: clock.now))
+            try await throttle.recordFailure("ADA", now: clock.now)
+            #expect(try await throttle.isLocked("ada", now: clock.now))
+            #expect(try await !throttle.isLocked("bob", now: clock.now))
+            clock.advance(by: 59)
+            #expect(try await throttle.isLocked("ada", now: clock.now))
+            clock.advance(by: 2)
+            #expect(try await !throttle.isLocked("ada", now: clock.now))
         }
-        #expect(!throttle.isLocked("ada", now: clock.now))
-        throttle.recordFailure("ADA", now: clock.now)
-        #expect(throttle.isLocked("ada", now: clock.now))
-        #expect(!throttle.isLocked("bob", now: clock.now))
-        clock.advance(by: 59)
-        #expect(throttle.isLocked("ada", now: clock.now))
-        clock.advance(by: 2)
-        #expect(!throttle.isLocked("ada", now: clock.now))
     }
 
-    @Test func failuresOlderThanAMinuteDoNotCount() {
-        let throttle = SignInThrottle()
-        for _ in 0..<10 {
-            throttle.recordFailure("ada", now: clock.now)
-            clock.advance(by: 16)
+    @Test(arguments: AccountBackend.configured)
+    func failuresOlderThanAMinuteDoNotCount(backend: AccountBackend) async throws {
+        try await withThrottle(on: backend) { throttle in
+            try await fail("ada", times: 10, every: 16, on: throttle)
+            #expect(try await !throttle.isLocked("ada", now: clock.now))
         }
-        #expect(!throttle.isLocked("ada", now: clock.now))
     }
 
-    @Test func aSuccessForgetsTheFailures() {
-        let throttle = SignInThrottle()
-        for _ in 0..<4 { throttle.recordFailure("ada", now: clock.now) }
-        throttle.recordSuccess("ada")
-        throttle.recordFailure("ada", now: clock.now)
-        #expect(!throttle.isLocked("ada", now: clock.now))
+    @Test(arguments: AccountBackend.configured)
+    func aSuccessForgetsTheFailures(backend: AccountBackend) async throws {
+        try await withThrottle(on: backend) { throttle in
+            for _ in 0..<4 { try await throttle.recordFailure("ada", now: clock.now) }
+            try await throttle.recordSuccess("ada")
+            try await throttle.recordFailure("ada", now: clock.now)
+            #expect(try await !throttle.isLocked("ada", now: clock.now))
+        }
     }
 
-    @Test func memoryIsBoundedByCapacity() {
-        let throttle = SignInThrottle(capacity: 10)
-        for index in 0..<1_000 { throttle.recordFailure("user\(index)", now: clock.now) }
-        #expect(throttle.trackedCount <= 10)
-        for _ in 0..<5 { throttle.recordFailure("last", now: clock.now) }
-        #expect(throttle.isLocked("last", now: clock.now))
+    @Test(arguments: AccountBackend.configured)
+    func usernamesThatNoLongerCountAreForgotten(backend: AccountBackend) async throws {
+        try await withThrottle(on: backend) { throttle in
+            for index in 0..<5 { try await throttle.recordFailure("user\(index)", now: clock.now) }
+            for _ in 0..<5 { try await throttle.recordFailure("locked", now: clock.now) }
+            clock.advance(by: 61)
+            for _ in 0..<4 { try await throttle.recordFailure("late", now: clock.now) }
+            #expect(try await !throttle.isLocked("locked", now: clock.now))
+            try await throttle.recordFailure("late", now: clock.now)
+            #expect(try await throttle.isLocked("late", now: clock.now))
+        }
+    }
+
+    @Test func memoryIsBoundedByCapacity() async throws {
+        let failures = InMemorySignInFailures(capacity: 10)
+        let throttle = SignInThrottle(storage: failures)
+        for index in 0..<1_000 { try await throttle.recordFailure("user\(index)", now: clock.now) }
+        #expect(failures.trackedCount <= 10)
+        for _ in 0..<5 { try await throttle.recordFailure("last", now: clock.now) }
+        #expect(try await throttle.isLocked("last", now: clock.now))
+    }
+
+    /// Records `count` failures for `username`, the clock advancing `seconds` after each.
+    private func fail(_ username: String, times count: Int, every seconds: TimeInterval, on throttle: SignInThrottle) async throws {
+        for _ in 0..<count {
+            try await throttle.recordFailure(username, now: clock.now)
+            clock.advance(by: seconds)
+        }
+    }
+
+    /// Runs `body` with a throttle counting on a fresh database of `backend`.
+    private func withThrottle(on backend: AccountBackend, _ body: (SignInThrottle) async throws -> Void) async throws {
+        try await backend.withDatabase { database in
+            try await body(SignInThrottle(storage: try await database.makeInstance().signInFailures))
+        }
     }
 }
 
@@ -184,26 +272,32 @@ import Testing
 @Suite struct CachedSessionLookupTests {
     let clock = TestClock()
 
-    @Test func aCachedSessionUsedWithinTheHourIsLive() async throws {
-        let keeper = SessionKeeper(storage: AccountStorageDouble())
-        let issued = try await keeper.start(for: UserID(1), now: clock.now)
-        clock.advance(by: SessionKeeper.touchInterval - 1)
-        #expect(keeper.cachedSession(forToken: issued.token, now: clock.now) == .live(issued.record))
+    @Test(arguments: AccountBackend.configured)
+    func aCachedSessionUsedWithinTheHourIsLive(backend: AccountBackend) async throws {
+        try await backend.withDatabase { database in
+            let keeper = SessionKeeper(storage: try await database.makeInstance().sessions)
+            let issued = try await keeper.start(for: UserID(1), now: clock.now)
+            clock.advance(by: SessionKeeper.touchInterval - 1)
+            #expect(keeper.cachedSession(forToken: issued.token, now: clock.now) == .live(issued.record))
+        }
     }
 
-    @Test func needsStorageWhenNotCachedOrDueForATouchOrExpired() async throws {
-        let storage = AccountStorageDouble()
-        let issued = try await SessionKeeper(storage: storage).start(for: UserID(1), now: clock.now)
-        let restarted = SessionKeeper(storage: storage)
-        #expect(restarted.cachedSession(forToken: issued.token, now: clock.now) == .needsStorage)
-        _ = try await restarted.session(forToken: issued.token, now: clock.now)
-        #expect(restarted.cachedSession(forToken: issued.token, now: clock.now) == .live(issued.record))
-        clock.advance(by: SessionKeeper.touchInterval)
-        #expect(restarted.cachedSession(forToken: issued.token, now: clock.now) == .needsStorage)
-        clock.advance(by: SessionKeeper.idleLifetime)
-        #expect(restarted.cachedSession(forToken: issued.token, now: clock.now) == .needsStorage)
-        #expect(await storage.reads == 1)
-        #expect(await storage.touches == 0)
+    @Test(arguments: AccountBackend.configured)
+    func needsStorageWhenNotCachedOrDueForATouchOrExpired(backend: AccountBackend) async throws {
+        try await backend.withDatabase { database in
+            let storage = CountingSessionStorage(try await database.makeInstance().sessions)
+            let issued = try await SessionKeeper(storage: storage).start(for: UserID(1), now: clock.now)
+            let restarted = SessionKeeper(storage: storage)
+            #expect(restarted.cachedSession(forToken: issued.token, now: clock.now) == .needsStorage)
+            _ = try await restarted.session(forToken: issued.token, now: clock.now)
+            #expect(restarted.cachedSession(forToken: issued.token, now: clock.now) == .live(issued.record))
+            clock.advance(by: SessionKeeper.touchInterval)
+            #expect(restarted.cachedSession(forToken: issued.token, now: clock.now) == .needsStorage)
+            clock.advance(by: SessionKeeper.idleLifetime)
+            #expect(restarted.cachedSession(forToken: issued.token, now: clock.now) == .needsStorage)
+            #expect(await storage.reads == 1)
+            #expect(await storage.touches == 0)
+        }
     }
 
     @Test func aMalformedTokenIsNoSession() {

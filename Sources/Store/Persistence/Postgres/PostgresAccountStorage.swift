@@ -1,0 +1,233 @@
+package import Foundation
+import Synchronization
+
+/// Sessions, secrets, photos and sign-in failures in PostgreSQL, shared by every instance that uses the database
+/// (SPEC.md "Data": a session is the same whichever instance a request reaches). Same semantics
+/// as ``SQLiteAccountStorage``; times are stored as `double precision` seconds since 1970, so a
+/// `Date` comes back exactly as it went in.
+///
+/// Ownership: each ``PostgresClient`` owns one connection on its own serial queue, so no call
+/// blocks the cooperative pool: one for sessions, secrets and sign-in failures, one for photos (a
+/// 2 MiB photo never holds up a session read). A ``PostgresListener`` on a third connection and
+/// its own thread hears every instance's session deletions (``channel``) and relays them to the
+/// session caches (``observeSessionEvents(_:)``). Every statement is parameterised; the schema
+/// name, the one identifier spliced into SQL, is quoted.
+package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendable {
+    /// Where the tables are: `public` in production, a fresh schema per test.
+    package let schema: String
+    let sessions: PostgresClient
+    private let photos: PostgresClient
+    let tables: Tables
+    /// The NOTIFY channel a deleted session's id (hex) is sent on (``channel(forSchema:)``).
+    package let channel: String
+    private let relay = SessionEventRelay(isFollowing: true)
+    private let listener: PostgresListener
+    private let isClosed = Mutex(false)
+    /// When this instance last deleted sign-in failures that no longer count or lock.
+    let lastFailurePurge = Mutex<Date?>(nil)
+
+    /// The schema's table names, quoted and qualified.
+    struct Tables {
+        let session: String
+        let secret: String
+        let photo: String
+        let signInFailure: String
+
+        init(schema: String) {
+            let prefix = PostgresSchemaMigrator.quoted(schema) + "."
+            session = prefix + "session"
+            secret = prefix + "secret"
+            photo = prefix + "photo"
+            signInFailure = prefix + "sign_in_failure"
+        }
+    }
+
+    /// Connects to `url`, creates or migrates the tables in `schema` (which must exist), and
+    /// returns once it listens for session deletions.
+    ///
+    /// - Parameters:
+    ///   - schema: 1 to 40 bytes, so the channel named after it fits PostgreSQL's 63-byte limit.
+    /// - Throws: ``StoreError/postgres(operation:sqlState:message:)`` when the server cannot be
+    ///   reached or refuses; ``StoreError/newerSchema(path:version:)`` for a newer schema.
+    package init(url: PostgresURL, schema: String = "public", policy: PostgresReconnectPolicy = .standard) async throws(StoreError) {
+        guard (1...40).contains(schema.utf8.count), !schema.utf8.contains(0) else {
+            throw StoreError.postgres(
+                operation: "open account storage", sqlState: nil, message: "the schema name must be 1 to 40 bytes without NUL")
+        }
+        self.schema = schema
+        tables = Tables(schema: schema)
+        sessions = PostgresClient(url: url, policy: policy, label: "quotebook.accounts")
+        photos = PostgresClient(url: url, policy: policy, label: "quotebook.photos")
+        let migrator = PostgresSchemaMigrator(component: "accounts", migrations: Self.migrations)
+        try await sessions.withConnection { connection throws(StoreError) in try migrator.migrate(connection, schema: schema) }
+        channel = Self.channel(forSchema: schema)
+        listener = try await PostgresListener.start(url: url, channels: [channel], policy: policy) { [relay] event in
+            for sessionEvent in Self.sessionEvents(for: event) { relay.deliver(sessionEvent) }
+        }
+    }
+
+    /// Where session deletions are announced: `quotebook_sessions`, or
+    /// `quotebook_sessions_<schema>` for a schema other than `public`.
+    package static func channel(forSchema schema: String) -> String {
+        schema == "public" ? "quotebook_sessions" : "quotebook_sessions_\(schema)"
+    }
+
+    /// The numbered schema changes of the account tables.
+    static let migrations: [[String]] = [
+        [
+            """
+            CREATE TABLE session (
+                id bytea PRIMARY KEY,
+                user_id bigint NOT NULL,
+                created_at double precision NOT NULL,
+                last_used_at double precision NOT NULL
+            )
+            """,
+            "CREATE INDEX session_last_used ON session (last_used_at)",
+            "CREATE TABLE photo (hash text PRIMARY KEY, media_type text NOT NULL, bytes bytea NOT NULL)",
+            "CREATE TABLE secret (name text PRIMARY KEY, value bytea NOT NULL)",
+            // One row per username, updated in place: ON CONFLICT DO UPDATE locks it, so
+            // concurrent failures from several instances are counted one after the other.
+            """
+            CREATE TABLE sign_in_failure (
+                username text PRIMARY KEY,
+                failures double precision[] NOT NULL,
+                locked_until double precision
+            )
+            """,
+        ]
+    ]
+
+    package func insert(_ session: SessionRecord) async throws(StoreError) {
+        try await query(
+            "insert session", on: sessions,
+            "INSERT INTO \(tables.session) (id, user_id, created_at, last_used_at) VALUES ($1, $2, $3, $4)",
+            [
+                PostgresBytea.encode(session.id), String(session.userID.rawValue), Self.seconds(session.createdAt),
+                Self.seconds(session.lastUsedAt),
+            ])
+    }
+
+    package func session(id: [UInt8]) async throws(StoreError) -> SessionRecord? {
+        let rows = try await query(
+            "read session", on: sessions, "SELECT user_id, created_at, last_used_at FROM \(tables.session) WHERE id = $1",
+            [PostgresBytea.encode(id)]
+        ).rows
+        guard let row = rows.first else { return nil }
+        guard let user = try row.int64(at: 0) else { throw Self.missing("user_id") }
+        return SessionRecord(
+            id: id, userID: UserID(Int(user)), createdAt: try Self.date(row, at: 1), lastUsedAt: try Self.date(row, at: 2))
+    }
+
+    package func touch(id: [UInt8], at date: Date) async throws(StoreError) {
+        try await query(
+            "touch session", on: sessions, "UPDATE \(tables.session) SET last_used_at = $1 WHERE id = $2",
+            [Self.seconds(date), PostgresBytea.encode(id)])
+    }
+
+    /// Deletes the session and, in the same statement, tells every instance (the NOTIFY is sent
+    /// when the deletion commits).
+    package func delete(id: [UInt8]) async throws(StoreError) {
+        try await query(
+            "delete session", on: sessions,
+            "WITH ended AS (DELETE FROM \(tables.session) WHERE id = $1 RETURNING id) SELECT pg_notify($2, encode(id, 'hex')) FROM ended",
+            [PostgresBytea.encode(id), channel])
+    }
+
+    package func deleteSessions(unusedSince cutoff: Date) async throws(StoreError) -> Int {
+        try await query(
+            "delete unused sessions", on: sessions,
+            """
+            WITH ended AS (DELETE FROM \(tables.session) WHERE last_used_at < $1 RETURNING id)
+            SELECT pg_notify($2, encode(id, 'hex')) FROM ended
+            """, [Self.seconds(cutoff), channel]
+        ).rows.count
+    }
+
+    package func observeSessionEvents(_ handler: @escaping @Sendable (SessionStorageEvent) -> Void) {
+        relay.observe(handler)
+    }
+
+    /// What a listener's event means to session caches: a notification names an ended session;
+    /// one that does not parse is treated as a lost connection (forget everything).
+    static func sessionEvents(for event: PostgresListener.Event) -> [SessionStorageEvent] {
+        switch event {
+        case .listening: return [.following]
+        case .interrupted: return [.interrupted]
+        case .notification(let notification):
+            guard let id = PostgresBytea.decode("\\x" + notification.payload) else { return [.interrupted, .following] }
+            return [.ended(id: id)]
+        }
+    }
+
+    /// Instances starting together may each make a value; the first to insert wins and every one
+    /// returns the winner.
+    package func secret(named name: String, orCreate make: @Sendable () -> [UInt8]) async throws(StoreError) -> [UInt8] {
+        let select = "SELECT value FROM \(tables.secret) WHERE name = $1"
+        if let value = try await query("read secret", on: sessions, select, [name]).rows.first?.bytes(at: 0) { return value }
+        try await query(
+            "create secret", on: sessions, "INSERT INTO \(tables.secret) (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",
+            [name, PostgresBytea.encode(make())])
+        guard let value = try await query("read secret", on: sessions, select, [name]).rows.first?.bytes(at: 0) else {
+            throw Self.missing("secret")
+        }
+        return value
+    }
+
+    package func save(_ photo: StoredPhoto) async throws(StoreError) {
+        try await query(
+            "save photo", on: photos,
+            "INSERT INTO \(tables.photo) (hash, media_type, bytes) VALUES ($1, $2, $3) ON CONFLICT (hash) DO NOTHING",
+            [photo.reference.hash, photo.reference.mediaType, PostgresBytea.encode(photo.bytes)])
+    }
+
+    package func photo(hash: String) async throws(StoreError) -> StoredPhoto? {
+        let rows = try await query(
+            "read photo", on: photos, "SELECT media_type, bytes FROM \(tables.photo) WHERE hash = $1", [hash]
+        ).rows
+        guard let row = rows.first else { return nil }
+        guard let mediaType = row.string(at: 0), let bytes = try row.bytes(at: 1) else { throw Self.missing("photo") }
+        return StoredPhoto(reference: PhotoReference(hash: hash, mediaType: mediaType), bytes: bytes)
+    }
+
+    /// Closes the connections; later calls throw ``StoreError/accountStorageClosed(operation:)``.
+    package func close() async {
+        let wasClosed = isClosed.withLock { isClosed in
+            defer { isClosed = true }
+            return isClosed
+        }
+        guard !wasClosed else { return }
+        listener.stop()
+        await sessions.close()
+        await photos.close()
+    }
+
+    /// Runs `sql` on `client` as `operation`, unless ``close()`` has been called.
+    @discardableResult
+    func query(
+        _ operation: String, on client: PostgresClient, _ sql: String, _ parameters: [String?]
+    ) async throws(StoreError) -> PostgresResult {
+        guard !isClosed.withLock({ $0 }) else { throw StoreError.accountStorageClosed(operation: operation) }
+        do {
+            return try await client.query(sql, parameters)
+        } catch {
+            if case .postgresClosed = error { throw StoreError.accountStorageClosed(operation: operation) }
+            throw error
+        }
+    }
+
+    /// `date` as a `double precision` parameter: Swift's shortest text that reads back exactly.
+    static func seconds(_ date: Date) -> String {
+        String(date.timeIntervalSince1970)
+    }
+
+    /// The `double precision` seconds in `column` as a date.
+    static func date(_ row: PostgresRow, at column: Int) throws(StoreError) -> Date {
+        guard let seconds = row.string(at: column).flatMap(Double.init) else { throw missing("a time in column \(column)") }
+        return Date(timeIntervalSince1970: seconds)
+    }
+
+    static func missing(_ what: String) -> StoreError {
+        StoreError.postgres(operation: "read account storage", sqlState: nil, message: "\(what) is missing or malformed")
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// Applies one component's numbered migrations to a PostgreSQL schema, tracking the applied count
+/// per component in that schema's `quotebook_migration` table. All of it runs in one transaction
+/// holding an advisory lock (https://www.postgresql.org/docs/15/explicit-locking.html#ADVISORY-LOCKS),
+/// so instances starting together migrate once, one after the other, and a crash never leaves a
+/// half-applied migration.
+///
+/// A migration is a list of statements, each run alone (libpq runs one statement per call), with
+/// the schema as the transaction's `search_path`, so its SQL names tables unqualified.
+struct PostgresSchemaMigrator {
+    /// Who owns the migrations (`accounts`, `journal`): each component counts its own.
+    let component: String
+    let migrations: [[String]]
+
+    /// Brings `schema` up to date on `connection`.
+    ///
+    /// - Throws: ``StoreError/newerSchema(path:version:)`` when a newer Quotebook migrated it
+    ///   further than this one knows; PostgreSQL errors as they come.
+    func migrate(_ connection: PostgresConnection, schema: String) throws(StoreError) {
+        try connection.transaction { () throws(StoreError) in
+            // One lock per schema whatever the component, so two components never race to
+            // create the version table either.
+            try connection.query("SELECT pg_advisory_xact_lock(hashtext($1))", ["quotebook migrations in \(schema)"])
+            try connection.query("SET LOCAL search_path TO \(PostgresSchemaMigrator.quoted(schema))")
+            try connection.query(
+                "CREATE TABLE IF NOT EXISTS quotebook_migration (component text PRIMARY KEY, version integer NOT NULL)")
+            let rows = try connection.query("SELECT version FROM quotebook_migration WHERE component = $1", [component]).rows
+            let current = Int(try rows.first?.int64(at: 0) ?? 0)
+            guard current <= migrations.count else {
+                throw StoreError.newerSchema(path: "\(connection.url) schema \(schema) (\(component))", version: current)
+            }
+            guard current < migrations.count else { return }
+            for statement in migrations.dropFirst(current).joined() { try connection.query(statement) }
+            try connection.query(
+                """
+                INSERT INTO quotebook_migration (component, version) VALUES ($1, $2)
+                ON CONFLICT (component) DO UPDATE SET version = excluded.version
+                """, [component, String(migrations.count)])
+        }
+    }
+
+    /// `name` as a quoted SQL identifier: in double quotes, a double quote doubled
+    /// (https://www.postgresql.org/docs/15/sql-syntax-lexical.html#SQL-SYNTAX-IDENTIFIERS).
+    static func quoted(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

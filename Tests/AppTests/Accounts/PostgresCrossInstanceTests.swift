@@ -1,0 +1,124 @@
+import App
+import Foundation
+import Store
+import TestSupport
+import Testing
+
+/// Two instances in one process, each with its own storage, keeper and throttle, on one
+/// PostgreSQL database: sessions and the sign-in limit are the same whichever one is asked.
+@Suite(.enabled(if: AccountBackend.testDatabaseURL != nil, Comment(rawValue: AccountBackend.postgresSkipReason)))
+struct PostgresCrossInstanceTests {
+    let clock = TestClock()
+    /// How long an ending may take to reach the other instance before the test fails.
+    static let bound: Duration = .seconds(5)
+
+    @Test func aSessionStartedOnOneIsValidOnTheOther() async throws {
+        try await AccountBackend.postgres.withDatabase { database in
+            let a = SessionKeeper(storage: try await database.makeInstance().sessions)
+            let bStorage = CountingSessionStorage(try await database.makeInstance().sessions)
+            let b = SessionKeeper(storage: bStorage)
+            let issued = try await a.start(for: UserID(4), now: clock.now)
+            #expect(b.cachedSession(forToken: issued.token, now: clock.now) == .needsStorage)
+            #expect(try await b.session(forToken: issued.token, now: clock.now) == issued.record)
+            #expect(try await b.session(forToken: issued.token, now: clock.now) == issued.record)
+            #expect(await bStorage.reads == 1, "found in the database once, then cached")
+        }
+    }
+
+    @Test func signingOutOnOneSignsOutOnTheOtherWithinTheBound() async throws {
+        try await AccountBackend.postgres.withDatabase { database in
+            let a = SessionKeeper(storage: try await database.makeInstance().sessions)
+            let bStorage = try await database.makeInstance().sessions
+            let b = SessionKeeper(storage: bStorage)
+            let events = Self.events(of: bStorage)
+            let issued = try await a.start(for: UserID(4), now: clock.now)
+            _ = try await b.session(forToken: issued.token, now: clock.now)
+            #expect(b.cachedSession(forToken: issued.token, now: clock.now) == .live(issued.record))
+            try await a.end(issued.record)
+            // B's keeper observed first, so once the test hears the ending, the keeper has too.
+            #expect(try await Self.wait(for: .ended(id: issued.record.id), in: events))
+            #expect(b.cachedSession(forToken: issued.token, now: clock.now) == .needsStorage)
+            #expect(try await b.session(forToken: issued.token, now: clock.now) == nil)
+        }
+    }
+
+    @Test func aLostListenerForgetsTheCacheAndCachesAgainOnceBack() async throws {
+        try await AccountBackend.postgres.withDatabase { database in
+            let storage = try await database.makeInstance()
+            let counting = CountingSessionStorage(storage.sessions)
+            let keeper = SessionKeeper(storage: counting)
+            let events = Self.events(of: storage.sessions)
+            let issued = try await keeper.start(for: UserID(4), now: clock.now)
+            try await Self.terminateListeners(of: database)
+            #expect(try await Self.wait(for: .interrupted, in: events))
+            #expect(try await Self.wait(for: .following, in: events), "listening again after reconnecting")
+            #expect(keeper.cachedSession(forToken: issued.token, now: clock.now) == .needsStorage)
+            _ = try await keeper.session(forToken: issued.token, now: clock.now)
+            _ = try await keeper.session(forToken: issued.token, now: clock.now)
+            #expect(await counting.reads == 1)
+        }
+    }
+
+    @Test func fiveFailuresSplitThreeAndTwoLockTheUsernameOnBoth() async throws {
+        try await AccountBackend.postgres.withDatabase { database in
+            let a = SignInThrottle(storage: try await database.makeInstance().signInFailures)
+            let b = SignInThrottle(storage: try await database.makeInstance().signInFailures)
+            for _ in 0..<3 { try await a.recordFailure("ada", now: clock.now) }
+            for _ in 0..<2 { try await b.recordFailure("Ada", now: clock.now) }
+            #expect(try await a.isLocked("ada", now: clock.now))
+            #expect(try await b.isLocked("ada", now: clock.now))
+            #expect(try await !a.isLocked("bob", now: clock.now))
+        }
+    }
+
+    @Test func fiveFailuresAtOnceOnTwoInstancesLockTheUsername() async throws {
+        try await AccountBackend.postgres.withDatabase { database in
+            let throttles = [
+                SignInThrottle(storage: try await database.makeInstance().signInFailures),
+                SignInThrottle(storage: try await database.makeInstance().signInFailures),
+            ]
+            let now = clock.now
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<5 { group.addTask { try await throttles[index % 2].recordFailure("ada", now: now) } }
+                try await group.waitForAll()
+            }
+            #expect(try await throttles[0].isLocked("ada", now: now))
+            #expect(try await throttles[1].isLocked("ada", now: now))
+        }
+    }
+
+    /// The events `storage` reports from now on.
+    private static func events(of storage: any SessionStorage) -> AsyncStream<SessionStorageEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: SessionStorageEvent.self)
+        storage.observeSessionEvents { continuation.yield($0) }
+        return stream
+    }
+
+    /// Whether `event` comes within ``bound``, skipping the others.
+    private static func wait(for event: SessionStorageEvent, in events: AsyncStream<SessionStorageEvent>) async throws -> Bool {
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                for await next in events where next == event { return true }
+                return false
+            }
+            group.addTask {
+                try await Task.sleep(for: bound)
+                return false
+            }
+            let heard = try await group.next() ?? false
+            group.cancelAll()
+            return heard
+        }
+    }
+
+    /// Ends the server sessions of the database's listeners, as a restart or a network cut would.
+    private static func terminateListeners(of database: AccountDatabase) async throws {
+        guard case .postgres(let url, let schema) = database.location else { throw AccountBackendError.notConfigured }
+        let admin = PostgresClient(url: url)
+        let ended = try await admin.query(
+            "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE query = $1",
+            ["LISTEN \"\(PostgresAccountStorage.channel(forSchema: schema))\""])
+        #expect(ended.rows.count == 1)
+        await admin.close()
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Store
+import TestSupport
+import Testing
+
+/// Sessions, secrets and photos behave the same in SQLite and PostgreSQL (each test runs on every
+/// configured backend, on a fresh database).
+@Suite struct AccountStorageTests {
+    let date = Date(timeIntervalSince1970: 1_795_330_800.123_456_789)
+
+    @Test(arguments: AccountBackend.configured)
+    func keepsTouchesAndDeletesSessions(backend: AccountBackend) async throws {
+        try await backend.withDatabase { database in
+            let storage = try await database.makeInstance().sessions
+            let record = SessionRecord(id: SHA256Fixture.id(1), userID: UserID(3), createdAt: date, lastUsedAt: date)
+            let other = SessionRecord(id: SHA256Fixture.id(2), userID: UserID(4), createdAt: date, lastUsedAt: date)
+            try await storage.insert(record)
+            try await storage.insert(other)
+            #expect(try await storage.session(id: record.id) == record, "dates come back exactly")
+            #expect(try await storage.session(id: SHA256Fixture.id(3)) == nil)
+            try await storage.touch(id: record.id, at: date.addingTimeInterval(7_200))
+            #expect(try await storage.session(id: record.id)?.lastUsedAt == date.addingTimeInterval(7_200))
+            #expect(try await storage.deleteSessions(unusedSince: date.addingTimeInterval(1)) == 1)
+            #expect(try await storage.session(id: other.id) == nil)
+            try await storage.delete(id: record.id)
+            #expect(try await storage.session(id: record.id) == nil)
+            try await storage.delete(id: record.id)
+        }
+    }
+
+    @Test(arguments: AccountBackend.configured)
+    func aSecretIsMadeOnceAndKeptForEveryInstance(backend: AccountBackend) async throws {
+        try await backend.withDatabase { database in
+            let first = try await database.makeInstance().sessions
+            let key = try await first.secret(named: "csrf", orCreate: { [9, 9, 0, 255] })
+            #expect(key == [9, 9, 0, 255])
+            #expect(try await first.secret(named: "csrf", orCreate: { [1] }) == key)
+            let second = try await database.makeInstance().sessions
+            #expect(try await second.secret(named: "csrf", orCreate: { [2] }) == key)
+            #expect(try await second.secret(named: "other", orCreate: { [3] }) == [3])
+        }
+    }
+
+    @Test(arguments: AccountBackend.configured)
+    func photosAreKeptByHashWithEveryByte(backend: AccountBackend) async throws {
+        try await backend.withDatabase { database in
+            let storage = try await database.makeInstance().photos
+            let bytes = (0...255).map { UInt8($0) } + [0, 0]
+            let photo = StoredPhoto(reference: PhotoReference(hash: "ab12", mediaType: "image/png"), bytes: bytes)
+            try await storage.save(photo)
+            try await storage.save(StoredPhoto(reference: photo.reference, bytes: bytes))
+            #expect(try await storage.photo(hash: "ab12") == photo)
+            #expect(try await storage.photo(hash: "cd34") == nil)
+            #expect(try await database.makeInstance().photos.photo(hash: "ab12") == photo, "another instance sees it")
+        }
+    }
+
+    @Test(arguments: AccountBackend.configured)
+    func aSessionOneInstanceStartsIsFoundByAnother(backend: AccountBackend) async throws {
+        try await backend.withDatabase { database in
+            let record = SessionRecord(id: SHA256Fixture.id(7), userID: UserID(1), createdAt: date, lastUsedAt: date)
+            try await database.makeInstance().sessions.insert(record)
+            #expect(try await database.makeInstance().sessions.session(id: record.id) == record)
+        }
+    }
+
+    @Test(arguments: AccountBackend.configured)
+    func closedStorageRefusesAsAccountStorageClosed(backend: AccountBackend) async throws {
+        try await backend.withDatabase { database in
+            let instance = try await database.makeInstance()
+            let session = SessionRecord(id: [1, 2, 3], userID: UserID(1), createdAt: date, lastUsedAt: date)
+            await instance.close()
+            await #expect(throws: StoreError.accountStorageClosed(operation: "insert session")) {
+                try await instance.sessions.insert(session)
+            }
+            await #expect(throws: StoreError.accountStorageClosed(operation: "read session")) {
+                try await instance.sessions.session(id: session.id)
+            }
+            await #expect(throws: StoreError.accountStorageClosed(operation: "read photo")) {
+                try await instance.photos.photo(hash: "ab")
+            }
+        }
+    }
+}
+
+/// Session ids as the keeper makes them: 32 bytes.
+enum SHA256Fixture {
+    static func id(_ seed: UInt8) -> [UInt8] {
+        (0..<32).map { UInt8(truncatingIfNeeded: Int($0) * 7 + Int(seed)) }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Store
+import TestSupport
+import Testing
+
+/// What only PostgreSQL account storage has to get right: instances starting together on one
+/// schema, and a schema a newer Quotebook migrated.
+@Suite(.enabled(if: AccountBackend.testDatabaseURL != nil, Comment(rawValue: AccountBackend.postgresSkipReason)))
+struct PostgresAccountStorageTests {
+    @Test func instancesStartingTogetherMigrateOnce() async throws {
+        try await AccountBackend.postgres.withDatabase { database in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<4 { group.addTask { _ = try await database.makeInstance() } }
+                try await group.waitForAll()
+            }
+            let (url, schema) = try Self.postgresLocation(of: database)
+            let version = try await PostgresClient(url: url).query(
+                "SELECT version FROM \(schema).quotebook_migration WHERE component = 'accounts'")
+            #expect(try version.rows.map { try $0.int64(at: 0) } == [1])
+        }
+    }
+
+    @Test func aSchemaANewerQuotebookMigratedIsRefused() async throws {
+        try await AccountBackend.postgres.withDatabase { database in
+            _ = try await database.makeInstance()
+            let (url, schema) = try Self.postgresLocation(of: database)
+            try await PostgresClient(url: url).query("UPDATE \(schema).quotebook_migration SET version = 99")
+            await #expect {
+                _ = try await PostgresAccountStorage(url: url, schema: schema)
+            } throws: { error in
+                guard case StoreError.newerSchema(_, version: 99) = error else { return false }
+                return true
+            }
+        }
+    }
+
+    @Test func aSchemaNameTooLongForItsChannelIsRefusedBeforeConnecting() async throws {
+        let url = try PostgresURL(parsing: try #require(AccountBackend.testDatabaseURL))
+        await #expect(throws: StoreError.self) {
+            _ = try await PostgresAccountStorage(url: url, schema: String(repeating: "s", count: 41))
+        }
+        #expect(PostgresAccountStorage.channel(forSchema: "public") == "quotebook_sessions")
+        #expect(PostgresAccountStorage.channel(forSchema: String(repeating: "s", count: 40)).utf8.count <= 63)
+    }
+
+    @Test func failuresThatNoLongerCountOrLockAreDeleted() async throws {
+        try await AccountBackend.postgres.withDatabase { database in
+            let storage = try await database.makeInstance().signInFailures
+            let start = Date(timeIntervalSince1970: 1_000_000)
+            for name in ["a", "b", "c"] {
+                _ = try await storage.recordFailure(for: name, at: start, forgettingBefore: start.addingTimeInterval(-60))
+            }
+            try await storage.lock("c", until: start.addingTimeInterval(120))
+            let later = start.addingTimeInterval(61)
+            _ = try await storage.recordFailure(for: "d", at: later, forgettingBefore: later.addingTimeInterval(-60))
+            let (url, schema) = try Self.postgresLocation(of: database)
+            let names = try await PostgresClient(url: url).query("SELECT username FROM \(schema).sign_in_failure ORDER BY 1")
+            #expect(names.rows.map { $0.string(at: 0) } == ["c", "d"], "c is still locked")
+        }
+    }
+
+    private static func postgresLocation(of database: AccountDatabase) throws -> (PostgresURL, String) {
+        guard case .postgres(let url, let schema) = database.location else { throw AccountBackendError.notConfigured }
+        return (url, schema)
+    }
+}
