@@ -888,14 +888,16 @@ def main():
         return 2
     executable, root = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 
-    def overall_timeout(*_):
-        raise Failed(f"the whole test took longer than {OVERALL_TIMEOUT} s")
+    def interrupt(reason):
+        def handler(*_):
+            # Once: the clean-up that follows must not be interrupted in turn.
+            signal.signal(signal.SIGALRM, signal.SIG_IGN)
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+            raise Failed(reason)
+        return handler
 
-    signal.signal(signal.SIGALRM, overall_timeout)
-    def stopped(*_):
-        raise Failed("stopped by SIGTERM")
-
-    signal.signal(signal.SIGTERM, stopped)
+    signal.signal(signal.SIGALRM, interrupt(f"the whole test took longer than {OVERALL_TIMEOUT} s"))
+    signal.signal(signal.SIGTERM, interrupt("stopped by SIGTERM"))
     signal.alarm(OVERALL_TIMEOUT)
     started = time.monotonic()
     figures = []
