@@ -362,7 +362,8 @@ class Cluster:
         return (server.host, server.port)
 
     def start_nginx(self):
-        template = open(os.path.join(self.root, "deploy", "nginx.conf")).read()
+        with open(os.path.join(self.root, "deploy", "nginx.conf")) as file:
+            template = file.read()
         self.nginx_port = free_port()
         config, count = re.subn(r"listen 127\.0\.0\.1:8080;", f"listen 127.0.0.1:{self.nginx_port};", template)
         check(count == 1, "deploy/nginx.conf has no 'listen 127.0.0.1:8080;' line to render")
@@ -376,10 +377,11 @@ class Cluster:
             file.write(config)
         binary = shutil.which("nginx") or "/usr/sbin/nginx"
         directives = "daemon off;" + (" user root;" if os.geteuid() == 0 else "")
-        self.nginx = subprocess.Popen([binary, "-p", self.nginx_prefix, "-c", path, "-g", directives],
-                                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                      stderr=open(os.path.join(self.work, "nginx.stderr"), "wb"),
-                                      start_new_session=True)
+        with open(os.path.join(self.work, "nginx.stderr"), "wb") as stderr:
+            # Its own process group, so that clean-up can end the workers with the master.
+            self.nginx = subprocess.Popen([binary, "-p", self.nginx_prefix, "-c", path, "-g", directives],
+                                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr,
+                                          start_new_session=True)
         deadline = time.monotonic() + 15
         while True:
             check(self.nginx.poll() is None, f"nginx exited with status {self.nginx.returncode}")
