@@ -37,8 +37,10 @@ port_in_use() {
     (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
 }
 
+# max_connections: the parallel test suites hold up to about 150 connections at once (every
+# store, account storage and listener has its own), over the default 100.
 server_options() {
-    echo "-p $1 -k $dir -c listen_addresses=127.0.0.1"
+    echo "-p $1 -k $dir -c listen_addresses=127.0.0.1 -c max_connections=300"
 }
 
 case "$command" in

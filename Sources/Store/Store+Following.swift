@@ -29,6 +29,14 @@ extension Store {
         }
     }
 
+    /// Reads and applies what other processes appended to the shared journal, now rather than at
+    /// the next wake-up, for a caller that knows it is behind (a session for an account another
+    /// instance has just made). Returns at once for a journal only this store writes.
+    package func catchUpWithJournal() async {
+        guard followsJournal else { return }
+        await followJournal()
+    }
+
     /// One wake-up: waits for the lead (a commit in flight checks the journal's head itself),
     /// catches up, and hands the lead on.
     private func followJournal() async {

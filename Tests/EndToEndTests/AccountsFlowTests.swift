@@ -130,6 +130,22 @@ import Testing
         #expect(replay.headers["Location"] == "/login?return_to=/profile")
     }
 
+    @Test func aLiveSessionForAnAccountThisInstanceHasNotAppliedKeepsItsCookie() async throws {
+        // With several instances: another one made the account and the session, and this one
+        // has not applied the sign-up from the journal yet. Deleting the cookie would sign the
+        // person out for good; the next request, once the sign-up is applied, is signed in.
+        let app = try TestApp()
+        let issued = try await SessionKeeper(storage: app.accountStorage).start(for: UserID(99), now: TestApp.fixedNow)
+        let cookie = "quotebook_session=\(issued.token)"
+        let request = HTTPRequest(method: .get, target: "/", headers: ["Host": "t", "Cookie": cookie])
+        for _ in 0..<2 {
+            let page = await app.respond(request)
+            #expect(page.status == .ok)
+            #expect(page.text.contains("Sign in"), "signed out for this request")
+            #expect(!page.headers.values(for: "Set-Cookie").contains { $0.hasPrefix("quotebook_session=") })
+        }
+    }
+
     @Test func aProtectedPageSendsToSignInAndBackAfterwards() async throws {
         let app = try TestApp()
         _ = try await app.signedIn("ada")

@@ -2,7 +2,7 @@
 own data directory, stopped with SIGTERM, and killed if a test leaves it running.
 
 Shared by Tests/Browser/app_flow.py, Tests/Browser/live_flow.py and
-Tests/Conformance/page_check.py; it needs nothing outside the standard library.
+Tests/Conformance/page_check.py and Tests/Cluster/cluster_test.py; it needs nothing outside the standard library.
 """
 import select
 import signal
@@ -16,10 +16,11 @@ def check(condition, message):
 
 
 class Server:
-    def __init__(self, executable, root, data):
+    def __init__(self, executable, root, data, port=0, arguments=(), stderr=subprocess.DEVNULL):
+        """`arguments` go after the defaults (a later `--log-level` wins); `stderr` takes the log."""
         self.process = subprocess.Popen(
-            [executable, "--port", "0", "--data", data, "--root", root, "--log-level", "warning"],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+            [executable, "--port", str(port), "--data", data, "--root", root, "--log-level", "warning", *arguments],
+            stdout=subprocess.PIPE, stderr=stderr, stdin=subprocess.DEVNULL)
         ready, _, _ = select.select([self.process.stdout], [], [], 30)
         if not ready:
             self.process.kill()

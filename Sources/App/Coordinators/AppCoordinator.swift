@@ -275,6 +275,11 @@ package struct AppCoordinator: HTTPResponder {
         if let token = cookies[SessionKeeper.cookieName] {
             session = try await sessions.session(forToken: token, now: date)
         }
+        if let session, store.state.users[session.userID] == nil {
+            // A session another instance started for an account it has just made: this instance
+            // applies the sign-up from the shared journal a moment later, or now.
+            await store.catchUpWithJournal()
+        }
         return visitor(cookies: cookies, session: session, date: date, exchange: &exchange)
     }
 
@@ -286,14 +291,16 @@ package struct AppCoordinator: HTTPResponder {
         if let token = cookies[SessionKeeper.cookieName] {
             switch sessions.cachedSession(forToken: token, now: date) {
             case .notAToken: session = nil
-            case .live(let record): session = record
-            case .needsStorage: return nil
+            case .live(let record) where store.state.users[record.userID] != nil: session = record
+            case .live, .needsStorage: return nil
             }
         }
         return visitor(cookies: cookies, session: session, date: date, exchange: &exchange)
     }
 
-    /// Who is asking, given the session the cookie names (nil: none, or not live).
+    /// Who is asking, given the session the cookie names (nil: none, or not live). The cookie is
+    /// deleted only when the session is not live: a live one whose account this instance has not
+    /// applied yet (made on another instance) is signed out for this request alone.
     private func visitor(cookies: HTTPCookies, session: SessionRecord?, date: Date, exchange: inout Exchange) -> Visitor {
         if let token = cookies[SessionKeeper.cookieName] {
             if let session, let user = store.state.users[session.userID] {
@@ -303,7 +310,7 @@ package struct AppCoordinator: HTTPResponder {
                 }
                 return Visitor(user: user, session: session, csrfToken: csrf.token(for: .session(id: session.id)))
             }
-            exchange.cookies.append(.deleting(SessionKeeper.cookieName, isSecure: secureCookies))
+            if session == nil { exchange.cookies.append(.deleting(SessionKeeper.cookieName, isSecure: secureCookies)) }
         }
         if let value = cookies[CSRFProtection.preSessionCookieName], CSRFProtection.isPreSessionValue(value) {
             return Visitor(csrfToken: csrf.token(for: .preSession(value)))

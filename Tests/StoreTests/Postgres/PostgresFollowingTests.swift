@@ -81,6 +81,17 @@ struct PostgresFollowingTests {
         }
     }
 
+    @Test func catchingUpOnRequestAppliesWhatAnotherInstanceAppendedBeforeReturning() async throws {
+        try await JournalLocation.with(.postgres) { location in
+            let store = try makeStore(at: location)
+            // No notification and a minute's poll: only the request brings the news in time.
+            try await appendWithoutNotifying(Self.edit("Unannounced", from: 1), quote: QuoteID(1), at: location)
+            await store.catchUpWithJournal()
+            #expect(store.state.quotes[QuoteID(1)]?.text == "Unannounced")
+            await store.close()
+        }
+    }
+
     @Test func aSaveFromAVersionAnotherInstanceReplacedGetsTheConflictWithTheirVersion() async throws {
         try await JournalLocation.with(.postgres) { location in
             let first = try makeStore(at: location)

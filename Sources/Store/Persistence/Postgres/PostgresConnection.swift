@@ -16,7 +16,10 @@ import Foundation
 /// **Lost connections.** When a statement fails and libpq reports the connection bad, the call
 /// throws ``StoreError/postgresConnectionLost(operation:message:)`` and does not retry: the
 /// server may have applied the statement (or committed the transaction) before the connection
-/// dropped, and only the caller knows whether repeating it is safe. The next call reconnects
+/// dropped, and only the caller knows whether repeating it is safe. A connection the server
+/// ended while it sat idle (a restart, `pg_terminate_backend`) is different: the server said so
+/// on the socket before any statement was sent, so ``query(_:_:)`` reads that first and
+/// reconnects instead of failing a statement the server never saw. The next call reconnects
 /// first, retrying per ``PostgresReconnectPolicy``, re-issues the LISTENs, counts the reconnection
 /// in ``reconnections`` and then runs; if the server stays away for the whole budget it throws
 /// ``StoreError/postgres(operation:sqlState:message:)``. Inside ``transaction(_:)`` nothing
@@ -76,6 +79,7 @@ package final class PostgresConnection {
     ///   ``StoreError/postgresConnectionLost(operation:message:)`` when the connection dropped.
     @discardableResult
     package func query(_ sql: String, _ parameters: [String?] = []) throws(StoreError) -> PostgresResult {
+        if !isInTransaction { noticeEndedWhileIdle() }
         let connection = try connected(for: sql)
         if let index = parameters.firstIndex(where: { $0?.utf8.contains(0) == true }) {
             throw StoreError.postgres(
@@ -108,6 +112,20 @@ package final class PostgresConnection {
         } catch {
             if case .postgresConnectionLost = error {} else { _ = try? query("ROLLBACK") }
             throw error
+        }
+    }
+
+    /// Between statements nothing is in flight, so anything waiting on the socket is a
+    /// notification or the server ending the session (its error, then end of file). Reading it
+    /// (`PQconsumeInput` never blocks; notifications stay queued for ``notifications(waitingUpTo:)``)
+    /// turns a session that ended into `CONNECTION_BAD`, which ``connected(for:)`` replaces. One
+    /// `poll` when the socket is quiet; a few reads at most when it is not.
+    private func noticeEndedWhileIdle() {
+        guard let handle else { return }
+        for _ in 0..<4 {
+            guard PQstatus(handle) == CONNECTION_OK, SocketWait.isReadable(PQsocket(handle)),
+                PQconsumeInput(handle) == 1
+            else { return }
         }
     }
 

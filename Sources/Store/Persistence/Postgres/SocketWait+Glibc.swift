@@ -16,4 +16,15 @@ enum SocketWait {
             if poll(&descriptor, 1, Int32(clamping: milliseconds)) >= 0 || errno != EINTR { return }
         }
     }
+
+    /// Whether `fd` has something to read, has hung up or is in error, right now (`poll` with no
+    /// timeout); false when `poll` fails.
+    static func isReadable(_ fd: Int32) -> Bool {
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while true {
+            let ready = poll(&descriptor, 1, 0)
+            if ready >= 0 { return ready > 0 }
+            if errno != EINTR { return false }
+        }
+    }
 }
