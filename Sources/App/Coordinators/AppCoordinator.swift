@@ -84,16 +84,23 @@ package struct AppCoordinator: HTTPResponder {
             navigation = try await route(request, exchange: &exchange)
         } catch {
             logger.error("\(request.method) \(request.path) failed: \(error)")
-            navigation = .present(ErrorView.page(for: .serverFault(details: "\(error)")))
+            navigation = .present(ErrorView.page(for: Self.failure(for: error)))
         }
         var response: HTTPResponse
         do {
             response = try await resolve(navigation, exchange: &exchange)
         } catch {
             logger.error("\(request.method) \(request.path) failed: \(error)")
-            response = renderer.response(for: ErrorView.page(for: .serverFault(details: "\(error)")), visitor: exchange.visitor)
+            response = renderer.response(for: ErrorView.page(for: Self.failure(for: error)), visitor: exchange.visitor)
         }
         return finish(response, exchange: exchange)
+    }
+
+    /// The error page for a failure that reached the boundary: 503 with `Retry-After` when the
+    /// database is out of reach for a moment (a restart), else the generic 500.
+    package static func failure(for error: any Error) -> ErrorView.Failure {
+        if let error = error as? StoreError, error.isDatabaseUnavailable { return .databaseUnavailable(details: "\(error)") }
+        return .serverFault(details: "\(error)")
     }
 
     /// The same response as ``respond(to:)`` when it needs nothing asynchronous, else nil: a GET
