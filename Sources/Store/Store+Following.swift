@@ -13,9 +13,9 @@ import Synchronization
 /// A catch-up holds the lead, as a commit does, so it never overlaps one; dispatches arriving
 /// meanwhile queue behind it and are validated again on the new state before they commit.
 extension Store {
-    /// At most this many catch-ups for one batch before its append gives up with
-    /// ``StoreError/journalBehind(head:)``: each one means another process appended meanwhile.
-    static let maximumCatchUps = 16
+    /// This many optimistic catch-ups for one batch (each means another process appended
+    /// meanwhile) before its append holds the journal's head instead, which cannot be refused.
+    static let optimisticCatchUps = 2
 
     /// Catches up every time the journal wakes the store, until ``close()`` finishes `wakes`.
     /// The task holds the store only while it catches up, so a store dropped without closing is
