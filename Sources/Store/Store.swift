@@ -46,6 +46,9 @@ package actor Store {
     var tentative: AppState
     /// The newest journal entry the published state includes: what the next append is based on.
     var appliedSequence: Int64
+    /// ``appliedSequence`` once its state is published, for readers off the actor
+    /// (``appliedJournalSequence``): it never runs ahead of the state they read.
+    let publishedSequence: Atomic<Int64>
     /// True when other processes append to the journal too: then the store follows it, and a
     /// refusal is confirmed against the journal's newest entries before it is answered.
     let followsJournal: Bool
@@ -107,6 +110,7 @@ package actor Store {
         self.published = Mutex((state, 0))
         self.tentative = state
         self.appliedSequence = lastSequence
+        self.publishedSequence = Atomic(lastSequence)
         self.followsJournal = followsJournal
         self.wakes = wakes
         self.logger = logger
@@ -288,6 +292,7 @@ package actor Store {
     /// middleware (with the action's own `sequences` entry), observers and subscribers; refusals
     /// go to middleware in their place. Returns every action's answer.
     private func publish(_ batch: [ValidatedAction], sequences: [Int64]) -> [ValidatedAction.Answer] {
+        defer { publishedSequence.store(appliedSequence, ordering: .releasing) }
         var answers: [ValidatedAction.Answer] = []
         answers.reserveCapacity(batch.count)
         var nextSequence = sequences.startIndex
