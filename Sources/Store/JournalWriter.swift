@@ -66,6 +66,18 @@ actor JournalWriter {
         return sequences
     }
 
+    /// Holds a shared journal's head until the next ``append(_:basedOn:resulting:)`` or
+    /// ``unlockHead()``: no other process appends meanwhile (see ``JournalStorage/lockHead()``).
+    func lockHead() throws(StoreError) {
+        guard !isClosed else { throw StoreError.journalClosed(operation: "lock the head") }
+        try journal.lockHead()
+    }
+
+    /// Lets go of the head ``lockHead()`` held, appending nothing.
+    func unlockHead() {
+        journal.unlockHead()
+    }
+
     /// The entries after `sequence`, oldest first: those other processes appended to a shared journal.
     func entries(after sequence: Int64) throws(StoreError) -> [JournalEntry] {
         guard !isClosed else { throw StoreError.journalClosed(operation: "load entries") }

@@ -13,9 +13,9 @@ import Synchronization
 /// A catch-up holds the lead, as a commit does, so it never overlaps one; dispatches arriving
 /// meanwhile queue behind it and are validated again on the new state before they commit.
 extension Store {
-    /// At most this many catch-ups for one batch before its append gives up with
-    /// ``StoreError/journalBehind(head:)``: each one means another process appended meanwhile.
-    static let maximumCatchUps = 16
+    /// This many optimistic catch-ups for one batch (each means another process appended
+    /// meanwhile) before its append holds the journal's head instead, which cannot be refused.
+    static let optimisticCatchUps = 2
 
     /// Catches up every time the journal wakes the store, until ``close()`` finishes `wakes`.
     /// The task holds the store only while it catches up, so a store dropped without closing is
@@ -35,6 +35,33 @@ extension Store {
     package func catchUpWithJournal() async {
         guard followsJournal else { return }
         await followJournal()
+    }
+
+    /// True when other processes append to the journal too (PostgreSQL behind several
+    /// instances): only then can this store's state lag behind the log.
+    package nonisolated var sharesJournal: Bool {
+        followsJournal
+    }
+
+    /// The newest journal entry the current ``state`` includes, without waiting for the actor.
+    package nonisolated var appliedJournalSequence: Int64 {
+        publishedSequence.load(ordering: .acquiring)
+    }
+
+    /// Waits until ``state`` includes journal entry `sequence` — say a person's own save, made
+    /// on another instance — catching up with the journal meanwhile, for at most `timeout`;
+    /// returns whether it does. At once, true, when it already does or the journal is not shared.
+    package nonisolated func waitForJournal(through sequence: Int64, timeout: Duration) async -> Bool {
+        guard followsJournal, appliedJournalSequence < sequence else { return true }
+        // Unstructured, so a catch-up stuck on the database never holds this request past `timeout`.
+        Task { await self.catchUpWithJournal() }
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while appliedJournalSequence < sequence {
+            guard clock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        return true
     }
 
     /// One wake-up: waits for the lead (a commit in flight checks the journal's head itself),
@@ -65,6 +92,7 @@ extension Store {
             applied += 1
             announce(event)
         }
+        publishedSequence.store(appliedSequence, ordering: .releasing)
         if applied > 0 { logger.debug("applied \(applied) journal entries from other processes, through \(appliedSequence)") }
         return applied > 0
     }

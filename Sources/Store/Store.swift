@@ -27,7 +27,8 @@ import Synchronization
 /// log that every store follows; see `Store+Following.swift`. Each append names the entry its
 /// validation rests on (``appliedSequence``) and the journal refuses it, storing nothing, when
 /// another process appended since; the store then catches up, validates the batch again and
-/// retries. It also catches up when its journal wakes it, so others' changes reach its state,
+/// retries, and after a couple of refusals appends holding the journal's head, so it always
+/// gets through. It also catches up when its journal wakes it, so others' changes reach its state,
 /// observers and subscribers. A journal only this process writes never refuses or wakes.
 ///
 /// Ownership: the journal belongs to the ``JournalWriter``, which alone calls the database, on its own
@@ -45,6 +46,9 @@ package actor Store {
     var tentative: AppState
     /// The newest journal entry the published state includes: what the next append is based on.
     var appliedSequence: Int64
+    /// ``appliedSequence`` once its state is published, for readers off the actor
+    /// (``appliedJournalSequence``): it never runs ahead of the state they read.
+    let publishedSequence: Atomic<Int64>
     /// True when other processes append to the journal too: then the store follows it, and a
     /// refusal is confirmed against the journal's newest entries before it is answered.
     let followsJournal: Bool
@@ -106,6 +110,7 @@ package actor Store {
         self.published = Mutex((state, 0))
         self.tentative = state
         self.appliedSequence = lastSequence
+        self.publishedSequence = Atomic(lastSequence)
         self.followsJournal = followsJournal
         self.wakes = wakes
         self.logger = logger
@@ -209,24 +214,20 @@ package actor Store {
     /// Makes the accepted actions of `batch` durable and publishes the batch; returns every
     /// action's answer. On a shared journal, when the journal refuses the append as behind (or,
     /// before a batch of refusals alone is answered, in any case), catches up with the journal,
-    /// validates `batch` again on the new state and retries, up to ``maximumCatchUps`` times.
+    /// validates `batch` again on the new state and retries; after ``optimisticCatchUps`` such
+    /// refusals it appends holding the journal's head (``appendHoldingHead(_:)``), which cannot
+    /// be refused, so a save never fails merely because other instances keep appending first.
     private func append(_ batch: inout [ValidatedAction]) async throws(StoreError) -> [ValidatedAction.Answer] {
         var catchUps = 0
         while true {
-            var records: [(action: AppAction, quote: QuoteID?)] = []
-            var resultingState: AppState?
-            for item in batch {
-                guard case .accepted(let event, let state) = item.outcome else { continue }
-                records.append((item.action, event.quoteID))
-                resultingState = state
-            }
-            if let resultingState {
+            if let (records, resultingState) = Self.acceptedRecords(of: batch) {
                 do {
                     let sequences = try await writer.append(records, basedOn: appliedSequence, resulting: resultingState)
                     appliedSequence = sequences.last ?? appliedSequence
                     return publish(batch, sequences: sequences)
                 } catch {
-                    guard case .journalBehind(let head) = error, catchUps < Self.maximumCatchUps else { throw error }
+                    guard case .journalBehind(let head) = error else { throw error }
+                    guard catchUps < Self.optimisticCatchUps else { return try await appendHoldingHead(&batch) }
                     logger.debug("the journal is at \(head), this store at \(appliedSequence): catching up before appending")
                 }
             } else if !followsJournal || catchUps > 0 {
@@ -236,16 +237,62 @@ package actor Store {
             catchUps += 1
             if try await catchUp() {
                 revalidate(&batch)
-            } else if resultingState == nil {
+            } else if Self.acceptedRecords(of: batch) == nil {
                 return publish(batch, sequences: [])
             }
         }
+    }
+
+    /// The pessimistic append, for a batch others keep overtaking: holds the shared journal's
+    /// head (PostgreSQL: `journal_head`'s row lock, in a transaction) while it catches up,
+    /// validates `batch` again and appends, so no one can append in between and the append
+    /// cannot be refused as behind.
+    ///
+    /// Why this design: optimistic appends cost one round trip and no lock while instances
+    /// rarely collide, which is the common case, but under contention each retry can lose again
+    /// and nothing bounds the losing streak. Taking the head's lock up front orders this batch
+    /// among the others by the lock's queue, so it waits at most for the appends already queued
+    /// on the row, each a short transaction — progress is guaranteed. The lock is held for one
+    /// catch-up read and one validation, both quick; the other instances' appends wait that long.
+    /// Batching is unchanged: the whole group commit goes through in this one transaction.
+    private func appendHoldingHead(_ batch: inout [ValidatedAction]) async throws(StoreError) -> [ValidatedAction.Answer] {
+        logger.debug("appending \(batch.count) actions holding the journal's head after \(Self.optimisticCatchUps) refusals")
+        try await writer.lockHead()
+        do {
+            if try await catchUp() { revalidate(&batch) }
+            guard let (records, resultingState) = Self.acceptedRecords(of: batch) else {
+                await writer.unlockHead()
+                return publish(batch, sequences: [])
+            }
+            let sequences = try await writer.append(records, basedOn: appliedSequence, resulting: resultingState)
+            appliedSequence = sequences.last ?? appliedSequence
+            return publish(batch, sequences: sequences)
+        } catch {
+            await writer.unlockHead()
+            throw error
+        }
+    }
+
+    /// The journal records of `batch`'s accepted actions and the state after the last of them;
+    /// nil when every action was refused.
+    private static func acceptedRecords(
+        of batch: [ValidatedAction]
+    ) -> (records: [(action: AppAction, quote: QuoteID?)], state: AppState)? {
+        var records: [(action: AppAction, quote: QuoteID?)] = []
+        var resultingState: AppState?
+        for item in batch {
+            guard case .accepted(let event, let state) = item.outcome else { continue }
+            records.append((item.action, event.quoteID))
+            resultingState = state
+        }
+        return resultingState.map { (records, $0) }
     }
 
     /// Publishes a durable batch, action by action in order: the state and revision, then
     /// middleware (with the action's own `sequences` entry), observers and subscribers; refusals
     /// go to middleware in their place. Returns every action's answer.
     private func publish(_ batch: [ValidatedAction], sequences: [Int64]) -> [ValidatedAction.Answer] {
+        defer { publishedSequence.store(appliedSequence, ordering: .releasing) }
         var answers: [ValidatedAction.Answer] = []
         answers.reserveCapacity(batch.count)
         var nextSequence = sequences.startIndex

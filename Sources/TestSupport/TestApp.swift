@@ -6,7 +6,7 @@ package import Store
 import Templates
 
 /// The app wired as `main.swift` wires it, but on a database the test chooses (in memory by
-/// default), a fixed clock, and the repository's templates (or a copy, for `--dev` reloading)
+/// default, or a shared journal such as PostgreSQL's as one of several instances), a fixed clock, and the repository's templates (or a copy, for `--dev` reloading)
 /// and public files.
 package struct TestApp: Sendable {
     package let store: Store
@@ -27,7 +27,7 @@ package struct TestApp: Sendable {
         journalPath: String = ":memory:", seed: [AppAction] = SeedContent.actions(at: TestApp.fixedNow),
         isDevelopment: Bool = false, templates: URL = RepositoryPaths.templates, secureCookies: Bool = false,
         now: @escaping @Sendable () -> Date = { TestApp.fixedNow }, hashingQueueLimit: Int = 64, metrics: Bool = false,
-        live: LiveSettings = LiveSettings()
+        live: LiveSettings = LiveSettings(), sharedJournal: (@Sendable () throws -> any JournalStorage)? = nil
     ) throws {
         logSink = InMemoryLogSink()
         let logger = Logger(label: "test", level: .debug, sink: logSink)
@@ -36,7 +36,13 @@ package struct TestApp: Sendable {
         accountStorage = try SQLiteAccountStorage(path: journal.path)
         let metrics = metrics ? MetricsRegistry() : nil
         self.metrics = metrics
-        store = try Store(journal: journal, seed: seed, middleware: metrics.map { [$0.storeMiddleware] } ?? [], logger: logger)
+        let middleware = metrics.map { [$0.storeMiddleware] } ?? []
+        if let sharedJournal {
+            // Another instance's log (PostgreSQL): the SQLite file keeps the accounts alone.
+            store = try Store(journal: try sharedJournal(), seed: seed, middleware: middleware, logger: logger)
+        } else {
+            store = try Store(journal: journal, seed: seed, middleware: middleware, logger: logger)
+        }
         hashingPool = BlockingThreadPool(name: "test-hash", threadCount: 2, queueLimit: hashingQueueLimit)
         let dependencies = Dependencies(
             store: store,

@@ -16,6 +16,9 @@ final class JournalProbe: Sendable {
     /// Set before the store opens the journal: a shared journal then never wakes the store, as
     /// though every notification and poll were lost.
     let isDeaf = Atomic<Bool>(false)
+    /// While on, and the journal has a rival, the rival appends an entry just before each
+    /// append that does not hold the head: another process that always wins the race.
+    let isOvertaken = Atomic<Bool>(false)
     /// Set by ``holdNextAppend()``: the next append stops until ``release()``.
     private let isHolding = Atomic<Bool>(false)
     private let held = DispatchSemaphore(value: 0)
@@ -49,12 +52,20 @@ final class JournalProbe: Sendable {
 final class ProbedJournal: JournalStorage {
     private let inner: any JournalStorage
     private let probe: JournalProbe
+    /// Another process's journal on the same log, for ``JournalProbe/isOvertaken``.
+    private let rival: (any JournalStorage)?
+    private var holdsHead = false
 
-    /// Wraps `inner`, the real journal that stores what is appended.
-    init(_ inner: any JournalStorage, probe: JournalProbe) {
+    /// Wraps `inner`, the real journal that stores what is appended; `rival` appends to the same
+    /// log while the probe says the journal is overtaken.
+    init(_ inner: any JournalStorage, probe: JournalProbe, rival: (any JournalStorage)? = nil) {
         self.inner = inner
         self.probe = probe
+        self.rival = rival
     }
+
+    /// The action a rival appends: a new quote, which never conflicts with anything.
+    static let rivalAction = AppAction.addQuote(QuoteDraft(text: "Overtaking", author: "Rival"), by: nil, at: Date(timeIntervalSince1970: 0))
 
     func loadEntries(after sequence: Int64) throws(StoreError) -> [JournalEntry] { try inner.loadEntries(after: sequence) }
 
@@ -65,6 +76,10 @@ final class ProbedJournal: JournalStorage {
     func append(_ entries: [(action: AppAction, quote: QuoteID?)], basedOn base: Int64?) throws(StoreError) -> [Int64] {
         guard !entries.isEmpty else { return [] }
         probe.stopIfHeld()
+        if let rival, !holdsHead, probe.isOvertaken.load(ordering: .sequentiallyConsistent) {
+            _ = try rival.append([(Self.rivalAction, nil)])
+        }
+        holdsHead = false
         probe.transactions.add(1, ordering: .sequentiallyConsistent)
         if probe.isFailing.load(ordering: .sequentiallyConsistent) {
             throw StoreError.sqlite(operation: "append", code: 13, message: "database or disk is full")
@@ -74,6 +89,16 @@ final class ProbedJournal: JournalStorage {
         return sequences
     }
 
+    func lockHead() throws(StoreError) {
+        try inner.lockHead()
+        holdsHead = true
+    }
+
+    func unlockHead() {
+        holdsHead = false
+        inner.unlockHead()
+    }
+
     func actions(forQuote quote: QuoteID) throws(StoreError) -> [AppAction] { try inner.actions(forQuote: quote) }
 
     func followAppends(waking wake: AsyncStream<Void>.Continuation) -> Bool {
@@ -81,5 +106,8 @@ final class ProbedJournal: JournalStorage {
         return inner.followAppends(waking: AsyncStream.makeStream(of: Void.self).continuation)
     }
 
-    func close() { inner.close() }
+    func close() {
+        inner.close()
+        rival?.close()
+    }
 }

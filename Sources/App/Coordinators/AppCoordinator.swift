@@ -10,7 +10,8 @@ import Store
 /// POST (403), then sign-in (303 to the sign-in page), before the child sees it. It decides where
 /// finished flows lead (setting and clearing the session cookie), answers 404/405 when no child
 /// claims a request, and is the one boundary where errors become responses (a 500 page, details
-/// only in development).
+/// only in development; 503 when the database is out of reach). On a journal shared with other
+/// instances it also keeps each visitor's own saves visible to them (``SeenWriteCookie``).
 package struct AppCoordinator: HTTPResponder {
     private let quotes: QuotesCoordinator
     private let accounts: AccountsCoordinator
@@ -22,6 +23,9 @@ package struct AppCoordinator: HTTPResponder {
     private let sessions: SessionKeeper
     private let csrf: CSRFProtection
     private let secureCookies: Bool
+    /// The journal is shared with other instances: state-changing POSTs set the
+    /// ``SeenWriteCookie`` and requests carrying it wait for this instance to catch up.
+    private let sharesJournal: Bool
     private let now: @Sendable () -> Date
     private let renderer: PageRenderer
     private let logger: Logger
@@ -61,6 +65,7 @@ package struct AppCoordinator: HTTPResponder {
         self.sessions = sessions
         csrf = CSRFProtection(key: dependencies.csrfKey)
         secureCookies = dependencies.secureCookies
+        sharesJournal = store.sharesJournal
         now = dependencies.now
         renderer = PageRenderer(
             source: dependencies.templates,
@@ -78,22 +83,38 @@ package struct AppCoordinator: HTTPResponder {
     package var openEventStreams: Int { feed.listenerCount }
 
     package func respond(to request: HTTPRequest) async -> HTTPResponse {
+        if sharesJournal, let seen = SeenWriteCookie.sequence(in: request),
+            !(await store.waitForJournal(through: seen, timeout: SeenWriteCookie.catchUpTimeout))
+        {
+            logger.warning("\(request.method) \(request.path): served before this instance caught up with the visitor's last save")
+        }
         var exchange = Exchange(visitor: Visitor(), revision: store.revision)
         let navigation: Navigation
         do {
             navigation = try await route(request, exchange: &exchange)
         } catch {
             logger.error("\(request.method) \(request.path) failed: \(error)")
-            navigation = .present(ErrorView.page(for: .serverFault(details: "\(error)")))
+            navigation = .present(ErrorView.page(for: Self.failure(for: error)))
         }
         var response: HTTPResponse
         do {
             response = try await resolve(navigation, exchange: &exchange)
         } catch {
             logger.error("\(request.method) \(request.path) failed: \(error)")
-            response = renderer.response(for: ErrorView.page(for: .serverFault(details: "\(error)")), visitor: exchange.visitor)
+            response = renderer.response(for: ErrorView.page(for: Self.failure(for: error)), visitor: exchange.visitor)
+        }
+        if sharesJournal, request.method == .post, response.status == .seeOther {
+            // After the save, so the sequence includes it: the next page may come from another instance.
+            exchange.cookies.append(SeenWriteCookie.setting(store.appliedJournalSequence, isSecure: secureCookies))
         }
         return finish(response, exchange: exchange)
+    }
+
+    /// The error page for a failure that reached the boundary: 503 with `Retry-After` when the
+    /// database is out of reach for a moment (a restart), else the generic 500.
+    package static func failure(for error: any Error) -> ErrorView.Failure {
+        if let error = error as? StoreError, error.isDatabaseUnavailable { return .databaseUnavailable(details: "\(error)") }
+        return .serverFault(details: "\(error)")
     }
 
     /// The same response as ``respond(to:)`` when it needs nothing asynchronous, else nil: a GET
@@ -101,6 +122,9 @@ package struct AppCoordinator: HTTPResponder {
     /// cache without I/O (``SessionKeeper/cachedSession(forToken:now:)``). Runs on the event loop.
     package func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
         guard request.method == .get || request.method == .head else { return nil }
+        if sharesJournal, let seen = SeenWriteCookie.sequence(in: request), seen > store.appliedJournalSequence {
+            return nil  // this visitor saved something this instance has not applied yet: catch up first
+        }
         var exchange = Exchange(visitor: Visitor(), revision: store.revision)
         guard let navigation = routeImmediately(request, exchange: &exchange) else { return nil }
         let response: HTTPResponse

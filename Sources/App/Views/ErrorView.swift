@@ -14,6 +14,9 @@ package enum ErrorView {
         case forbidden(String)
         /// Too busy to do it now (the password-hashing queue is full); try again shortly.
         case busy
+        /// The database cannot be reached just now (restarting, connection lost); try again in
+        /// a second. `details` reach the page only in development.
+        case databaseUnavailable(details: String)
         /// A fault on our side; `details` reach the page only in development.
         case serverFault(details: String)
     }
@@ -56,6 +59,12 @@ package enum ErrorView {
             page(
                 .serviceUnavailable, "Too busy right now", "Please try again in a few seconds.",
                 headers: ["Retry-After": "5"]
+            )
+        case .databaseUnavailable(let details):
+            page(
+                .serviceUnavailable, "Temporarily unavailable",
+                "Quotebook cannot reach its database for a moment, so nothing was changed. Please try again in a second.",
+                headers: ["Retry-After": "1"], details: details
             )
         case .serverFault(let details):
             page(

@@ -47,6 +47,12 @@ package protocol JournalStorage: AnyObject {
     /// processes can never both append on top of the same entry. nil appends unconditionally
     /// (tools and tests). A journal only its own process writes never refuses.
     func append(_ entries: [(action: AppAction, quote: QuoteID?)], basedOn base: Int64?) throws(StoreError) -> [Int64]
+    /// For a shared journal: holds its head so that no other process can append until the next
+    /// ``append(_:basedOn:)`` (which then cannot be refused as behind) or ``unlockHead()``.
+    /// A journal only its own process writes has nothing to hold and does nothing.
+    func lockHead() throws(StoreError)
+    /// Lets go of the head ``lockHead()`` held without appending; nothing when none is held.
+    func unlockHead()
     /// The actions indexed under `quote`, oldest first: its whole history.
     func actions(forQuote quote: QuoteID) throws(StoreError) -> [AppAction]
     /// For a journal other processes append to: from now until ``close()``, yields to `wake`
@@ -77,6 +83,12 @@ extension JournalStorage {
     package func loadAll() throws(StoreError) -> [JournalEntry] {
         try loadEntries(after: 0)
     }
+
+    /// Only this process writes the journal: no one else can append, so there is nothing to hold.
+    package func lockHead() throws(StoreError) {}
+
+    /// Nothing was held.
+    package func unlockHead() {}
 
     /// Only this process writes the journal: there is nothing to follow.
     package func followAppends(waking wake: AsyncStream<Void>.Continuation) -> Bool {

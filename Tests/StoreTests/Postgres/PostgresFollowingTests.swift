@@ -174,6 +174,50 @@ struct PostgresFollowingTests {
         }
     }
 
+    @Test func aSaveGetsThroughEvenWhenAnotherInstanceAlwaysAppendsFirst() async throws {
+        try await JournalLocation.with(.postgres) { location in
+            // Deaf, so only its own appends' refusals bring it the rival's entries.
+            let probe = JournalProbe()
+            probe.isDeaf.store(true, ordering: .sequentiallyConsistent)
+            let store = try Store(
+                journal: ProbedJournal(try location.openPostgres(), probe: probe, rival: try location.openPostgres()),
+                seed: Self.seed, logger: .discarding())
+            probe.isOvertaken.store(true, ordering: .sequentiallyConsistent)
+            for version in 1...3 {
+                #expect(try await store.dispatch(Self.edit("Edit \(version)", from: version)) == .success(.quoteEdited(QuoteID(1), version: version + 1)))
+            }
+            let rivalQuotes = store.state.quotes.values.filter { $0.author == "Rival" }.count
+            #expect(rivalQuotes >= 3)
+            // The log holds the rival's entries and these edits, with nothing lost or doubled.
+            let log = try location.openPostgres()
+            let entries = try log.loadAll()
+            log.close()
+            #expect(entries.map(\.sequence) == Array(1...Int64(entries.count)))
+            #expect(entries.count == Self.seed.count + 3 + rivalQuotes)
+            await store.close()
+        }
+    }
+
+    @Test func aHeldHeadMakesOtherAppendsWaitAndTheHoldersAppendSucceed() async throws {
+        try await JournalLocation.with(.postgres) { location in
+            let holder = try location.openPostgres()
+            let other = try location.openPostgres()
+            _ = try holder.append([(Self.edit("Seed", from: 1), QuoteID(1))], basedOn: 0)
+            try holder.lockHead()
+            let started = Atomic<Bool>(false)
+            let otherAppend = Task.detached { [other = UncheckedBox(value: other)] () throws(StoreError) -> Int64 in
+                started.store(true, ordering: .sequentiallyConsistent)
+                return try other.value.append([(Self.edit("Other", from: 2), QuoteID(1))], basedOn: nil).first ?? 0
+            }
+            while !started.load(ordering: .sequentiallyConsistent) { try await Task.sleep(for: .milliseconds(5)) }
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(try holder.append([(Self.edit("Holder", from: 2), QuoteID(1))], basedOn: 1) == [2])
+            #expect(try await otherAppend.value == 3)
+            holder.close()
+            other.close()
+        }
+    }
+
     @Test func aFollowerWhoseListeningConnectionDropsListensAgain() async throws {
         try await JournalLocation.with(.postgres) { location in
             let writer = try makeStore(at: location)
@@ -236,4 +280,9 @@ struct PostgresFollowingTests {
             for instance in [first, second, third] { await instance.close() }
         }
     }
+}
+
+/// Hands a value that is used from one task at a time to a detached task.
+private struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
 }

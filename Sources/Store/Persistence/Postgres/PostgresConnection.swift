@@ -115,6 +115,31 @@ package final class PostgresConnection {
         }
     }
 
+    /// Starts a transaction that ``commitTransaction()`` or ``rollbackTransaction()`` ends, for
+    /// one that spans several calls (the journal's head held across a catch-up). Transactions do
+    /// not nest.
+    package func beginTransaction() throws(StoreError) {
+        precondition(!isInTransaction, "PostgreSQL transactions do not nest")
+        try query("BEGIN")
+        isInTransaction = true
+    }
+
+    /// Commits the transaction ``beginTransaction()`` started; as for ``transaction(_:)``, a
+    /// connection lost during `COMMIT` leaves it unknown whether it was committed. The
+    /// transaction has ended either way.
+    package func commitTransaction() throws(StoreError) {
+        defer { isInTransaction = false }
+        try query("COMMIT")
+    }
+
+    /// Rolls back the transaction ``beginTransaction()`` started, if one is open (after a lost
+    /// connection the server already did).
+    package func rollbackTransaction() {
+        guard isInTransaction else { return }
+        _ = try? query("ROLLBACK")
+        isInTransaction = false
+    }
+
     /// Between statements nothing is in flight, so anything waiting on the socket is a
     /// notification or the server ending the session (its error, then end of file). Reading it
     /// (`PQconsumeInput` never blocks; notifications stay queued for ``notifications(waitingUpTo:)``)

@@ -67,6 +67,8 @@ extension PostgresJournal {
         /// one's lock re-checks the head that one left (https://www.postgresql.org/docs/15/transaction-iso.html#XACT-READ-COMMITTED).
         let advanceHead: String
         let readHead: String
+        /// Takes the head row's lock until the transaction ends: no other append can commit meanwhile.
+        let lockHead: String
         let readSnapshot: String
         /// Keeps the newer of the stored snapshot and `$1`/`$2`.
         let saveSnapshot: String
@@ -85,6 +87,7 @@ extension PostgresJournal {
                 SELECT sequence, pg_notify($3, sequence::text) FROM head
                 """
             readHead = "SELECT sequence FROM \(schema).journal_head WHERE id = 1"
+            lockHead = "SELECT sequence FROM \(schema).journal_head WHERE id = 1 FOR UPDATE"
             readSnapshot = "SELECT sequence, state FROM \(schema).journal_snapshot WHERE id = 1"
             saveSnapshot = """
                 INSERT INTO \(schema).journal_snapshot AS kept (id, sequence, state) VALUES (1, $1::bigint, $2::bytea)

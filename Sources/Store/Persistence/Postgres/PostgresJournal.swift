@@ -36,6 +36,8 @@ package final class PostgresJournal: JournalStorage {
     private let logger: Logger
     private var listener: PostgresJournalListener?
     private var isClosed = false
+    /// True between ``lockHead()`` and the append or ``unlockHead()`` that ends its transaction.
+    private var holdsHead = false
 
     /// Connects to `url` and creates or migrates the journal's tables in `schema` (created when
     /// missing; tests give each journal its own). Instances starting together take turns.
@@ -88,7 +90,7 @@ package final class PostgresJournal: JournalStorage {
         let count = Int64(entries.count)
         let sql = self.sql
         let channel = self.channel
-        return try connection.transaction { () throws(StoreError) -> [Int64] in
+        let body = { () throws(StoreError) -> [Int64] in
             let advanced = try connection.query(sql.advanceHead, [String(count), base.map { String($0) }, channel])
             guard let head = try advanced.rows.first?.int64(at: 0) else {
                 throw StoreError.journalBehind(head: try connection.query(sql.readHead).rows.first?.int64(at: 0) ?? 0)
@@ -105,6 +107,39 @@ package final class PostgresJournal: JournalStorage {
             }
             return sequences
         }
+        guard holdsHead else { return try connection.transaction(body) }
+        holdsHead = false
+        do {
+            let sequences = try body()
+            try connection.commitTransaction()
+            return sequences
+        } catch {
+            connection.rollbackTransaction()
+            throw error
+        }
+    }
+
+    /// Opens a transaction holding `journal_head`'s row lock (`SELECT … FOR UPDATE`), which
+    /// every append takes first: until the next ``append(_:basedOn:)`` (which commits it) or
+    /// ``unlockHead()``, no other process can append, so entries read meanwhile are the whole log.
+    package func lockHead() throws(StoreError) {
+        let connection = try openConnection(for: "lock the journal's head")
+        guard !holdsHead else { return }
+        try connection.beginTransaction()
+        do {
+            try connection.query(sql.lockHead)
+        } catch {
+            connection.rollbackTransaction()
+            throw error
+        }
+        holdsHead = true
+    }
+
+    /// Ends the transaction ``lockHead()`` opened, appending nothing.
+    package func unlockHead() {
+        guard holdsHead else { return }
+        holdsHead = false
+        connection.rollbackTransaction()
     }
 
     /// The snapshot in ``SnapshotFormat``; nil when there is none or it cannot be read, and the
@@ -137,6 +172,7 @@ package final class PostgresJournal: JournalStorage {
     /// Stops following and closes the connection. Later reads and writes throw
     /// ``StoreError/journalClosed(operation:)``.
     package func close() {
+        unlockHead()
         listener?.stop()
         listener = nil
         isClosed = true
