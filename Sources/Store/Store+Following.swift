@@ -20,11 +20,14 @@ extension Store {
     /// Catches up every time the journal wakes the store, until ``close()`` finishes `wakes`.
     /// The task holds the store only while it catches up, so a store dropped without closing is
     /// freed (its journal then stops waking it).
-    nonisolated func startFollowing(_ wakes: AsyncStream<Void>) {
+    nonisolated func startFollowing(_ wakes: AsyncStream<Int64?>) {
         Task { [weak self] in
-            for await _ in wakes {
+            for await head in wakes {
                 guard let self else { return }
-                await self.followJournal()
+                // A head this store has applied (the notification of its own commit, mostly):
+                // nothing to read, and no reason to take the lead from the next save.
+                if let head, head <= self.appliedJournalSequence { continue }
+                await self.followJournal(toward: head)
             }
         }
     }
@@ -34,7 +37,7 @@ extension Store {
     /// instance has just made). Returns at once for a journal only this store writes.
     package func catchUpWithJournal() async {
         guard followsJournal else { return }
-        await followJournal()
+        await followJournal(toward: nil)
     }
 
     /// True when other processes append to the journal too (PostgreSQL behind several
@@ -65,10 +68,12 @@ extension Store {
     }
 
     /// One wake-up: waits for the lead (a commit in flight checks the journal's head itself),
-    /// catches up, and hands the lead on.
-    private func followJournal() async {
+    /// catches up, and hands the lead on. `head`, when known, is the log's head at the wake-up:
+    /// reached meanwhile (by the commit that held the lead), there is nothing to read.
+    private func followJournal(toward head: Int64?) async {
         while isCommitting, !isClosed { await withCheckedContinuation { idleWaiters.append($0) } }
         guard !isClosed else { return }
+        if let head, head <= appliedSequence { return }
         isCommitting = true
         do {
             var nothingInFlight: [ValidatedAction] = []

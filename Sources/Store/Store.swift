@@ -53,7 +53,7 @@ package actor Store {
     /// refusal is confirmed against the journal's newest entries before it is answered.
     let followsJournal: Bool
     /// Woken by the journal when others may have appended; finished by ``close()``.
-    private let wakes: AsyncStream<Void>.Continuation
+    private let wakes: AsyncStream<Int64?>.Continuation
     /// True from the moment a leader takes a batch (or a catch-up begins) until a batch ends with
     /// nothing queued behind it. Invariant: `queued` is empty whenever this is false.
     var isCommitting = false
@@ -80,7 +80,7 @@ package actor Store {
         middleware: [any StoreMiddleware] = [], logger: Logger
     ) throws {
         // Following starts first, so nothing appended while the state is rebuilt goes unnoticed.
-        let (wakeStream, wakes) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let (wakeStream, wakes) = AsyncStream.makeStream(of: Int64?.self, bufferingPolicy: .bufferingNewest(1))
         let followsJournal = journal.followAppends(waking: wakes)
         // Taken out of the snapshot, so the state is uniquely referenced and replay changes it in
         // place rather than copying every quote at the first change.

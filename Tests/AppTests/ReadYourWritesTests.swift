@@ -28,8 +28,8 @@ struct ReadYourWritesTests {
         func lockHead() throws(StoreError) { try inner.lockHead() }
         func unlockHead() { inner.unlockHead() }
         func actions(forQuote quote: QuoteID) throws(StoreError) -> [AppAction] { try inner.actions(forQuote: quote) }
-        func followAppends(waking wake: AsyncStream<Void>.Continuation) -> Bool {
-            inner.followAppends(waking: AsyncStream.makeStream(of: Void.self).continuation)
+        func followAppends(waking wake: AsyncStream<Int64?>.Continuation) -> Bool {
+            inner.followAppends(waking: AsyncStream.makeStream(of: Int64?.self).continuation)
         }
         func close() { inner.close() }
     }

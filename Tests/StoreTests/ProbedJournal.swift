@@ -101,9 +101,9 @@ final class ProbedJournal: JournalStorage {
 
     func actions(forQuote quote: QuoteID) throws(StoreError) -> [AppAction] { try inner.actions(forQuote: quote) }
 
-    func followAppends(waking wake: AsyncStream<Void>.Continuation) -> Bool {
+    func followAppends(waking wake: AsyncStream<Int64?>.Continuation) -> Bool {
         guard probe.isDeaf.load(ordering: .sequentiallyConsistent) else { return inner.followAppends(waking: wake) }
-        return inner.followAppends(waking: AsyncStream.makeStream(of: Void.self).continuation)
+        return inner.followAppends(waking: AsyncStream.makeStream(of: Int64?.self).continuation)
     }
 
     func close() {

@@ -57,9 +57,11 @@ package protocol JournalStorage: AnyObject {
     func actions(forQuote quote: QuoteID) throws(StoreError) -> [AppAction]
     /// For a journal other processes append to: from now until ``close()``, yields to `wake`
     /// whenever they may have appended (and now and then in any case), so the store reads the
-    /// entries after its own; returns true. A journal only its own store writes returns false and
-    /// never yields.
-    func followAppends(waking wake: AsyncStream<Void>.Continuation) -> Bool
+    /// entries after its own; returns true. What it yields is the log's head when a notification
+    /// said so (a store already there has nothing to read: its own commit, say), or nil when
+    /// anything may have been missed (a poll, a reconnection). A journal only its own store
+    /// writes returns false and never yields.
+    func followAppends(waking wake: AsyncStream<Int64?>.Continuation) -> Bool
     /// Releases the underlying database.
     func close()
 }
@@ -91,7 +93,7 @@ extension JournalStorage {
     package func unlockHead() {}
 
     /// Only this process writes the journal: there is nothing to follow.
-    package func followAppends(waking wake: AsyncStream<Void>.Continuation) -> Bool {
+    package func followAppends(waking wake: AsyncStream<Int64?>.Continuation) -> Bool {
         false
     }
 }

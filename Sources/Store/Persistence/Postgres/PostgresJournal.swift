@@ -161,7 +161,7 @@ package final class PostgresJournal: JournalStorage {
     }
 
     /// Starts a ``PostgresJournalListener`` on ``channel``, until ``close()``.
-    package func followAppends(waking wake: AsyncStream<Void>.Continuation) -> Bool {
+    package func followAppends(waking wake: AsyncStream<Int64?>.Continuation) -> Bool {
         guard !isClosed else { return false }
         listener?.stop()
         listener = PostgresJournalListener(

@@ -18,7 +18,7 @@ final class PostgresJournalListener: Sendable {
 
     private let isStopped = Atomic<Bool>(false)
 
-    init(url: PostgresURL, channel: String, pollInterval: Duration, wake: AsyncStream<Void>.Continuation, logger: Logger) {
+    init(url: PostgresURL, channel: String, pollInterval: Duration, wake: AsyncStream<Int64?>.Continuation, logger: Logger) {
         let thread = Thread { [self] in
             listen(url: url, channel: channel, pollInterval: pollInterval, wake: wake, logger: logger)
         }
@@ -33,7 +33,7 @@ final class PostgresJournalListener: Sendable {
 
     /// The thread's loop: blocking waits on its own connection, never on the cooperative pool.
     private func listen(
-        url: PostgresURL, channel: String, pollInterval: Duration, wake: AsyncStream<Void>.Continuation, logger: Logger
+        url: PostgresURL, channel: String, pollInterval: Duration, wake: AsyncStream<Int64?>.Continuation, logger: Logger
     ) {
         var connection: PostgresConnection?
         var isFailing = false
@@ -56,38 +56,43 @@ final class PostgresJournalListener: Sendable {
                 }
                 // Without waiting: a lost connection is re-established here and LISTENs again,
                 // and only then is the store woken to read what it may have missed meanwhile.
-                let pending = try listening.notifications()
+                var pending = try listening.notifications()
                 if listening.reconnections != reconnections {
                     if isFailing { logger.notice("listening to the journal's notifications again") }
                     isFailing = false
-                    wake.yield()
+                    wake.yield(nil)
                 }
-                if pending.isEmpty { try waitForNotifications(on: listening, upTo: pollInterval) }
-                wake.yield()
+                if pending.isEmpty { pending = try waitForNotifications(on: listening, upTo: pollInterval) }
+                // The newest head announced, or nil after a quiet poll interval: read anyway.
+                wake.yield(pending.compactMap { Int64($0.payload) }.max())
             } catch {
                 if !isFailing {
                     logger.warning("not receiving the journal's notifications, retrying: \(error)")
                     isFailing = true
                 }
-                wake.yield()
+                wake.yield(nil)
                 let pause = min(pollInterval, .milliseconds(100)).components
                 Thread.sleep(forTimeInterval: Double(pause.seconds) + Double(pause.attoseconds) / 1e18)
             }
         }
     }
 
-    /// Returns when a notification arrives, `timeout` passes or ``stop()`` is called, waiting in
-    /// slices of ``stopLatency``.
+    /// Returns the notifications once some arrive, or none when `timeout` passes or ``stop()`` is
+    /// called, waiting in slices of ``stopLatency``.
     ///
     /// - Throws: ``StoreError/postgresConnectionLost(operation:message:)`` when the connection
     ///   dropped; the next call on it reconnects.
-    private func waitForNotifications(on connection: PostgresConnection, upTo timeout: Duration) throws(StoreError) {
+    private func waitForNotifications(
+        on connection: PostgresConnection, upTo timeout: Duration
+    ) throws(StoreError) -> [PostgresNotification] {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         while !isStopped.load(ordering: .relaxed) {
             let remaining = clock.now.duration(to: deadline)
-            guard remaining > .zero else { return }
-            if !(try connection.notifications(waitingUpTo: min(remaining, Self.stopLatency))).isEmpty { return }
+            guard remaining > .zero else { return [] }
+            let arrived = try connection.notifications(waitingUpTo: min(remaining, Self.stopLatency))
+            if !arrived.isEmpty { return arrived }
         }
+        return []
     }
 }
