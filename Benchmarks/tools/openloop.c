@@ -46,6 +46,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
+
 #define BUFFER_SIZE (256 * 1024)
 #define DRAIN_NS (10LL * 1000000000LL)
 #define LATE_NS 1000000LL
@@ -77,17 +79,6 @@ static struct {
 } errors;
 static long non2xx;
 
-static int64_t now_ns(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
-}
-
-static void die(const char *what) {
-    perror(what);
-    exit(2);
-}
-
 static void add(struct samples *s, int64_t value) {
     if (s->count == s->capacity) {
         s->capacity = s->capacity ? s->capacity * 2 : 65536;
@@ -95,20 +86,6 @@ static void add(struct samples *s, int64_t value) {
         if (!s->values) die("realloc");
     }
     s->values[s->count++] = value;
-}
-
-static int compare(const void *a, const void *b) {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* Nearest rank: the smallest sample with at least p% of the samples at or below it. */
-static double percentile_ms(const struct samples *s, double p) {
-    if (s->count == 0) return -1;
-    size_t rank = (size_t)((p / 100.0) * (double)s->count + 0.999999999);
-    if (rank < 1) rank = 1;
-    if (rank > s->count) rank = s->count;
-    return (double)s->values[rank - 1] / 1e6;
 }
 
 /* Opens a blocking connect, then switches to non-blocking; -1 (counted) on failure. */
@@ -341,8 +318,8 @@ int main(int argc, char **argv) {
     double cpu = (double)(usage_until.ru_utime.tv_sec - usage_from.ru_utime.tv_sec + usage_until.ru_stime.tv_sec - usage_from.ru_stime.tv_sec) +
                  (double)(usage_until.ru_utime.tv_usec - usage_from.ru_utime.tv_usec + usage_until.ru_stime.tv_usec - usage_from.ru_stime.tv_usec) / 1e6;
 
-    qsort(corrected.values, corrected.count, sizeof(int64_t), compare);
-    qsort(service.values, service.count, sizeof(int64_t), compare);
+    qsort(corrected.values, corrected.count, sizeof(int64_t), compare_int64);
+    qsort(service.values, service.count, sizeof(int64_t), compare_int64);
     double sum = 0;
     for (size_t i = 0; i < corrected.count; i++) sum += (double)corrected.values[i];
     printf("{\"target_rate\": %.1f, \"connections\": %d, \"duration_s\": %.1f, \"scheduled\": %ld, \"completed\": %zu, "
@@ -353,10 +330,10 @@ int main(int argc, char **argv) {
            "\"late_sends\": %ld, \"max_send_lag_ms\": %.3f, \"cpu_s\": %.2f}\n",
            rate, connection_count, duration, scheduled_counted, corrected.count, (double)corrected.count / duration,
            errors.connect, errors.io, errors.closed, errors.unsupported, errors.unfinished, non2xx,
-           percentile_ms(&corrected, 50), percentile_ms(&corrected, 90), percentile_ms(&corrected, 99),
-           percentile_ms(&corrected, 99.9), percentile_ms(&corrected, 100),
+           percentile_ms(corrected.values, corrected.count, 50), percentile_ms(corrected.values, corrected.count, 90), percentile_ms(corrected.values, corrected.count, 99),
+           percentile_ms(corrected.values, corrected.count, 99.9), percentile_ms(corrected.values, corrected.count, 100),
            corrected.count ? sum / (double)corrected.count / 1e6 : -1.0,
-           percentile_ms(&service, 50), percentile_ms(&service, 99), percentile_ms(&service, 99.9),
-           percentile_ms(&service, 100), late_sends, (double)max_lag / 1e6, cpu);
+           percentile_ms(service.values, service.count, 50), percentile_ms(service.values, service.count, 99), percentile_ms(service.values, service.count, 99.9),
+           percentile_ms(service.values, service.count, 100), late_sends, (double)max_lag / 1e6, cpu);
     return 0;
 }

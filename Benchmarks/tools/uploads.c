@@ -52,24 +52,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
+
 #define HEAD_MAX 16384
 #define BOUNDARY "----QuotebookUploadStorm7MA4YWxkTrZu0gW"
-
-static int64_t now_ns(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
-}
-
-static void die(const char *what) {
-    perror(what);
-    exit(2);
-}
-
-static void sleep_until(int64_t deadline) {
-    struct timespec t = {deadline / 1000000000LL, deadline % 1000000000LL};
-    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL) == EINTR) {}
-}
 
 static struct addrinfo *address;
 static char authority[300];
@@ -88,20 +74,6 @@ static int connect_socket(void) {
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
     return fd;
-}
-
-static int compare(const void *a, const void *b) {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* Nearest rank over sorted values (ns), in ms; -1 with none. */
-static double percentile_ms(const int64_t *sorted, size_t count, double p) {
-    if (count == 0) return -1;
-    size_t rank = (size_t)((p / 100.0) * (double)count + 0.999999999);
-    if (rank < 1) rank = 1;
-    if (rank > count) rank = count;
-    return (double)sorted[rank - 1] / 1e6;
 }
 
 /* A response's head in `buffer`: 1 with the status (and Content-Length, -1 if none) once the
@@ -578,7 +550,7 @@ int main(int argc, char **argv) {
         size_t l = strlen(statuses);
         snprintf(statuses + l, sizeof statuses - l, "%s\"%d\": %d", l ? ", " : "", s, seen[s]);
     }
-    qsort(done, done_count, sizeof *done, compare);
+    qsort(done, done_count, sizeof *done, compare_int64);
 
     /* GETs due before the barrier, and due during the storm (barrier to last answer). */
     int64_t storm_last = last_done ? last_done : storm_end;
@@ -597,8 +569,8 @@ int main(int argc, char **argv) {
         if (in_storm) during[during_count++] = v;
         else before[before_count++] = v;
     }
-    qsort(before, before_count, sizeof *before, compare);
-    qsort(during, during_count, sizeof *during, compare);
+    qsort(before, before_count, sizeof *before, compare_int64);
+    qsort(during, during_count, sizeof *during, compare_int64);
 
     printf("{\"uploads\": %d, \"body_bytes\": %zu, \"rate_kib_s\": %.0f, \"chunk\": %zu, \"sndbuf\": %d, \"path\": \"%s\", \"connect_ms\": %.1f, \"connect_failed\": %ld, "
            "\"answered\": %zu, \"status\": {%s}, \"s2xx\": %ld, \"s3xx\": %ld, \"s4xx\": %ld, \"s503\": %ld, \"s5xx_other\": %ld, "
