@@ -179,7 +179,8 @@ import Testing
         // moment it accepts it, so a crowd that left at once would free its descriptors first).
         var crowd: [SocketClient] = []
         for _ in 0..<100 { crowd.append(try SocketClient(port: port, timeout: 1)) }
-        for client in crowd { try await client.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n") }
+        // Best effort: a connection the server could not keep may already be reset.
+        for client in crowd { try? await client.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n") }
         var answered = 0
         for client in crowd {
             guard (try? await client.readResponse())?.status == 200 else { break }
