@@ -15,7 +15,7 @@ package import Logging
 ///   validated on, and NOTIFYs ``channel`` with the new head, delivered at commit
 ///   (https://www.postgresql.org/docs/15/sql-notify.html);
 /// - `journal_snapshot`: one row, the newest snapshot (an older one never replaces it);
-/// - `journal_schema`: the migrations applied.
+/// - `quotebook_migration`: the migrations applied, row `journal` (``PostgresSchemaMigrator``).
 ///
 /// Durability is the server's: `COMMIT` returns once the WAL is flushed (`synchronous_commit`
 /// on, the default). A connection lost during `COMMIT` leaves it unknown whether the batch was
@@ -59,7 +59,7 @@ package final class PostgresJournal: JournalStorage {
         }
         let connection = try PostgresConnection(url: url)
         let quotedSchema = "\"\(schema.replacingOccurrences(of: "\"", with: "\"\""))\""
-        try Self.migrate(connection, schema: schema, quotedSchema: quotedSchema, describedAs: "\(url) schema \(schema)")
+        try Self.migrate(connection, schema: schema)
         self.connection = connection
         self.sql = Statements(schema: quotedSchema)
         self.channel = schema == "public" ? "quotebook_journal" : "quotebook_journal_\(schema)"
