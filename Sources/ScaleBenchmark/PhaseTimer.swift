@@ -49,13 +49,23 @@ struct PhaseTimer {
         print("search index: \(state.searchIndex.byteCount) bytes of folded text for \(state.quotes.count) quotes")
     }
 
-    /// One edit dispatched through a store on a copy of the directory, `runs` times.
+    /// One edit dispatched through a store on a copy of the directory, `runs` times; then the
+    /// same with a snapshot due after every edit, saved inline (as before snapshots had a saver
+    /// of their own) and beside the appends (``SnapshotSaver``).
     func timeDispatch() async throws {
+        report("dispatch one edit (synchronous=FULL)", try await dispatchTimes(snapshotInterval: .max, inline: false))
+        report("  ...a snapshot due each, saved inline", try await dispatchTimes(snapshotInterval: 1, inline: true))
+        report("  ...a snapshot due each, saved beside", try await dispatchTimes(snapshotInterval: 1, inline: false))
+    }
+
+    private func dispatchTimes(snapshotInterval: Int, inline: Bool) async throws -> [Double] {
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("scale-dispatch-\(getpid())")
         try? FileManager.default.removeItem(at: copy)
         try FileManager.default.copyItem(at: directory, to: copy)
         defer { try? FileManager.default.removeItem(at: copy) }
-        let store = try Store(journal: try SQLiteJournal(directory: copy), snapshotInterval: .max, logger: .discarding())
+        let journal = try SQLiteJournal(directory: copy)
+        let store = try Store(
+            journal: inline ? InlineSnapshots(journal) : journal, snapshotInterval: snapshotInterval, logger: .discarding())
         var samples: [Double] = []
         for run in 0..<runs {
             guard let id = store.state.quoteOrder.last, let quote = store.state.quotes[id] else { break }
@@ -66,7 +76,7 @@ struct PhaseTimer {
             samples.append(milliseconds(ContinuousClock.now - start))
         }
         await store.close()
-        report("dispatch one edit (synchronous=FULL)", samples)
+        return samples
     }
 
     private func times(runs: Int? = nil, _ body: () throws -> Void) throws -> [Double] {
@@ -87,4 +97,21 @@ struct PhaseTimer {
         let numbers = String(format: "median %8.2f ms  (min %.2f, max %.2f)", median, sorted.first ?? 0, sorted.last ?? 0)
         print(phase.padding(toLength: 44, withPad: " ", startingAt: 0) + numbers + (note.isEmpty ? "" : "  " + note))
     }
+}
+
+/// A SQLite journal without a snapshot saver: its writer saves each snapshot between appends.
+final class InlineSnapshots: JournalStorage {
+    private let inner: SQLiteJournal
+    init(_ inner: SQLiteJournal) { self.inner = inner }
+    func loadEntries(after sequence: Int64) throws(StoreError) -> [JournalEntry] { try inner.loadEntries(after: sequence) }
+    func loadSnapshot() -> JournalSnapshot? { inner.loadSnapshot() }
+    func saveSnapshot(_ snapshot: JournalSnapshot) throws(StoreError) { try inner.saveSnapshot(snapshot) }
+    func append(_ entries: [(action: AppAction, quote: QuoteID?)], basedOn base: Int64?) throws(StoreError) -> [Int64] {
+        try inner.append(entries, basedOn: base)
+    }
+    func lockHead() throws(StoreError) {}
+    func unlockHead() {}
+    func actions(forQuote quote: QuoteID) throws(StoreError) -> [AppAction] { try inner.actions(forQuote: quote) }
+    func followAppends(waking wake: AsyncStream<Int64?>.Continuation) -> Bool { false }
+    func close() { inner.close() }
 }

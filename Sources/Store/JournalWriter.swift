@@ -17,6 +17,13 @@ actor JournalWriter {
     /// Entries appended since the newest snapshot (or since the journal began, when there is none).
     private var entriesSinceSnapshot: Int
     private var isClosed = false
+    /// Saves snapshots beside the journal's connection, when the journal has a way (see
+    /// ``JournalStorage/makeSnapshotSaver()``); nil: they are saved here, between appends.
+    private let snapshotSaver: (any SnapshotSaver)?
+    /// The snapshot being encoded and saved by ``snapshotSaver``, one at a time.
+    private var snapshotInFlight: Task<Void, Never>?
+    /// The newest snapshot due while another was being saved: saved next.
+    private var pendingSnapshot: (state: AppState, sequence: Int64)?
 
     nonisolated var unownedExecutor: UnownedSerialExecutor {
         executor.asUnownedSerialExecutor()
@@ -29,6 +36,7 @@ actor JournalWriter {
         journal: sending any JournalStorage, state: AppState, through sequence: Int64, entriesSinceSnapshot: Int,
         snapshotInterval: Int, logger: Logger
     ) {
+        self.snapshotSaver = journal.makeSnapshotSaver()
         self.journal = journal
         self.logger = logger
         self.snapshotInterval = max(1, snapshotInterval)
@@ -43,7 +51,9 @@ actor JournalWriter {
     /// Appends `entries`, validated against the state through entry `base`, in one transaction
     /// and returns their sequence numbers once they are durable; `state` is the state after the
     /// last of them, saved as the snapshot when this batch brings the count since the last one to
-    /// `snapshotInterval` (before returning, so the next batch never overtakes it).
+    /// `snapshotInterval`: by the ``SnapshotSaver`` while the next batches append (one at a
+    /// time: one due meanwhile waits its turn, replaced by any newer one), or, without a saver,
+    /// before returning.
     ///
     /// - Throws: ``StoreError/journalBehind(head:)`` when a shared journal holds entries after
     ///   `base`; another ``StoreError`` when the journal cannot be written. Either way none of
@@ -58,9 +68,15 @@ actor JournalWriter {
                 operation: "append", code: 0, message: "\(sequences.count) sequence numbers for \(entries.count) entries")
         }
         entriesSinceSnapshot += sequences.count
-        if let last = sequences.last, entriesSinceSnapshot >= snapshotInterval,
-            Self.saveSnapshot(of: state, through: last, in: journal, logger: logger)
-        {
+        guard let last = sequences.last, entriesSinceSnapshot >= snapshotInterval else { return sequences }
+        if let snapshotSaver {
+            entriesSinceSnapshot = 0
+            if snapshotInFlight == nil {
+                startSaving(state, through: last, with: snapshotSaver)
+            } else {
+                pendingSnapshot = (state, last)
+            }
+        } else if Self.saveSnapshot(of: state, through: last, in: journal, logger: logger) {
             entriesSinceSnapshot = 0
         }
         return sequences
@@ -90,11 +106,36 @@ actor JournalWriter {
         return try journal.actions(forQuote: quote)
     }
 
-    /// Closes the journal; later calls do nothing, and later appends and reads throw
-    /// ``StoreError/journalClosed(operation:)``.
-    func close() {
+    /// Encodes and saves `state` off this actor (encoding 100,000 quotes takes ~13 ms, writing
+    /// them ~230 ms), then starts the pending one, if any.
+    private func startSaving(_ state: AppState, through sequence: Int64, with saver: any SnapshotSaver) {
+        let logger = self.logger
+        snapshotInFlight = Task.detached { [weak self] in
+            do {
+                try await saver.save(SnapshotFormat.encode(state), through: sequence)
+            } catch {
+                logger.warning("could not save a snapshot: \(error)")
+            }
+            await self?.snapshotSaved(with: saver)
+        }
+    }
+
+    /// The snapshot in flight is stored (or failed, logged): the pending one goes next.
+    private func snapshotSaved(with saver: any SnapshotSaver) {
+        snapshotInFlight = nil
+        guard let pending = pendingSnapshot else { return }
+        pendingSnapshot = nil
+        startSaving(pending.state, through: pending.sequence, with: saver)
+    }
+
+    /// Waits for a snapshot being saved, then closes the journal; later calls do nothing, and
+    /// later appends and reads throw ``StoreError/journalClosed(operation:)``.
+    func close() async {
         guard !isClosed else { return }
         isClosed = true
+        // The one in flight, then the pending one it starts: the newest due is saved.
+        while let saving = snapshotInFlight { await saving.value }
+        await snapshotSaver?.close()
         journal.close()
     }
 

@@ -95,16 +95,33 @@ import Testing
         #expect(refolded.searchIndex.matches(SearchQuery("ecole unicode")) == [QuoteID(5)])
     }
 
-    @Test func theJournalStoresABinarySnapshotAndReadsItBack() throws {
+    @Test func aJournalInAFileKeepsItsSnapshotInAFileBesideIt() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let journal = try SQLiteJournal(directory: directory.url)
+        for index in 1...10 { _ = try journal.append(.addQuote(QuoteDraft(text: "Q\(index)", author: "A"), by: nil, at: Date()), quote: nil) }
         let state = try richState()
         try journal.saveSnapshot(JournalSnapshot(sequence: 10, state: state))
         #expect(journal.loadSnapshot() == JournalSnapshot(sequence: 10, state: state))
         journal.close()
-        let raw = try SQLiteConnection(path: directory.url.appendingPathComponent("quotebook.sqlite3").path)
-        #expect(try raw.prepare("SELECT typeof(state), substr(state, 1, 4) FROM snapshot").rows { [$0.text(at: 0), $0.text(at: 1)] } == [["blob", "QBSS"]])
+        let database = directory.url.appendingPathComponent("quotebook.sqlite3").path
+        let file = try #require(FileManager.default.contents(atPath: database + "-snapshot"))
+        #expect(Array(file.prefix(8)) == Array("QBSNAP01".utf8))
+        #expect(Array(file[8..<16]) == [10, 0, 0, 0, 0, 0, 0, 0])
+        #expect(Array(file[16..<20]) == Array("QBSS".utf8))
+        #expect(!FileManager.default.fileExists(atPath: database + "-snapshot.tmp"))
+        let raw = try SQLiteConnection(path: database)
+        #expect(try raw.prepare("SELECT count(*) FROM snapshot").rows { $0.int(at: 0) } == [0])
         raw.close()
+    }
+
+    @Test func anInMemoryJournalKeepsItsSnapshotAsABlobInItsTable() throws {
+        let journal = try SQLiteJournal(path: ":memory:")
+        for index in 1...10 { _ = try journal.append(.addQuote(QuoteDraft(text: "Q\(index)", author: "A"), by: nil, at: Date()), quote: nil) }
+        let state = try richState()
+        try journal.saveSnapshot(JournalSnapshot(sequence: 10, state: state))
+        #expect(journal.loadSnapshot() == JournalSnapshot(sequence: 10, state: state))
+        #expect(journal.makeSnapshotSaver() == nil)
+        journal.close()
     }
 }

@@ -269,10 +269,11 @@ import Testing
         let expected = store.state
         await store.close()
 
-        let path = directory.url.appendingPathComponent("quotebook.sqlite3").path
-        let raw = try SQLiteConnection(path: path)
-        try raw.execute("UPDATE snapshot SET state = '{\"not\": \"a state\"}'")
-        raw.close()
+        // The snapshot file's header stays, its state becomes JSON: not a snapshot any more.
+        let path = directory.url.appendingPathComponent("quotebook.sqlite3-snapshot").path
+        let saved = try #require(FileManager.default.contents(atPath: path))
+        #expect(FileManager.default.createFile(atPath: path, contents: saved.prefix(16) + Data("{\"not\": \"a state\"}".utf8)))
+        #expect(try SQLiteJournal(path: directory.url.appendingPathComponent("quotebook.sqlite3").path).loadSnapshot() == nil)
         let reopened = try Store(journal: try SQLiteJournal(directory: directory.url), snapshotInterval: 2, logger: .discarding())
         #expect(reopened.state == expected)
         await reopened.close()

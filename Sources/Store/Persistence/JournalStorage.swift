@@ -36,6 +36,9 @@ package protocol JournalStorage: AnyObject {
     func loadSnapshot() -> JournalSnapshot?
     /// Replaces the snapshot. A snapshot is derived data: losing one only costs a longer replay.
     func saveSnapshot(_ snapshot: JournalSnapshot) throws(StoreError)
+    /// Something that saves snapshots without this journal's connection, while appends go on;
+    /// nil (the default) when there is none, and the writer saves them between appends.
+    func makeSnapshotSaver() -> (any SnapshotSaver)?
     /// Appends `entries` in order, each indexed under its quote when it changed one, in one
     /// transaction: all of them are durable together (one sync of the file) before this returns
     /// their sequence numbers, one per entry and increasing, or none is stored and it throws.
@@ -67,6 +70,8 @@ package protocol JournalStorage: AnyObject {
 }
 
 extension JournalStorage {
+    package func makeSnapshotSaver() -> (any SnapshotSaver)? { nil }
+
     /// Appends `entries` whatever the journal's newest entry is; see ``append(_:basedOn:)``.
     package func append(_ entries: [(action: AppAction, quote: QuoteID?)]) throws(StoreError) -> [Int64] {
         try append(entries, basedOn: nil)

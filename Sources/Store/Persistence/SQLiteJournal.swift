@@ -12,6 +12,8 @@ package final class SQLiteJournal: JournalStorage {
     /// Finalized by ``close()`` before the connection, so the close is real; nil exactly when the
     /// journal is closed.
     private var insert: SQLiteStatement?
+    /// `<database>-snapshot` beside a database file (as SQLite names its `-wal`); nil in memory.
+    private let snapshotPath: String?
 
     /// Opens the journal at `path` (a file, or `:memory:` for tests), creating the schema in a
     /// new database and refusing a foreign or damaged one.
@@ -19,6 +21,7 @@ package final class SQLiteJournal: JournalStorage {
         let connection = try QuotebookDatabase.open(path: path)
         self.connection = connection
         self.insert = try connection.prepare("INSERT INTO journal (action, quote_id) VALUES (?, ?)")
+        snapshotPath = path == ":memory:" || path.isEmpty ? nil : path + "-snapshot"
     }
 
     /// The database file (or `:memory:`), for opening the other tables' connections beside it.
@@ -78,27 +81,53 @@ package final class SQLiteJournal: JournalStorage {
         }
     }
 
-    /// The snapshot in ``SnapshotFormat``; nil when there is none or it cannot be read (a damaged
-    /// one, another version, or the JSON of earlier builds), and the whole journal is replayed.
+    /// The newest snapshot: the one in the file beside the database (see ``SnapshotFile``), or
+    /// one an earlier build kept in the `snapshot` table (and an in-memory journal keeps there),
+    /// whichever is newer; nil when there is none that can be read (a damaged one, another
+    /// version, or the JSON of earlier builds), and the whole journal is replayed. A snapshot
+    /// past the journal's newest entry (a database restored from an older copy beside a newer
+    /// snapshot file) is not this journal's and is ignored.
     package func loadSnapshot() -> JournalSnapshot? {
-        guard let select = try? connection.prepare("SELECT sequence, state FROM snapshot WHERE id = 1"),
-            (try? select.bind([])) != nil, (try? select.step()) == true
+        guard let newest = try? openConnection(for: "load snapshot").prepare("SELECT coalesce(max(sequence), 0) FROM journal"),
+            let head = try? newest.rows([], { (row: SQLiteStatement) in row.int(at: 0) }).first
         else { return nil }
-        let sequence = select.int(at: 0)
-        guard let state = try? select.withBlob(at: 1, { buffer throws(SnapshotFormatError) in try SnapshotFormat.decode(buffer, through: sequence) })
-        else { return nil }
-        return JournalSnapshot(sequence: sequence, state: state)
+        var candidates: [JournalSnapshot] = []
+        if let snapshotPath, let file = SnapshotFile.read(from: snapshotPath), file.sequence <= head,
+            let state = try? file.bytes.withUnsafeBytes({ buffer throws(SnapshotFormatError) in
+                try SnapshotFormat.decode(buffer, through: file.sequence)
+            })
+        {
+            candidates.append(JournalSnapshot(sequence: file.sequence, state: state))
+        }
+        if let select = try? connection.prepare("SELECT sequence, state FROM snapshot WHERE id = 1"),
+            (try? select.bind([])) != nil, (try? select.step()) == true,
+            case let sequence = select.int(at: 0), sequence <= head, !candidates.contains(where: { $0.sequence >= sequence }),
+            let state = try? select.withBlob(at: 1, { buffer throws(SnapshotFormatError) in try SnapshotFormat.decode(buffer, through: sequence) })
+        {
+            candidates.append(JournalSnapshot(sequence: sequence, state: state))
+        }
+        return candidates.max { $0.sequence < $1.sequence }
     }
 
-    /// Replaces the snapshot with `snapshot` in ``SnapshotFormat``, stored as a BLOB (the column's
-    /// TEXT affinity keeps BLOBs as they are: https://sqlite.org/datatype3.html#type_affinity).
+    /// Replaces the snapshot with `snapshot` in ``SnapshotFormat``: in the file beside the
+    /// database, or for an in-memory journal in the `snapshot` table, as a BLOB (the column's TEXT
+    /// affinity keeps BLOBs as they are: https://sqlite.org/datatype3.html#type_affinity).
     package func saveSnapshot(_ snapshot: JournalSnapshot) throws(StoreError) {
+        let connection = try openConnection(for: "save snapshot")
         let bytes = SnapshotFormat.encode(snapshot.state)
-        let upsert = try openConnection(for: "save snapshot").prepare(
-            "INSERT OR REPLACE INTO snapshot (id, sequence, state) VALUES (1, ?, ?)")
+        if let snapshotPath {
+            try SnapshotFile.write(bytes, through: snapshot.sequence, to: snapshotPath)
+            return
+        }
+        let upsert = try connection.prepare("INSERT OR REPLACE INTO snapshot (id, sequence, state) VALUES (1, ?, ?)")
         try connection.transaction { () throws(StoreError) in
             try upsert.run([.integer(snapshot.sequence), .blob(bytes)])
         }
+    }
+
+    /// The snapshot file, written on a queue of its own while appends go on; nil in memory.
+    package func makeSnapshotSaver() -> (any SnapshotSaver)? {
+        snapshotPath.map { SnapshotFile(path: $0) }
     }
 
     /// `PRAGMA synchronous` of the journal's own connection (the setting is per connection):

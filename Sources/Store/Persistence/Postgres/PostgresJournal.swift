@@ -164,6 +164,11 @@ package final class PostgresJournal: JournalStorage {
         try openConnection(for: "save snapshot").query(sql.saveSnapshot, [String(snapshot.sequence), bytes])
     }
 
+    /// Saves snapshots the same way on a connection of its own, so appends go on meanwhile.
+    package func makeSnapshotSaver() -> (any SnapshotSaver)? {
+        PostgresSnapshotSaver(client: PostgresClient(url: connection.url, label: "quotebook.snapshot"), statement: sql.saveSnapshot)
+    }
+
     /// Starts a ``PostgresListener`` on ``channel``, until ``close()``: `wake` gets the head a
     /// notification announces, and nil (read anyway) after (re)connecting, after losing the
     /// connection, and every `pollInterval` without a notification. So a lost notification (or
@@ -224,3 +229,18 @@ package final class PostgresJournal: JournalStorage {
 
 @available(*, unavailable, message: "The journal belongs to the store that opened it.")
 extension PostgresJournal: Sendable {}
+
+/// ``PostgresJournal``'s snapshots saved through a client of their own (see ``SnapshotSaver``).
+struct PostgresSnapshotSaver: SnapshotSaver {
+    let client: PostgresClient
+    /// The journal's snapshot upsert, which keeps a newer snapshot another instance stored.
+    let statement: String
+
+    func save(_ bytes: [UInt8], through sequence: Int64) async throws(StoreError) {
+        try await client.query(statement, [String(sequence), PostgresBytea.encode(bytes)])
+    }
+
+    func close() async {
+        await client.close()
+    }
+}

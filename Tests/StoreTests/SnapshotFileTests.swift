@@ -1,0 +1,150 @@
+import Foundation
+import Logging
+import Store
+import Synchronization
+import TestSupport
+import Testing
+
+/// A SQLite journal's snapshot in `quotebook.sqlite3-snapshot`, saved while appends go on.
+@Suite(.timeLimit(.minutes(1))) struct SnapshotFileTests {
+    static let date = Date(timeIntervalSince1970: 1_000)
+
+    static func add(_ text: String) -> AppAction {
+        .addQuote(QuoteDraft(text: text, author: "A"), by: nil, at: date)
+    }
+
+    /// A journal of `count` added quotes in `directory`, and the state they make.
+    static func journal(of count: Int, in directory: TemporaryDirectory) throws -> (SQLiteJournal, AppState) {
+        let journal = try SQLiteJournal(directory: directory.url)
+        var state = AppState()
+        for index in 1...count {
+            let action = add("Q\(index)")
+            _ = try journal.append(action, quote: nil)
+            _ = try AppReducer.reduce(&state, action)
+        }
+        return (journal, state)
+    }
+
+    @Test func aSnapshotPastTheJournalsNewestEntryIsNotThisJournalsAndIsIgnored() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let (journal, state) = try Self.journal(of: 3, in: directory)
+        try journal.saveSnapshot(JournalSnapshot(sequence: 4, state: state))
+        #expect(journal.loadSnapshot() == nil)
+        try journal.saveSnapshot(JournalSnapshot(sequence: 3, state: state))
+        #expect(journal.loadSnapshot()?.sequence == 3)
+        journal.close()
+    }
+
+    @Test func anEarlierBuildsSnapshotInTheTableIsReadAndTheNewerOfTheTwoWins() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let (journal, state) = try Self.journal(of: 3, in: directory)
+        journal.close()
+        // As an earlier build left it: the snapshot through entry 2 in the table, no file.
+        var older = AppState()
+        for index in 1...2 { _ = try AppReducer.reduce(&older, Self.add("Q\(index)")) }
+        let database = directory.url.appendingPathComponent("quotebook.sqlite3").path
+        let raw = try SQLiteConnection(path: database)
+        try raw.execute("INSERT INTO snapshot (id, sequence, state) VALUES (1, 2, x'\(Self.hex(SnapshotFormat.encode(older)))')")
+        raw.close()
+
+        let reopened = try SQLiteJournal(directory: directory.url)
+        #expect(reopened.loadSnapshot() == JournalSnapshot(sequence: 2, state: older))
+        try reopened.saveSnapshot(JournalSnapshot(sequence: 3, state: state))
+        #expect(reopened.loadSnapshot() == JournalSnapshot(sequence: 3, state: state))
+        reopened.close()
+    }
+
+    @Test func appendsGoOnWhileASnapshotIsSavedAndClosingWaitsForTheNewest() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let saver = GatedSaver()
+        let store = try Store(
+            journal: GatedSnapshotJournal(try SQLiteJournal(directory: directory.url), saver: saver), snapshotInterval: 1,
+            logger: .discarding())
+        _ = try await store.dispatch(Self.add("one"))
+        await saver.waitUntilSaving()
+        // The save of entry 1 is held: these commit all the same.
+        for text in ["two", "three", "four"] { _ = try await store.dispatch(Self.add(text)) }
+        #expect(store.state.quotes.count == 4)
+        #expect(saver.saved.isEmpty)
+        saver.release()
+        await store.close()
+        // Entry 1's, then the newest due meanwhile (4), not every one in between.
+        #expect(saver.saved == [1, 4])
+        let reopened = try SQLiteJournal(directory: directory.url)
+        #expect(reopened.loadSnapshot()?.sequence == 4)
+        reopened.close()
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+/// A saver that holds its first save until ``release()``, then writes the file as the real one
+/// does, recording each sequence saved.
+final class GatedSaver: SnapshotSaver {
+    private let state = Mutex<(saved: [Int64], released: Bool, waiters: [CheckedContinuation<Void, Never>], saving: Bool)>(
+        ([], false, [], false))
+    private let inner = Mutex<(any SnapshotSaver)?>(nil)
+
+    func attach(_ saver: any SnapshotSaver) { inner.withLock { $0 = saver } }
+    var saved: [Int64] { state.withLock { $0.saved } }
+
+    func waitUntilSaving() async {
+        while !state.withLock({ $0.saving }) { try? await Task.sleep(for: .milliseconds(2)) }
+    }
+
+    func release() {
+        let waiters = state.withLock { state in
+            state.released = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    func save(_ bytes: [UInt8], through sequence: Int64) async throws(StoreError) {
+        await withCheckedContinuation { continuation in
+            let held = state.withLock { state in
+                state.saving = true
+                if !state.released { state.waiters.append(continuation) }
+                return !state.released
+            }
+            if !held { continuation.resume() }
+        }
+        try await inner.withLock({ $0 })?.save(bytes, through: sequence)
+        state.withLock { $0.saved.append(sequence) }
+    }
+
+    func close() async {
+        await inner.withLock({ $0 })?.close()
+    }
+}
+
+/// A SQLite journal whose snapshots go through a ``GatedSaver`` (in front of its real one).
+final class GatedSnapshotJournal: JournalStorage {
+    private let inner: SQLiteJournal
+    private let saver: GatedSaver
+
+    init(_ inner: SQLiteJournal, saver: GatedSaver) {
+        self.inner = inner
+        self.saver = saver
+        if let real = inner.makeSnapshotSaver() { saver.attach(real) }
+    }
+
+    func loadEntries(after sequence: Int64) throws(StoreError) -> [JournalEntry] { try inner.loadEntries(after: sequence) }
+    func loadSnapshot() -> JournalSnapshot? { inner.loadSnapshot() }
+    func saveSnapshot(_ snapshot: JournalSnapshot) throws(StoreError) { try inner.saveSnapshot(snapshot) }
+    func makeSnapshotSaver() -> (any SnapshotSaver)? { saver }
+    func append(_ entries: [(action: AppAction, quote: QuoteID?)], basedOn base: Int64?) throws(StoreError) -> [Int64] {
+        try inner.append(entries, basedOn: base)
+    }
+    func lockHead() throws(StoreError) { try inner.lockHead() }
+    func unlockHead() { inner.unlockHead() }
+    func actions(forQuote quote: QuoteID) throws(StoreError) -> [AppAction] { try inner.actions(forQuote: quote) }
+    func followAppends(waking wake: AsyncStream<Int64?>.Continuation) -> Bool { inner.followAppends(waking: wake) }
+    func close() { inner.close() }
+}
