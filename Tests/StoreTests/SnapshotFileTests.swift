@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import Store
-import Synchronization
 import TestSupport
 import Testing
 
@@ -60,19 +59,19 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let saver = GatedSaver()
-        let store = try Store(
-            journal: GatedSnapshotJournal(try SQLiteJournal(directory: directory.url), saver: saver), snapshotInterval: 1,
-            logger: .discarding())
+        let journal = GatedSnapshotJournal(try SQLiteJournal(directory: directory.url), saver: saver)
+        if let real = journal.real { await saver.attach(real) }
+        let store = try Store(journal: journal, snapshotInterval: 1, logger: .discarding())
         _ = try await store.dispatch(Self.add("one"))
         await saver.waitUntilSaving()
         // The save of entry 1 is held: these commit all the same.
         for text in ["two", "three", "four"] { _ = try await store.dispatch(Self.add(text)) }
         #expect(store.state.quotes.count == 4)
-        #expect(saver.saved.isEmpty)
-        saver.release()
+        #expect(await saver.saved.isEmpty)
+        await saver.release()
         await store.close()
         // Entry 1's, then the newest due meanwhile (4), not every one in between.
-        #expect(saver.saved == [1, 4])
+        #expect(await saver.saved == [1, 4])
         let reopened = try SQLiteJournal(directory: directory.url)
         #expect(reopened.loadSnapshot()?.sequence == 4)
         reopened.close()
@@ -83,44 +82,37 @@ import Testing
     }
 }
 
-/// A saver that holds its first save until ``release()``, then writes the file as the real one
+/// A saver that holds every save until ``release()``, then writes the file as the real one
 /// does, recording each sequence saved.
-final class GatedSaver: SnapshotSaver {
-    private let state = Mutex<(saved: [Int64], released: Bool, waiters: [CheckedContinuation<Void, Never>], saving: Bool)>(
-        ([], false, [], false))
-    private let inner = Mutex<(any SnapshotSaver)?>(nil)
+actor GatedSaver: SnapshotSaver {
+    private var inner: (any SnapshotSaver)?
+    private(set) var saved: [Int64] = []
+    private var isReleased = false
+    private var isSaving = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
 
-    func attach(_ saver: any SnapshotSaver) { inner.withLock { $0 = saver } }
-    var saved: [Int64] { state.withLock { $0.saved } }
+    func attach(_ saver: any SnapshotSaver) { inner = saver }
 
+    /// Returns once a save has begun (and is held).
     func waitUntilSaving() async {
-        while !state.withLock({ $0.saving }) { try? await Task.sleep(for: .milliseconds(2)) }
+        while !isSaving { try? await Task.sleep(for: .milliseconds(2)) }
     }
 
     func release() {
-        let waiters = state.withLock { state in
-            state.released = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
+        isReleased = true
         for waiter in waiters { waiter.resume() }
+        waiters = []
     }
 
     func save(_ bytes: [UInt8], through sequence: Int64) async throws(StoreError) {
-        await withCheckedContinuation { continuation in
-            let held = state.withLock { state in
-                state.saving = true
-                if !state.released { state.waiters.append(continuation) }
-                return !state.released
-            }
-            if !held { continuation.resume() }
-        }
-        try await inner.withLock({ $0 })?.save(bytes, through: sequence)
-        state.withLock { $0.saved.append(sequence) }
+        isSaving = true
+        if !isReleased { await withCheckedContinuation { waiters.append($0) } }
+        try await inner?.save(bytes, through: sequence)
+        saved.append(sequence)
     }
 
     func close() async {
-        await inner.withLock({ $0 })?.close()
+        await inner?.close()
     }
 }
 
@@ -128,11 +120,13 @@ final class GatedSaver: SnapshotSaver {
 final class GatedSnapshotJournal: JournalStorage {
     private let inner: SQLiteJournal
     private let saver: GatedSaver
+    /// The journal's own saver, behind the gate.
+    let real: (any SnapshotSaver)?
 
     init(_ inner: SQLiteJournal, saver: GatedSaver) {
         self.inner = inner
         self.saver = saver
-        if let real = inner.makeSnapshotSaver() { saver.attach(real) }
+        self.real = inner.makeSnapshotSaver()
     }
 
     func loadEntries(after sequence: Int64) throws(StoreError) -> [JournalEntry] { try inner.loadEntries(after: sequence) }
