@@ -33,6 +33,9 @@ package struct AppCoordinator: HTTPResponder {
     private let bootID: [UInt8]
     /// Pages carry an `ETag` (not in `--dev`, where templates change under them).
     private let tagsPages: Bool
+    /// Signed-out visitors' pages, by target, for the store's current revision; nil in `--dev`,
+    /// where templates change under them.
+    private let pageCache: PageCache?
     /// Counts every answer by route and status (`--metrics`); nil counts nothing. Held itself,
     /// not through its registry, so counting borrows it from `self` and retains nothing: no
     /// reference count shared by every request is touched.
@@ -76,6 +79,7 @@ package struct AppCoordinator: HTTPResponder {
         logger = dependencies.logger.labeled("app")
         bootID = SecureRandom.bytes(16)
         tagsPages = !dependencies.isDevelopment
+        pageCache = dependencies.isDevelopment ? nil : PageCache()
         requestCounters = dependencies.metrics?.requests
     }
 
@@ -125,14 +129,40 @@ package struct AppCoordinator: HTTPResponder {
         if sharesJournal, let seen = SeenWriteCookie.sequence(in: request), seen > store.appliedJournalSequence {
             return nil  // this visitor saved something this instance has not applied yet: catch up first
         }
-        var exchange = Exchange(visitor: Visitor(), revision: store.revision)
+        let revision = store.revision
+        let cache = Self.isAnonymous(request) ? pageCache : nil
+        if let entry = cache?.entry(for: request.target, revision: revision) {
+            let response = request.ifNoneMatch(includes: entry.tag, starMatches: false) ? Self.notModified(entry.tag) : entry.response
+            requestCounters?.count(entry.routeLabel, status: response.status.code)
+            return response
+        }
+        var exchange = Exchange(visitor: Visitor(), revision: revision)
         guard let navigation = routeImmediately(request, exchange: &exchange) else { return nil }
         let response: HTTPResponse
         switch navigation {
         case .present, .redirect, .respond: response = resolvePage(navigation, exchange: exchange)
         case .finished: return nil
         }
-        return finish(response, exchange: exchange)
+        let finished = finish(response, exchange: exchange)
+        if let cache, let tag = exchange.pageTag, finished.status == .ok, exchange.cookies.isEmpty,
+            exchange.visitor.user == nil, exchange.visitor.csrfToken == nil
+        {
+            cache.store(PageCache.Entry(response: finished, tag: tag, routeLabel: exchange.routeLabel), for: request.target, revision: revision)
+        }
+        return finished
+    }
+
+    /// Whether the request carries neither a session nor a pre-session cookie: its visitor is
+    /// nobody, and its page is the one every such request for the same target gets.
+    private static func isAnonymous(_ request: HTTPRequest) -> Bool {
+        guard request.headers.contains("Cookie") else { return true }
+        let cookies = request.cookies
+        return cookies[SessionKeeper.cookieName] == nil && cookies[CSRFProtection.preSessionCookieName] == nil
+    }
+
+    /// The answer to a GET whose `If-None-Match` names the page's current `tag`.
+    private static func notModified(_ tag: String) -> HTTPResponse {
+        HTTPResponse(status: .notModified, headers: ["ETag": tag, "Cache-Control": "private, no-cache"])
     }
 
     /// Adds the cookies the exchange collected (and `no-store` when there are any).
@@ -273,7 +303,7 @@ package struct AppCoordinator: HTTPResponder {
             let tag = pageTag(for: request, exchange: exchange)
             // `*` does not match: whether this page exists is only known once it is built.
             if request.ifNoneMatch(includes: tag, starMatches: false) {
-                return .decided(.respond(HTTPResponse(status: .notModified, headers: ["ETag": tag, "Cache-Control": "private, no-cache"])))
+                return .decided(.respond(Self.notModified(tag)))
             }
             exchange.pageTag = tag
         }
