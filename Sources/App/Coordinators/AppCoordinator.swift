@@ -130,14 +130,15 @@ package struct AppCoordinator: HTTPResponder {
             return nil  // this visitor saved something this instance has not applied yet: catch up first
         }
         let revision = store.revision
-        let cache = Self.isAnonymous(request) ? pageCache : nil
+        let cookies = request.cookies
+        let cache = Self.isAnonymous(cookies) ? pageCache : nil
         if let entry = cache?.entry(for: request.target, revision: revision) {
             let response = request.ifNoneMatch(includes: entry.tag, starMatches: false) ? Self.notModified(entry.tag) : entry.response
             requestCounters?.count(entry.routeLabel, status: response.status.code)
             return response
         }
         var exchange = Exchange(visitor: Visitor(), revision: revision)
-        guard let navigation = routeImmediately(request, exchange: &exchange) else { return nil }
+        guard let navigation = routeImmediately(request, cookies: cookies, exchange: &exchange) else { return nil }
         let response: HTTPResponse
         switch navigation {
         case .present, .redirect, .respond: response = resolvePage(navigation, exchange: exchange)
@@ -152,12 +153,10 @@ package struct AppCoordinator: HTTPResponder {
         return finished
     }
 
-    /// Whether the request carries neither a session nor a pre-session cookie: its visitor is
-    /// nobody, and its page is the one every such request for the same target gets.
-    private static func isAnonymous(_ request: HTTPRequest) -> Bool {
-        guard request.headers.contains("Cookie") else { return true }
-        let cookies = request.cookies
-        return cookies[SessionKeeper.cookieName] == nil && cookies[CSRFProtection.preSessionCookieName] == nil
+    /// Whether a request with `cookies` carries neither a session nor a pre-session cookie: its
+    /// visitor is nobody, and its page is the one every such request for the same target gets.
+    private static func isAnonymous(_ cookies: HTTPCookies) -> Bool {
+        cookies[SessionKeeper.cookieName] == nil && cookies[CSRFProtection.preSessionCookieName] == nil
     }
 
     /// The answer to a GET whose `If-None-Match` names the page's current `tag`.
@@ -221,9 +220,9 @@ package struct AppCoordinator: HTTPResponder {
     /// known without I/O, the quote book does not claim the request, or its flow must wait.
     /// Other children's pages always take the async path (they come after the quote book in
     /// ``route(_:exchange:)``, so nothing they claim is decided here).
-    func routeImmediately(_ request: HTTPRequest, exchange: inout Exchange) -> Navigation? {
+    func routeImmediately(_ request: HTTPRequest, cookies: HTTPCookies, exchange: inout Exchange) -> Navigation? {
         guard let segments = decodedSegments(of: request, exchange: &exchange) else { return .present(ErrorView.page(for: .notFound)) }
-        guard let visitor = identifyImmediately(request, exchange: &exchange) else { return nil }
+        guard let visitor = identifyImmediately(cookies, exchange: &exchange) else { return nil }
         exchange.visitor = visitor
         switch claim(request, segments, request.queryItems, for: quotes, exchange: &exchange) {
         case .unclaimed: return nil
@@ -337,9 +336,9 @@ package struct AppCoordinator: HTTPResponder {
         return visitor(cookies: cookies, session: session, date: date, exchange: &exchange)
     }
 
-    /// ``identify(_:exchange:)`` from the session cache alone: nil when only storage can tell.
-    private func identifyImmediately(_ request: HTTPRequest, exchange: inout Exchange) -> Visitor? {
-        let cookies = request.cookies
+    /// ``identify(_:exchange:)`` from the session cache alone, given the request's `cookies`: nil
+    /// when only storage can tell.
+    private func identifyImmediately(_ cookies: HTTPCookies, exchange: inout Exchange) -> Visitor? {
         let date = now()
         var session: SessionRecord?
         if let token = cookies[SessionKeeper.cookieName] {
