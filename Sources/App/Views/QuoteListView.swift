@@ -6,6 +6,8 @@ import Templates
 /// there are.
 package enum QuoteListView {
     static let fieldNames = FormFieldNames.of(QuoteSearchField.self)
+    /// Where the search form goes, and the link back to every quote: the first page, unsearched.
+    static let searchURL = TemplateValue.string(QuotesRoute.list(page: 1).path)
 
     /// Answers the template's lookups directly (``TemplateObject``): no dictionary per render.
     /// The quotes and the search summary, which the template reads several times, are made
@@ -38,7 +40,7 @@ package enum QuoteListView {
             case "previousURL": previousURL.map(TemplateValue.string) ?? .null
             case "nextURL": nextURL.map(TemplateValue.string) ?? .null
             case "isPaged": .bool(pageCount > 1)
-            case "searchURL": .string(QuotesRoute.list(page: 1).path)
+            case "searchURL": QuoteListView.searchURL
             case "fields": QuoteListView.fieldNames
             case "searchValue": .string(search?.typed ?? "")
             case "search": searchSummary
