@@ -5,17 +5,28 @@ package import Logging
 package import Store
 import Templates
 
-/// The app wired as `main.swift` wires it, but on a database the test chooses (in memory by
-/// default, or a shared journal such as PostgreSQL's as one of several instances), a fixed clock, and the repository's templates (or a copy, for `--dev` reloading)
-/// and public files.
+/// The app wired as `main.swift` wires it, but on a database the test chooses, a fixed clock,
+/// and the repository's templates (or a copy, for `--dev` reloading) and public files.
+///
+/// The database is the run's ``TestBackend``: SQLite in memory (or the file at `journalPath`),
+/// or with `QUOTEBOOK_TEST_BACKEND=postgres` a fresh PostgreSQL schema (the same one again for
+/// the same `journalPath`), so every suite built on it runs on both backends. A test that wants
+/// one instance of several on a shared journal passes `sharedJournal`; one about a backend's
+/// own behaviour names it as `backend`.
+///
+/// The storage is closed by ``close()``, or when the last copy of the app is gone.
 package struct TestApp: Sendable {
     package let store: Store
-    package let accountStorage: SQLiteAccountStorage
+    package let sessionStorage: any SessionStorage
+    package let photoStorage: any PhotoStorage
     package let coordinator: AppCoordinator
     package let logSink: InMemoryLogSink
     package let hashingPool: BlockingThreadPool
     /// The counters, when the app was made with `metrics: true` (as `--metrics`).
     package let metrics: MetricsRegistry?
+    /// What this app runs on.
+    package let backend: TestBackend
+    private let resources: Resources
 
     /// The clock every test app uses: 2026-11-22 07:00 UTC.
     package static let fixedNow = Date(timeIntervalSince1970: 1_795_330_800)
@@ -24,30 +35,42 @@ package struct TestApp: Sendable {
     package static let password = "correct horse battery"
 
     package init(
-        journalPath: String = ":memory:", seed: [AppAction] = SeedContent.actions(at: TestApp.fixedNow),
+        journalPath: String? = nil, seed: [AppAction] = SeedContent.actions(at: TestApp.fixedNow),
         isDevelopment: Bool = false, templates: URL = RepositoryPaths.templates, secureCookies: Bool = false,
         now: @escaping @Sendable () -> Date = { TestApp.fixedNow }, hashingQueueLimit: Int = 64, metrics: Bool = false,
-        live: LiveSettings = LiveSettings(), sharedJournal: (@Sendable () throws -> any JournalStorage)? = nil
-    ) throws {
+        live: LiveSettings = LiveSettings(), sharedJournal: (@Sendable () throws -> any JournalStorage)? = nil,
+        backend: TestBackend? = nil
+    ) async throws {
         logSink = InMemoryLogSink()
         let logger = Logger(label: "test", level: .debug, sink: logSink)
-        let journal = try SQLiteJournal(path: journalPath)
-        // Beside the journal in its file; `:memory:` opens a private in-memory database of its own.
-        accountStorage = try SQLiteAccountStorage(path: journal.path)
         let metrics = metrics ? MetricsRegistry() : nil
         self.metrics = metrics
         let middleware = metrics.map { [$0.storeMiddleware] } ?? []
-        if let sharedJournal {
-            // Another instance's log (PostgreSQL): the SQLite file keeps the accounts alone.
-            store = try Store(journal: try sharedJournal(), seed: seed, middleware: middleware, logger: logger)
-        } else {
-            store = try Store(journal: journal, seed: seed, middleware: middleware, logger: logger)
+        self.backend = try backend ?? TestBackend.current()
+        let storage = try await Storage.open(
+            on: self.backend, journalPath: journalPath, sharedJournal: sharedJournal, logger: logger)
+        let store: Store
+        do {
+            store = try Store(journal: storage.journal, seed: seed, middleware: middleware, logger: logger)
+        } catch {
+            // The journal went to the store, which closes it (or its deinit does).
+            await storage.close()
+            throw error
+        }
+        self.store = store
+        sessionStorage = storage.sessions
+        photoStorage = storage.photos
+        let closeStorage = storage.close
+        resources = Resources {
+            await store.close()
+            await closeStorage()
         }
         hashingPool = BlockingThreadPool(name: "test-hash", threadCount: 2, queueLimit: hashingQueueLimit)
         let dependencies = Dependencies(
             store: store,
-            sessionStorage: accountStorage,
-            photoStorage: accountStorage,
+            sessionStorage: storage.sessions,
+            photoStorage: storage.photos,
+            signInFailures: storage.signInFailures,
             hashingPool: hashingPool,
             csrfKey: SecureRandom.bytes(32),
             secureCookies: secureCookies,
@@ -61,6 +84,12 @@ package struct TestApp: Sendable {
             live: live
         )
         coordinator = AppCoordinator(dependencies: dependencies)
+    }
+
+    /// Closes the store, then the account storage (as `main.swift` does at exit); on PostgreSQL
+    /// also drops a fresh schema. Only the first call does anything.
+    package func close() async {
+        await resources.close()
     }
 
     /// Sends `request` through the coordinator tree, as the server would.

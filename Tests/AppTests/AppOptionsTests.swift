@@ -53,6 +53,17 @@ import Testing
         #expect(AppOptions.usage.contains("--metrics"))
     }
 
+    @Test func trustedProxiesAreAListOfAddressesThatReachTheServer() throws {
+        #expect(try serve([]).serverConfiguration.trustedProxies.isEmpty, "X-Forwarded-For ignored by default")
+        let options = try serve(["--trusted-proxies", "127.0.0.1, ::1,10.0.0.2"])
+        let expected = Set(["127.0.0.1", "::1", "10.0.0.2"].compactMap { IPAddress($0) })
+        #expect(expected.count == 3)
+        #expect(options.serverConfiguration.trustedProxies.addresses == expected)
+        #expect(try serve([], ["QUOTEBOOK_TRUSTED_PROXIES": "192.0.2.1"]).trustedProxies.addresses.map(\.description) == ["192.0.2.1"])
+        #expect(throws: AppOptions.ParseError.self) { try serve(["--trusted-proxies", "nginx.local"]) }
+        #expect(throws: AppOptions.ParseError.self) { try serve(["--trusted-proxies", "10.0.0.0/8"]) }
+    }
+
     @Test func httpLimitsAndTimeoutsAreOptions() throws {
         let options = try serve(
             [

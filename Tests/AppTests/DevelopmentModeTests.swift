@@ -12,7 +12,7 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let templates = try RepositoryPaths.copyTemplates(into: directory.url)
-        let app = try TestApp(isDevelopment: true, templates: templates)
+        let app = try await TestApp(isDevelopment: true, templates: templates)
         let home = templates.appendingPathComponent("home.mustache")
         let original = try String(contentsOf: home, encoding: .utf8)
 
@@ -34,7 +34,7 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let templates = try RepositoryPaths.copyTemplates(into: directory.url)
-        let app = try TestApp(isDevelopment: false, templates: templates)
+        let app = try await TestApp(isDevelopment: false, templates: templates)
         // Compiled once at start: a later edit on disk changes nothing.
         try "{{#never}} closed".write(to: templates.appendingPathComponent("home.mustache"), atomically: false, encoding: .utf8)
         let home = await app.get("/")
@@ -46,7 +46,7 @@ import Testing
     /// fault: a 500 page in the layout, the details only with `--dev`, and the server goes on.
     @Test(arguments: [false, true])
     func aFailingJournalIsA500PageWithDetailsOnlyInDevelopment(isDevelopment: Bool) async throws {
-        let app = try TestApp(isDevelopment: isDevelopment)
+        let app = try await TestApp(isDevelopment: isDevelopment)
         var browser = try await app.signedIn("ada")
         let token = try await browser.csrfToken(from: "/quotes/1/edit")
         await app.store.close()

@@ -30,19 +30,19 @@ import Testing
     }
 
     @Test(arguments: targets) func signedOutPagesAreTheSameAsTheAsyncPath(target: String) async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         try await expectSame(request(.get, target, cookies: ""), on: app)
         try await expectSame(request(.head, target, cookies: ""), on: app)
     }
 
     @Test(arguments: targets) func signedInPagesAreTheSameAsTheAsyncPath(target: String) async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         let browser = try await app.signedIn("ada")
         try await expectSame(request(.get, target, cookies: browser.cookieHeader), on: app)
     }
 
     @Test func aRevalidationIsThe304OfTheAsyncPath() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         let browser = try await app.signedIn("ada")
         let tag = try #require(await app.coordinator.respond(to: request(.get, "/", cookies: browser.cookieHeader)).headers["ETag"])
         let revalidation = request(.get, "/", cookies: browser.cookieHeader, headers: ["If-None-Match": tag])
@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func anUnknownOrMalformedSessionCookieIsClearedTheSameWay() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         let unknown = "quotebook_session=" + Base64URL.encode(SecureRandom.bytes(32))
         // Unknown: only storage can say so.
         #expect(app.coordinator.respondImmediately(to: request(.get, "/", cookies: unknown)) == nil)
@@ -62,7 +62,7 @@ import Testing
 
     @Test func fallsBackWhenTheSessionIsDueForATouchThenAnswersOnceCached() async throws {
         let clock = TestClock()
-        let app = try TestApp(now: { clock.now })
+        let app = try await TestApp(now: { clock.now })
         let cookies = try await app.signedIn("ada").cookieHeader
         try await expectSame(request(.get, "/", cookies: cookies), on: app)
         clock.advance(by: SessionKeeper.touchInterval)
@@ -79,7 +79,7 @@ import Testing
         (.get, "/site.css"), (.get, "/nowhere"), (.get, "/profile"),
     ])
     func leavesWhatItCannotAnswerToTheAsyncPath(method: HTTPMethod, target: String) async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         #expect(app.coordinator.respondImmediately(to: request(method, target, cookies: "")) == nil)
     }
 }

@@ -71,7 +71,7 @@ import Testing
 
     @Test(arguments: ["/", "/quotes", "/quotes?q=infinite", "/quotes/1"])
     func aSignedOutPageShowsAChangeMadeAfterItWasCached(target: String) async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         _ = try await app.signedIn("ada")
         let user = try #require(app.store.state.users.values.first { $0.username == Username("ada") })
         let before = try #require(app.coordinator.respondImmediately(to: get(target)))
@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test func aSignedInVisitorNeverGetsTheSignedOutPageNorTheOtherWayRound() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         let browser = try await app.signedIn("ada", displayName: "Ada Lovelace")
         let signedOut = try #require(app.coordinator.respondImmediately(to: get("/quotes")))
         let signedIn = try #require(app.coordinator.respondImmediately(to: get("/quotes", cookies: browser.cookieHeader)))
@@ -104,7 +104,7 @@ import Testing
     }
 
     @Test func aVisitorWithAPreSessionCookieGetsTheirOwnTag() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         var browser = app.browser()
         _ = await browser.get("/login")
         #expect(browser.cookieHeader.contains("quotebook_presession="))
@@ -116,7 +116,7 @@ import Testing
     }
 
     @Test func aCachedPageRevalidatesWithA304() async throws {
-        let app = try TestApp(metrics: true)
+        let app = try await TestApp(metrics: true)
         let first = try #require(app.coordinator.respondImmediately(to: get("/quotes/1")))
         let tag = try #require(first.headers["ETag"])
         let revalidated = try #require(app.coordinator.respondImmediately(to: get("/quotes/1", headers: ["If-None-Match": tag])))

@@ -41,8 +41,8 @@ struct ReadYourWritesTests {
         let open = { @Sendable () throws -> PostgresJournal in
             try PostgresJournal(url: url, schema: schema, pollInterval: .seconds(60), logger: .discarding())
         }
-        let first = try TestApp(sharedJournal: { try open() })
-        let second = try TestApp(sharedJournal: { DeafJournal(try open()) })
+        let first = try await TestApp(sharedJournal: { try open() })
+        let second = try await TestApp(sharedJournal: { DeafJournal(try open()) })
         do {
             try await body(first, second)
         } catch {
@@ -96,7 +96,7 @@ struct ReadYourWritesTests {
     }
 
     @Test func withSQLiteTheCookieIsNeitherSetNorRead() async throws {
-        let app = try TestApp()
+        let app = try await TestApp(backend: .sqlite)
         var browser = app.browser()
         let saved = try await browser.submit(
             "/signup",
@@ -105,6 +105,6 @@ struct ReadYourWritesTests {
         #expect(!saved.headers.values(for: "Set-Cookie").contains { $0.hasPrefix("quotebook_seen=") })
         let request = Self.request("/", cookie: "quotebook_seen=999999")
         #expect(app.coordinator.respondImmediately(to: request) != nil)
-        await app.store.close()
+        await app.close()
     }
 }

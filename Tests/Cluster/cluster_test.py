@@ -32,7 +32,9 @@ deploy/nginx.conf rendered for those ports (its prefix in the temporary director
 (g) saturation: 4 unpaced writers, 2 straight to each instance, for 3 s: not one save answered
     anything but 303 or 409 (an append refused twice holds the journal's head, so it gets
     through), and every save answered 303 is in its quote's history;
-nginx's access log has the client's address and both instances as upstream.
+nginx's access log has the client's address and both instances as upstream; a request through
+nginx that claims X-Forwarded-For 198.51.100.23 is logged by the instance that answered as from
+that client (the instances are started with --trusted-proxies 127.0.0.1, where nginx is).
 
 Everything runs under one deadline (SIGALRM) with a timeout on every request; processes, the
 database cluster and the temporary directory are removed in `finally`, failure or not
@@ -353,7 +355,8 @@ class Cluster:
         log = open(os.path.join(self.work, f"instance-{name}.log"), "ab")
         try:
             server = Server(self.executable, self.root, os.path.join(self.work, f"data-{name}"), port=port,
-                            arguments=["--database", self.database, "--log-level", "info"], stderr=log)
+                            arguments=["--database", self.database, "--log-level", "info",
+                                       "--trusted-proxies", "127.0.0.1"], stderr=log)
         finally:
             log.close()
         self.instances[name] = server
@@ -893,6 +896,34 @@ def expect_nginx_log(cluster):
     return len(lines)
 
 
+def expect_forwarded_client_logged(cluster):
+    """A GET through nginx claiming X-Forwarded-For 198.51.100.23: nginx appends the address it
+    saw (127.0.0.1, trusted by the instances, so the walk goes on past it) and the instance that
+    answered logs 198.51.100.23 as the client; the readiness GETs, which claimed nothing, as
+    127.0.0.1."""
+    connection = http.client.HTTPConnection("127.0.0.1", cluster.nginx_port, timeout=REQUEST_TIMEOUT)
+    try:
+        connection.request("GET", "/healthz", headers={"X-Forwarded-For": "198.51.100.23"})
+        response = connection.getresponse()
+        response.read()
+        check(response.status == 200, f"GET /healthz through nginx answered {response.status}")
+    finally:
+        connection.close()
+    deadline = time.monotonic() + 5
+    while True:
+        lines = []
+        for name in ("A", "B"):
+            with open(os.path.join(cluster.work, f"instance-{name}.log"), errors="replace") as file:
+                lines += [line for line in file if " GET /healthz 200 " in line]
+        forwarded = [line for line in lines if "198.51.100.23 GET /healthz 200 " in line]
+        direct = [line for line in lines if "127.0.0.1 GET /healthz 200 " in line]
+        if forwarded and direct:
+            return
+        if time.monotonic() > deadline:
+            fail(f"no instance logged the forwarded client (198.51.100.23) and the direct one: {lines[-4:]}")
+        time.sleep(0.05)
+
+
 def main():
     if len(sys.argv) != 3:
         print(__doc__.split("\n\n")[1], file=sys.stderr)
@@ -928,6 +959,8 @@ def main():
         check_kill(cluster, ada, figures)
         figures.append(f"nginx access log: {expect_nginx_log(cluster)} lines with the client's address and both "
                        "instances as upstream")
+        expect_forwarded_client_logged(cluster)
+        figures.append("instance access log: a request through nginx is logged with the client nginx forwarded for")
     except Exception as error:  # noqa: BLE001  (reported below, after the clean-up has started)
         failure = error
         print(cluster.logs(), file=sys.stderr)

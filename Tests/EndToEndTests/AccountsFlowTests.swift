@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func signingUpSetsASecureSessionCookieAndSignsIn() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         var browser = app.browser()
         let form = await browser.get("/signup")
         #expect(form.headers["Set-Cookie"]?.hasPrefix("quotebook_presession=") == true)
@@ -37,13 +37,13 @@ import Testing
     }
 
     @Test func secureCookiesAddSecure() async throws {
-        var browser = try TestApp(secureCookies: true).browser()
+        var browser = try await TestApp(secureCookies: true).browser()
         let response = try await browser.submit("/signup", signUpFields("ada"))
         #expect(response.headers.values(for: "Set-Cookie").allSatisfy { $0.contains("; Secure") })
     }
 
     @Test func aSignUpWithErrorsIs422KeepingWhatWasTypedButNoPassword() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         var browser = app.browser()
         let response = try await browser.submit(
             "/signup", ["username": "<b>x</b>", "display_name": "Kept <Name>", "password": "short", "password_confirmation": "short"])
@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func aTakenUsernameIgnoringCaseIs422() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         _ = try await app.signedIn("ada")
         var other = app.browser()
         let response = try await other.submit("/signup", signUpFields("ADA"))
@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test func signInWithAWrongPasswordIs401WithOneMessageAndTheUsernameKept() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         _ = try await app.signedIn("ada")
         var browser = app.browser()
         let wrong = try await browser.submit("/login", ["username": "Ada", "password": "not the password"])
@@ -80,7 +80,7 @@ import Testing
     }
 
     @Test func fiveFailuresIn429EvenWithTheRightPassword() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         _ = try await app.signedIn("ada")
         var browser = app.browser()
         for _ in 0..<5 {
@@ -93,7 +93,7 @@ import Testing
     }
 
     @Test func signingInIssuesANewTokenAndEndsTheOldSession() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         var first = try await app.signedIn("ada")
         let before = try #require(first.cookies["quotebook_session"])
         let response = try await first.submit("/login", ["username": "ada", "password": TestApp.password], formPage: "/login")
@@ -107,7 +107,7 @@ import Testing
     }
 
     @Test func aTokenPlantedBeforeSignInIsNotTheOneAfter() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         _ = try await app.signedIn("ada")
         let planted = Base64URL.encode([UInt8](repeating: 7, count: 32))
         var victim = app.browser()
@@ -118,7 +118,7 @@ import Testing
     }
 
     @Test func signingOutDeletesTheSessionAndTheCookie() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         var browser = try await app.signedIn("ada")
         let token = try #require(browser.cookies["quotebook_session"])
         let response = try await browser.submit("/logout", [:])
@@ -134,8 +134,8 @@ import Testing
         // With several instances: another one made the account and the session, and this one
         // has not applied the sign-up from the journal yet. Deleting the cookie would sign the
         // person out for good; the next request, once the sign-up is applied, is signed in.
-        let app = try TestApp()
-        let issued = try await SessionKeeper(storage: app.accountStorage).start(for: UserID(99), now: TestApp.fixedNow)
+        let app = try await TestApp()
+        let issued = try await SessionKeeper(storage: app.sessionStorage).start(for: UserID(99), now: TestApp.fixedNow)
         let cookie = "quotebook_session=\(issued.token)"
         let request = HTTPRequest(method: .get, target: "/", headers: ["Host": "t", "Cookie": cookie])
         for _ in 0..<2 {
@@ -147,7 +147,7 @@ import Testing
     }
 
     @Test func aProtectedPageSendsToSignInAndBackAfterwards() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         _ = try await app.signedIn("ada")
         var browser = app.browser()
         let redirect = await browser.get("/quotes/1/edit")
@@ -166,7 +166,7 @@ import Testing
         "/\r\nSet-Cookie: x=1", "/no/such/page", "/users/ada/photo", "/logout",
     ])
     func returnToNeverLeavesTheSiteOrReachesANonPage(returnTo: String) async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         _ = try await app.signedIn("ada")
         var browser = app.browser()
         let response = try await browser.submit("/login", ["username": "ada", "password": TestApp.password, "return_to": returnTo])
@@ -175,7 +175,7 @@ import Testing
     }
 
     @Test func aSignedOutPostGoesToSignInPlain() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         var browser = app.browser()
         let response = try await browser.submit("/quotes/1", ["text": "x", "author": "y", "version": "1"], formPage: "/login")
         #expect(response.status == .seeOther)
@@ -192,7 +192,7 @@ import Testing
 
     @Test func sessionsLastThirtyIdleDays() async throws {
         let clock = Mutex(TestApp.fixedNow)
-        let app = try TestApp(now: { clock.withLock { $0 } })
+        let app = try await TestApp(now: { clock.withLock { $0 } })
         var browser = try await app.signedIn("ada")
         for _ in 0..<3 {
             clock.withLock { $0 = $0.addingTimeInterval(20 * 86_400) }
@@ -208,7 +208,7 @@ import Testing
 @Suite struct CSRFFlowTests {
     @Test(arguments: ["/quotes/1", "/quotes/1/favorite", "/logout", "/profile/name", "/profile/photo/delete"])
     func aSignedInPostWithoutTheTokenIs403AndChangesNothing(path: String) async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         var browser = try await app.signedIn("ada")
         let before = app.store.state
         let response = await browser.post(path, ["text": "Forged", "author": "Mallory", "version": "1", "display_name": "Mallory"])
@@ -219,7 +219,7 @@ import Testing
     }
 
     @Test func aTokenFromAnotherSessionIs403() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         var ada = try await app.signedIn("ada")
         var bob = try await app.signedIn("bob")
         let bobsToken = try await bob.csrfToken(from: "/")
@@ -229,7 +229,7 @@ import Testing
     }
 
     @Test func signedOutFormsAreBoundToThePreSessionCookie() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         var browser = app.browser()
         let token = try await browser.csrfToken(from: "/signup")
         var stranger = app.browser()
@@ -248,7 +248,7 @@ import Testing
     }
 
     @Test func unknownPathsAndWrongMethodsComeBeforeCSRF() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         #expect(await app.post("/nowhere", form: [:]).status == .notFound)
         let wrong = await app.respond(HTTPRequest(method: .post, target: "/signup/x", headers: ["Host": "t"]))
         #expect(wrong.status == .notFound)

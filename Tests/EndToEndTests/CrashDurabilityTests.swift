@@ -51,7 +51,8 @@ import Testing
     static func saveAtOnce(
         stoppingWith signal: Int32, after answers: Int, data: TemporaryDirectory
     ) async throws -> (saves: [SaveRecord], exitStatus: Int32, arguments: [String]) {
-        let arguments = ["--port", "0", "--data", data.url.path, "--root", RepositoryPaths.root.path, "--log-level", "warning"]
+        let storage = try await TestBackend.current().storageArguments(data: data.url)
+        let arguments = ["--port", "0", "--root", RepositoryPaths.root.path, "--log-level", "warning"] + storage
         let server = try QuotebookProcess(arguments: arguments)
         try await server.waitUntilListening()
         let port = try #require(server.port)

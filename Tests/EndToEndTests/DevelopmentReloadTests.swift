@@ -8,9 +8,9 @@ import Testing
 /// watched file changes or the server restarted; without `--dev` neither exists.
 @Suite(.timeLimit(.minutes(2))) struct DevelopmentReloadTests {
     /// A development app on a copy of the templates, watching it every 10 ms.
-    static func makeApp(_ directory: TemporaryDirectory) throws -> (TestApp, URL) {
+    static func makeApp(_ directory: TemporaryDirectory) async throws -> (TestApp, URL) {
         let templates = try RepositoryPaths.copyTemplates(into: directory.url)
-        let app = try TestApp(
+        let app = try await TestApp(
             isDevelopment: true, templates: templates,
             live: LiveSettings(heartbeatInterval: .milliseconds(50), watchedFolders: [templates], watchInterval: .milliseconds(10)))
         return (app, templates)
@@ -20,7 +20,7 @@ import Testing
     func everyDevelopmentPageLoadsTheReloadScript(path: String) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let (app, _) = try Self.makeApp(directory)
+        let (app, _) = try await Self.makeApp(directory)
         let page = await app.get(path).text
         #expect(page.contains(#"<script src="/dev-reload.js" data-events-url="/dev/events" defer></script>"#))
         let script = await app.get("/dev-reload.js")
@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func withoutDevelopmentThereIsNoScriptAndNoStream() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         #expect(!(await app.get("/").text.contains("dev-reload.js")))
         let stream = await app.get("/dev/events")
         #expect(stream.status == .notFound)
@@ -39,7 +39,7 @@ import Testing
     @Test func aChangedTemplateTellsOpenPagesToReload() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let (app, templates) = try Self.makeApp(directory)
+        let (app, templates) = try await Self.makeApp(directory)
         let live = try LiveServer(responder: app.coordinator)
         let stream = try await EventStreamClient(port: live.port, target: "/dev/events")
         #expect(stream.status == 200)

@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func sendsTheQuoteAtOnceThenAnEventForEveryEditAndRestore() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         var browser = try await app.signedIn("ada", displayName: "Ada <Lovelace>")
         let live = try LiveServer(responder: app.coordinator)
         let stream = try await Self.open(live)
@@ -78,7 +78,7 @@ import Testing
     }
 
     @Test func aDeletionIsSentAndEndsTheStream() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         _ = try await app.signedIn("ada")
         let added = try await app.store.dispatch(.addQuote(QuoteDraft(text: "Short-lived", author: "Ada"), by: Self.ada, at: TestApp.fixedNow))
         guard case .success(.quoteAdded(let id)) = added else {
@@ -104,7 +104,7 @@ import Testing
     }
 
     @Test func sendsAHeartbeatCommentEveryInterval() async throws {
-        let app = try TestApp(live: LiveSettings(heartbeatInterval: .milliseconds(50)))
+        let app = try await TestApp(live: LiveSettings(heartbeatInterval: .milliseconds(50)))
         let live = try LiveServer(responder: app.coordinator)
         let stream = try await Self.open(live)
         #expect(try await stream.next()?.name == "quote")
@@ -118,7 +118,7 @@ import Testing
     }
 
     @Test func honoursLastEventID() async throws {
-        let app = try TestApp(live: LiveSettings(heartbeatInterval: .milliseconds(50)))
+        let app = try await TestApp(live: LiveSettings(heartbeatInterval: .milliseconds(50)))
         try await Self.edit(app, text: "Version two")
         let live = try LiveServer(responder: app.coordinator)
 
@@ -142,7 +142,7 @@ import Testing
     }
 
     @Test func unknownQuoteIsA404PageAndHEADWorks() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         let live = try LiveServer(responder: app.coordinator)
         let client = try live.connect()
         let missing = try await client.exchange("GET /quotes/99/events HTTP/1.1\r\nHost: localhost\r\n\r\n")
@@ -163,7 +163,7 @@ import Testing
     }
 
     @Test func shutdownEndsEveryStreamInOrder() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         let live = try LiveServer(responder: app.coordinator)
         var streams: [EventStreamClient] = []
         for _ in 0..<3 {
@@ -179,7 +179,7 @@ import Testing
     }
 
     @Test func aClientThatDoesNotReadIsDropped() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         var configuration = HTTPServerConfiguration(port: 0)
         configuration.streamBufferLimit = 16 * 1024
         let live = try LiveServer(responder: app.coordinator, configuration: configuration)
@@ -214,7 +214,7 @@ import Testing
     }
 
     @Test func theQuotePageNamesItsStreamAndLoadsTheScriptFromPublicWithinItsPolicy() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         let page = await app.get("/quotes/1")
         #expect(page.text.contains(#"data-events-url="/quotes/1/events" data-version="1""#))
         #expect(page.text.contains(#"<script src="/live.js" defer></script>"#))
@@ -233,7 +233,8 @@ import Testing
     @Test func sigtermEndsOpenStreamsAndTheServerExits() async throws {
         let data = try TemporaryDirectory()
         defer { data.remove() }
-        let quotebook = try QuotebookProcess(arguments: ["--port", "0", "--data", data.url.path, "--root", RepositoryPaths.root.path])
+        let storage = try await TestBackend.current().storageArguments(data: data.url)
+        let quotebook = try QuotebookProcess(arguments: ["--port", "0", "--root", RepositoryPaths.root.path] + storage)
         try await quotebook.waitUntilListening()
         let stream = try await EventStreamClient(port: try #require(quotebook.port), target: "/quotes/1/events")
         #expect(try await stream.nextEvent()?.id == "1")

@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func countsEveryAnswerOfTheCoordinatorTreeByRouteAndStatus() async throws {
-        let app = try TestApp(metrics: true)
+        let app = try await TestApp(metrics: true)
         let metrics = try #require(app.metrics)
         var visitor = app.browser()
         let home = await visitor.get("/")
@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func aLiveServerShowsExactlyTheRequestsAndActionsItSaw() async throws {
-        let app = try TestApp(metrics: true)
+        let app = try await TestApp(metrics: true)
         let live = try LiveServer(responder: app.coordinator)
         var visitor = SocketBrowser(port: live.port)
         #expect(try await visitor.get("/").status == 200)
@@ -93,7 +93,7 @@ import Testing
     }
 
     @Test func withoutTheOptionMetricsIsTheNotFoundPage() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         #expect(app.metrics == nil)
         let live = try LiveServer(responder: app.coordinator)
         var browser = SocketBrowser(port: live.port)
@@ -108,7 +108,7 @@ import Testing
         let data = try TemporaryDirectory()
         defer { data.remove() }
         let quotebook = try QuotebookProcess(
-            arguments: ["--port", "0", "--data", data.url.path, "--root", RepositoryPaths.root.path],
+            arguments: ["--port", "0", "--root", RepositoryPaths.root.path] + (try await TestBackend.current().storageArguments(data: data.url)),
             environment: ["QUOTEBOOK_METRICS": "1"])
         try await quotebook.waitUntilListening()
         var browser = SocketBrowser(port: try #require(quotebook.port))

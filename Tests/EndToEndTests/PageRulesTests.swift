@@ -11,7 +11,7 @@ import Testing
         "/", "/quotes", "/quotes/1", "/quotes/1/edit", "/nowhere", "/login", "/users/ada", "/profile/edit",
     ])
     func htmlPagesAreCompleteDocumentsWithSecurityHeaders(path: String) async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         var browser = try await app.signedIn("ada")
         let response = await browser.get(path)
         #expect(response.headers["Cache-Control"] == (path == "/nowhere" ? "no-store" : "private, no-cache"))
@@ -27,7 +27,7 @@ import Testing
 
     @Test(arguments: ["/signup", "/login", "/", "/quotes/1"])
     func signedOutPagesFollowTheRulesToo(path: String) async throws {
-        var browser = try TestApp().browser()
+        var browser = try await TestApp().browser()
         let response = await browser.get(path)
         #expect(response.status == .ok)
         #expect(response.text.hasPrefix("<!doctype html>"))
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func anUnchangedPageRevalidatesAs304AndAChangeOrAnotherPersonGetsAFreshOne() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         var ada = try await app.signedIn("ada")
         let first = await ada.get("/quotes/1")
         let tag = try #require(first.headers["ETag"])
@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func unknownQuoteIs404Page() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         var browser = try await app.signedIn("ada")
         #expect(await browser.get("/quotes/99").status == .notFound)
         #expect(await browser.get("/quotes/99/edit").status == .notFound)
@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func wrongMethodIs405WithAllow() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         let response = await app.respond(HTTPRequest(method: .delete, target: "/quotes/1", headers: ["Host": "t"]))
         #expect(response.status == .methodNotAllowed)
         #expect(response.headers["Allow"] == "GET, POST, HEAD")
@@ -89,7 +89,7 @@ import Testing
     }
 
     @Test func typedMarkupIsShownAsText() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         var browser = try await app.signedIn("eve", displayName: "<b>Eve</b> & \"co\"")
         let save = try await browser.submit(
             "/quotes/1", ["text": "<script>alert('x')</script>", "author": "\"Eve\" & co", "version": "1"])
@@ -109,7 +109,7 @@ import Testing
     }
 
     @Test func incompleteFormIs400Page() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         var browser = try await app.signedIn("ada")
         let response = try await browser.submit("/quotes/1", ["text": "no version", "author": "x"])
         #expect(response.status == .badRequest)
@@ -137,7 +137,7 @@ import Testing
         ("/signup", ["username", "display_name", "password", "password_confirmation"]), ("/login", ["username", "password"]),
     ])
     func everyFormFieldHasALabel(path: String, ids: [String]) async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         var browser = path == "/signup" || path == "/login" ? app.browser() : try await app.signedIn("ada")
         let page = await browser.get(path).text
         for id in ids {

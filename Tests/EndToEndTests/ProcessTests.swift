@@ -7,7 +7,8 @@ import Testing
     @Test func printsTheListeningLineServesAndStopsCleanlyOnSIGTERM() async throws {
         let data = try TemporaryDirectory()
         defer { data.remove() }
-        let quotebook = try QuotebookProcess(arguments: ["--port", "0", "--data", data.url.path, "--root", RepositoryPaths.root.path])
+        let storage = try await TestBackend.current().storageArguments(data: data.url)
+        let quotebook = try QuotebookProcess(arguments: ["--port", "0", "--root", RepositoryPaths.root.path] + storage)
         let line = try await quotebook.waitUntilListening()
         #expect(line.hasPrefix("Quotebook listening on http://127.0.0.1:"))
         let port = try #require(quotebook.port)
@@ -17,16 +18,22 @@ import Testing
         #expect(home.status == 200)
         #expect(home.text.contains("Two things are infinite"))
         #expect(await quotebook.stop(signal: SIGTERM) == 0)
-        // Closed cleanly: the WAL is checkpointed into the database file and removed.
         let database = data.url.appendingPathComponent("quotebook.sqlite3").path
-        #expect(FileManager.default.fileExists(atPath: database))
-        #expect(!FileManager.default.fileExists(atPath: database + "-wal"))
+        if TestBackend.isPostgres {
+            // With --database the data directory is not used at all.
+            #expect(!FileManager.default.fileExists(atPath: database))
+        } else {
+            // Closed cleanly: the WAL is checkpointed into the database file and removed.
+            #expect(FileManager.default.fileExists(atPath: database))
+            #expect(!FileManager.default.fileExists(atPath: database + "-wal"))
+        }
     }
 
     @Test func stopsCleanlyOnSIGINTAndKeepsDataForTheNextStart() async throws {
         let data = try TemporaryDirectory()
         defer { data.remove() }
-        let arguments = ["--port", "0", "--data", data.url.path, "--root", RepositoryPaths.root.path]
+        let storage = try await TestBackend.current().storageArguments(data: data.url)
+        let arguments = ["--port", "0", "--root", RepositoryPaths.root.path] + storage
         let first = try QuotebookProcess(arguments: arguments)
         try await first.waitUntilListening()
         var browser = SocketBrowser(port: try #require(first.port))

@@ -13,7 +13,7 @@ import Testing
     )!
 
     @Test func aProfileShowsTheNameAPlaceholderAndTheQuotesAdded() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         var browser = try await app.signedIn("ada", displayName: "Ada Lovelace")
         let page = await browser.get("/users/ada")
         #expect(page.status == .ok)
@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func changingTheDisplayNameShowsEverywhere() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         var browser = try await app.signedIn("ada")
         let response = try await browser.submit("/profile/name", ["display_name": "  The Countess  "])
         #expect(response.status == .seeOther)
@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func aPhotoIsServedWithItsTypeAndAnETagAnd304() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         var browser = try await app.signedIn("ada")
         #expect(await app.get("/users/ada/photo").status == .notFound)
         let upload = try await browser.upload("/profile/photo", field: "photo", filename: "me.txt", contentType: "text/plain", bytes: Self.png)
@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func aFileThatIsNotAnImageIs415AndNothingChanges() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         var browser = try await app.signedIn("ada")
         for bytes in [Array("<svg xmlns='http://www.w3.org/2000/svg'></svg>".utf8), Array("<html><script>x</script>".utf8)] {
             let response = try await browser.upload("/profile/photo", field: "photo", filename: "cat.png", contentType: "image/png", bytes: bytes)
@@ -80,7 +80,7 @@ import Testing
     }
 
     @Test func anImageOver2MiBIs413() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         var browser = try await app.signedIn("ada")
         let big = Self.png + [UInt8](repeating: 0, count: 2 * 1024 * 1024)
         let response = try await browser.upload("/profile/photo", field: "photo", filename: "big.png", contentType: "image/png", bytes: big)
@@ -90,7 +90,7 @@ import Testing
     }
 
     @Test func aMalformedUploadIs400() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         var browser = try await app.signedIn("ada")
         let response = await browser.send(
             HTTPRequest(
@@ -100,7 +100,7 @@ import Testing
     }
 
     @Test func makingAFavouriteShowsOnHomeProfileAndQuote() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         var browser = try await app.signedIn("ada")
         let response = try await browser.submit("/quotes/1/favorite", [:])
         #expect(response.status == .seeOther)
@@ -111,7 +111,7 @@ import Testing
     }
 
     @Test func aQuotePageNamesWhoAddedItLinkedToTheirProfile() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         _ = try await app.store.dispatch(.signUp(Username("bob")!, displayName: "Bob <B>", passwordHash: PasswordHash(encoded: "$y$x"), at: TestApp.fixedNow))
         _ = try await app.store.dispatch(.addQuote(QuoteDraft(text: "Hi", author: "B"), by: UserID(1), at: TestApp.fixedNow))
         let page = await app.get("/quotes/2").text
@@ -120,7 +120,7 @@ import Testing
     }
 
     @Test func headWorksOnProfilesAndPhotos() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         var browser = try await app.signedIn("ada")
         _ = try await browser.upload("/profile/photo", field: "photo", filename: "a.png", contentType: "image/png", bytes: Self.png)
         for path in ["/users/ada", "/users/ada/photo", "/quotes"] {
@@ -129,7 +129,7 @@ import Testing
     }
 
     @Test func theListPagesTheBook() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         for index in 2...25 {
             _ = try await app.store.dispatch(.addQuote(QuoteDraft(text: "Quote \(index)", author: "A"), by: nil, at: TestApp.fixedNow))
         }

@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func addingAQuoteShowsItWithWhoAddedIt() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         var browser = try await app.signedIn("ada", displayName: "Ada Lovelace")
         let form = await browser.get("/quotes/new")
         #expect(form.status == .ok)
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func anInvalidNewQuoteIs422WithTheInputKept() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         var browser = try await app.signedIn("ada")
         let response = try await browser.submit("/quotes", ["text": "Kept <text>", "author": "  "])
         #expect(response.status == .unprocessableContent)
@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func signedOutPeopleAreSentToSignInBeforeAnything() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         let form = await app.get("/quotes/new")
         #expect(form.status == .seeOther)
         #expect(form.headers["Location"] == "/login?return_to=/quotes/new")
@@ -59,7 +59,7 @@ import Testing
     }
 
     @Test func onlyWhoAddedAQuoteMayDeleteItAndDeletingClearsFavourites() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         var ada = try await app.signedIn("ada")
         var bob = try await app.signedIn("bob")
         let id = try quoteID(in: try await ada.submit("/quotes", ["text": "Mine", "author": "Ada"]))
@@ -83,7 +83,7 @@ import Testing
     }
 
     @Test func historyListsEveryVersionNewestFirstAndRestoreMakesANewOne() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         var ada = try await app.signedIn("ada", displayName: "Ada")
         var bob = try await app.signedIn("bob", displayName: "Bob <Builder>")
         let id = try quoteID(in: try await ada.submit("/quotes", ["text": "First words", "author": "A"]))
@@ -114,7 +114,7 @@ import Testing
     }
 
     @Test func restoringAnUnknownVersionIs404AndAMissingOneIs400() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         var ada = try await app.signedIn("ada")
         #expect(try await ada.submit("/quotes/1/restore", ["version": "7"]).status == .notFound)
         #expect(try await ada.submit("/quotes/1/restore", ["version": "x"]).status == .badRequest)
@@ -127,7 +127,7 @@ import Testing
     }
 
     @Test func headWorksOnTheNewPages() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         var ada = try await app.signedIn("ada")
         for target in ["/quotes/1/history", "/quotes/new"] {
             let get = await ada.get(target)
@@ -171,7 +171,7 @@ import Testing
     }
 
     @Test func sixteenSavesFromOneVersionGiveExactlyOne303() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         let responses = try await postAtOnce("/quotes/1", as: try await people(16, on: app), on: app) { index in
             [("text", "Version from \(index)"), ("author", "A"), ("version", "1")]
         }
@@ -181,7 +181,7 @@ import Testing
     }
 
     @Test func sixteenAddsAtOnceAreAllKeptWithDistinctIds() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         let responses = try await postAtOnce("/quotes", as: try await people(16, on: app), on: app) { index in
             [("text", "Added by \(index)"), ("author", "A")]
         }

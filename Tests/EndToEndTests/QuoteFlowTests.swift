@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func showEditSaveShowsTheNewText() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         let (cookies, csrf) = try await signIn(app)
         let live = try LiveServer(responder: app.coordinator)
         let client = try live.connect()
@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func invalidEditIsAnsweredWith422KeepingTheInput() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         let (cookies, csrf) = try await signIn(app)
         let live = try LiveServer(responder: app.coordinator)
         let client = try live.connect()
@@ -80,7 +80,7 @@ import Testing
     }
 
     @Test func staleVersionIsAConflictShowingBothTexts() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         let (cookies, csrf) = try await signIn(app)
         let live = try LiveServer(responder: app.coordinator)
         let client = try live.connect()
@@ -102,29 +102,27 @@ import Testing
         defer { directory.remove() }
         let path = directory.url.appendingPathComponent("quotebook.sqlite3").path
 
-        let first = try TestApp(journalPath: path)
+        let first = try await TestApp(journalPath: path)
         let (cookies, csrf) = try await signIn(first)
         let live = try LiveServer(responder: first.coordinator)
         let save = try await live.connect().exchange(
             request("POST", "/quotes/1", body: form(["text": "Persisted", "author": "Disk", "version": "1"], csrf: csrf), cookies: cookies))
         #expect(save.status == 303)
         await live.stop()
-        await first.accountStorage.close()
-        await first.store.close()
+        await first.close()
 
-        let second = try TestApp(journalPath: path)
+        let second = try await TestApp(journalPath: path)
         let again = try LiveServer(responder: second.coordinator)
         let show = try await again.connect().exchange(request("GET", "/quotes/1", cookies: cookies))
         #expect(show.text.contains("Persisted"))
         #expect(show.text.contains("Sign out"), "the session survives the restart")
         #expect(second.store.state.quotes.count == 1)
         await again.stop()
-        await second.accountStorage.close()
-        await second.store.close()
+        await second.close()
     }
 
     @Test func malformedRequestGets400AndTheNextConnectionIsServed() async throws {
-        let app = try TestApp()
+        let app = try await TestApp()
         let live = try LiveServer(responder: app.coordinator)
         let bad = try live.connect()
         let rejected = try await bad.exchange("GARBAGE\r\n\r\n")

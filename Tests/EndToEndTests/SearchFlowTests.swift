@@ -11,9 +11,9 @@ import Testing
     static let date = Date(timeIntervalSince1970: 1_000)
 
     /// A book of `quotes` (text, author), added in order by one account.
-    static func app(_ quotes: [(String, String)]) throws -> TestApp {
+    static func app(_ quotes: [(String, String)]) async throws -> TestApp {
         let signUp = AppAction.signUp(try #require(Username("ada")), displayName: "Ada", passwordHash: PasswordHash(encoded: "$y$x"), at: date)
-        return try TestApp(seed: [signUp] + quotes.map { .addQuote(QuoteDraft(text: $0.0, author: $0.1), by: UserID(1), at: date) })
+        return try await TestApp(seed: [signUp] + quotes.map { .addQuote(QuoteDraft(text: $0.0, author: $0.1), by: UserID(1), at: date) })
     }
 
     static let classics = [
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func findsEveryWordInAnyOrderInTextOrAuthorIgnoringCaseAndAccents() async throws {
-        let app = try Self.app(Self.classics)
+        let app = try await Self.app(Self.classics)
         let pages = try await get(
             [
                 "/quotes?q=ecole", "/quotes?q=%C3%89COLE", "/quotes?q=knowledge", "/quotes?q=knowledge+einstein",
@@ -59,7 +59,7 @@ import Testing
     }
 
     @Test func theQueryIsKeptInTheLabelledSearchBoxAndTitled() async throws {
-        let app = try Self.app(Self.classics)
+        let app = try await Self.app(Self.classics)
         let page = try #require(try await get(["/quotes?q=%C3%89cole+des"], from: app).first)
         #expect(page.text.contains("<title>Search: École des · Quotebook</title>"))
         #expect(page.text.contains("<h1>Quotes matching “École des”</h1>"))
@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func markupInTheQueryIsShownEscapedEverywhere() async throws {
-        let app = try Self.app(Self.classics)
+        let app = try await Self.app(Self.classics)
         let pages = try await get(["/quotes?q=%3Cscript%3Ealert(1)%3C%2Fscript%3E", "/quotes?q=%22%3E%3Cb%3E&page=9"], from: app)
         let page = pages[0].text
         #expect(pages[0].status == 200)
@@ -88,7 +88,7 @@ import Testing
 
     @Test func resultsArePagedTwentyAtATimeAndTheLinksKeepTheQuery() async throws {
         let quotes = (1...45).map { ("Match number \($0)", "Someone") } + (1...5).map { ("Other \($0)", "Else") }
-        let app = try Self.app(quotes)
+        let app = try await Self.app(quotes)
         let pages = try await get(
             ["/quotes?q=match", "/quotes?q=match&page=2", "/quotes?q=match&page=3", "/quotes?q=match&page=4", "/quotes?q=match&page=x",
              "/quotes?q=match&page=0", "/quotes?q=nothing&page=2"], from: app)
@@ -115,7 +115,7 @@ import Testing
     }
 
     @Test func headWorksWhereTheSearchDoes() async throws {
-        let app = try Self.app(Self.classics)
+        let app = try await Self.app(Self.classics)
         let live = try LiveServer(responder: app.coordinator)
         let client = try live.connect()
         try await client.send("HEAD /quotes?q=ecole HTTP/1.1\r\nHost: localhost\r\n\r\n")

@@ -6,7 +6,8 @@ import Testing
 @Suite(.timeLimit(.minutes(2))) struct UserCommandTests {
     func run(_ arguments: [String], password: String, data: TemporaryDirectory) async throws -> (status: Int32, output: String, errors: String) {
         let process = try QuotebookProcess(
-            arguments: ["user", "add"] + arguments + ["--data", data.url.path], input: Data(password.utf8))
+            arguments: ["user", "add"] + arguments + (try await TestBackend.current().storageArguments(data: data.url)),
+            input: Data(password.utf8))
         let status = await process.waitForExit()
         return (status, String(decoding: await process.standardOutput(), as: UTF8.self), await process.standardError())
     }
@@ -19,7 +20,8 @@ import Testing
         #expect(created.output.contains("created user ada"))
         #expect(!created.output.contains("analytical") && !created.errors.contains("analytical"))
 
-        let server = try QuotebookProcess(arguments: ["--port", "0", "--data", data.url.path, "--root", RepositoryPaths.root.path])
+        let storage = try await TestBackend.current().storageArguments(data: data.url)
+        let server = try QuotebookProcess(arguments: ["--port", "0", "--root", RepositoryPaths.root.path] + storage)
         try await server.waitUntilListening()
         var browser = SocketBrowser(port: try #require(server.port))
         let signIn = try await browser.submit("/login", [("username", "ada"), ("password", "analytical engine")], formPage: "/login")

@@ -33,14 +33,18 @@ package struct AppOptions: Sendable, Equatable {
     package var hashingThreads = 2
     /// `--metrics`: count requests and actions, and serve the counters at `GET /metrics`.
     package var metrics = false
+    /// `--trusted-proxies`: peers whose `X-Forwarded-For` names the client in the access log.
+    package var trustedProxies = TrustedProxies()
 
     package init() {}
 
     /// The server's configuration for these options.
     package var serverConfiguration: HTTPServerConfiguration {
-        HTTPServerConfiguration(
+        var configuration = HTTPServerConfiguration(
             host: host, port: port, limits: limits, timeouts: timeouts,
             eventLoopCount: eventLoops ?? HTTPServerConfiguration.defaultEventLoopCount)
+        configuration.trustedProxies = trustedProxies
+        return configuration
     }
 
     /// What the executable was asked to do.
@@ -147,6 +151,10 @@ package struct AppOptions: Sendable, Equatable {
           --hashing-threads N  threads that hash passwords (default 2)
           --metrics          count requests and store actions; serve them at GET /metrics
                              in the Prometheus text format (without it /metrics is a 404)
+          --trusted-proxies ADDRESSES  comma-separated addresses of load balancers (such as
+                             127.0.0.1 for nginx on this machine) whose X-Forwarded-For
+                             names the client in the access log (default: none, the
+                             header is ignored)
           --help             show this text
 
         HTTP limits and timeouts (defaults as in SPEC.md):
@@ -186,6 +194,7 @@ package struct AppOptions: Sendable, Equatable {
         case secureCookies = "--secure-cookies"
         case hashingThreads = "--hashing-threads"
         case metrics = "--metrics"
+        case trustedProxies = "--trusted-proxies"
         case logLevel = "--log-level"
         case maxRequestLine = "--max-request-line"
         case maxHeaderBytes = "--max-header-bytes"
@@ -244,6 +253,15 @@ package struct AppOptions: Sendable, Equatable {
             hashingThreads = try Self.count(value, source: source)
         case .metrics:
             metrics = try Self.flag(value, source: source)
+        case .trustedProxies:
+            var addresses = Set<IPAddress>()
+            for word in value.split(separator: ",") where !word.trimmingASCIIWhitespace().isEmpty {
+                guard let address = IPAddress(word.trimmingASCIIWhitespace()) else {
+                    throw ParseError(description: "\(source) must list numeric IP addresses, not \(word)")
+                }
+                addresses.insert(address)
+            }
+            trustedProxies = TrustedProxies(addresses)
         case .logLevel:
             guard let level = LogLevel(name: value) else {
                 throw ParseError(description: "\(source) must be one of trace, debug, info, notice, warning, error")

@@ -26,18 +26,31 @@ package enum SignUpProblem: Sendable, Equatable {
     case confirmationMismatch
 }
 
-/// Where signing up stands.
+/// Where signing up stands: still on the form, or done (an outcome the accounts coordinator
+/// reports to its parent, never a page).
 package enum SignUpState: Sendable, Equatable {
-    /// The form, with a problem per wrong field (none when first opened).
-    case editing(SignUpForm, problems: [SignUpField: SignUpProblem])
+    case showing(SignUpFormState)
     /// The account exists and this session is signed in to it.
     case signedUp(User, IssuedSession)
+}
+
+/// What the sign-up form shows.
+package enum SignUpFormState: Sendable, Equatable {
+    /// The form, with a problem per wrong field (none when first opened).
+    case editing(SignUpForm, problems: [SignUpField: SignUpProblem])
     /// Too many password hashes are queued; try again shortly.
     case busy(SignUpForm)
 }
 
-/// Where signing in stands.
+/// Where signing in stands: still on the form, or done (an outcome the accounts coordinator
+/// reports to its parent, never a page).
 package enum SignInState: Sendable, Equatable {
+    case showing(SignInFormState)
+    case signedIn(User, IssuedSession, returnTo: ReturnPath?)
+}
+
+/// What the sign-in form shows.
+package enum SignInFormState: Sendable, Equatable {
     /// The form; `username` is kept as typed.
     case form(username: String, returnTo: ReturnPath?)
     /// Wrong username or password: one message that does not say which.
@@ -46,5 +59,4 @@ package enum SignInState: Sendable, Equatable {
     case throttled(username: String, returnTo: ReturnPath?)
     /// Too many password hashes are queued; try again shortly.
     case busy(username: String, returnTo: ReturnPath?)
-    case signedIn(User, IssuedSession, returnTo: ReturnPath?)
 }

@@ -39,13 +39,13 @@ package struct AccountsController: Sendable {
         } else if form.password != form.passwordConfirmation {
             problems[.passwordConfirmation] = .confirmationMismatch
         }
-        guard problems.isEmpty, let username else { return .editing(Self.withoutPasswords(form), problems: problems) }
+        guard problems.isEmpty, let username else { return .showing(.editing(Self.withoutPasswords(form), problems: problems)) }
 
         let hash: String
         do {
             hash = try await hasher.hash(form.password)
         } catch is BlockingThreadPool.Overloaded {
-            return .busy(Self.withoutPasswords(form))
+            return .showing(.busy(Self.withoutPasswords(form)))
         }
         let action = AppAction.signUp(username, displayName: form.displayName, passwordHash: PasswordHash(encoded: hash), at: now())
         switch try await store.dispatch(action) {
@@ -56,9 +56,9 @@ package struct AccountsController: Sendable {
             throw AccountsError.unexpected("\(event)")
         case .failure(.usernameTaken):
             // Someone took it while the password was hashing.
-            return .editing(Self.withoutPasswords(form), problems: [.username: .usernameTaken])
+            return .showing(.editing(Self.withoutPasswords(form), problems: [.username: .usernameTaken]))
         case .failure(.invalidDisplayName(let problem)):
-            return .editing(Self.withoutPasswords(form), problems: [.displayName: .displayName(problem)])
+            return .showing(.editing(Self.withoutPasswords(form), problems: [.displayName: .displayName(problem)]))
         case .failure(let rejection):
             throw AccountsError.unexpected("\(rejection)")
         }
@@ -69,18 +69,18 @@ package struct AccountsController: Sendable {
     package func signIn(username typedUsername: String, password: String, returnTo: ReturnPath?) async throws -> SignInState {
         let date = now()
         guard try await !throttle.isLocked(typedUsername, now: date) else {
-            return .throttled(username: typedUsername, returnTo: returnTo)
+            return .showing(.throttled(username: typedUsername, returnTo: returnTo))
         }
         let user = Username(typedUsername).flatMap { store.state.user(named: $0) }
         let matches: Bool
         do {
             matches = try await hasher.verify(password, against: user?.passwordHash.encoded)
         } catch {
-            return .busy(username: typedUsername, returnTo: returnTo)
+            return .showing(.busy(username: typedUsername, returnTo: returnTo))
         }
         guard matches, let user else {
             try await throttle.recordFailure(typedUsername, now: date)
-            return .rejected(username: typedUsername, returnTo: returnTo)
+            return .showing(.rejected(username: typedUsername, returnTo: returnTo))
         }
         try await throttle.recordSuccess(typedUsername)
         return .signedIn(user, try await sessions.start(for: user.id, now: now()), returnTo: returnTo)

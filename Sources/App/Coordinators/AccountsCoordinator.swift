@@ -23,17 +23,20 @@ package struct AccountsCoordinator: FlowCoordinator {
                 username: form[SignUpField.username] ?? "", displayName: form[SignUpField.displayName] ?? "",
                 password: form[SignUpField.password] ?? "", passwordConfirmation: form[SignUpField.passwordConfirmation] ?? ""
             )
-            let state = try await accounts.signUp(typed)
-            if case .signedUp(_, let session) = state { return .finished(.signedIn(session, returnTo: nil)) }
-            return .present(SignUpView.page(for: state))
+            switch try await accounts.signUp(typed) {
+            case .showing(let page): return .present(SignUpView.page(for: page))
+            case .signedUp(_, let session): return .finished(.signedIn(session, returnTo: nil))
+            }
         case .signInForm(let returnTo):
             return .present(SignInView.page(for: .form(username: "", returnTo: returnTo)))
         case .signIn:
             let returnTo = form[SignInField.returnTo].flatMap(ReturnPath.init)
-            let state = try await accounts.signIn(
+            switch try await accounts.signIn(
                 username: form[SignInField.username] ?? "", password: form[SignInField.password] ?? "", returnTo: returnTo)
-            if case .signedIn(_, let session, let returnTo) = state { return .finished(.signedIn(session, returnTo: returnTo)) }
-            return .present(SignInView.page(for: state))
+            {
+            case .showing(let page): return .present(SignInView.page(for: page))
+            case .signedIn(_, let session, let returnTo): return .finished(.signedIn(session, returnTo: returnTo))
+            }
         case .signOut:
             guard let session = visitor.session else { return .finished(.signedOut) }
             _ = try await profiles.signOut(session)

@@ -2,7 +2,7 @@ import HTTPServer
 import Store
 import Templates
 
-/// Renders ``SignUpState``: the form (200, or 422 with a message per wrong field, or 503 when
+/// Renders ``SignUpFormState``: the form (200, or 422 with a message per wrong field, or 503 when
 /// the hashing queue is full). Passwords are never written back into the page.
 package enum SignUpView {
     static let fieldNames = FormFieldNames.of(SignUpField.self)
@@ -26,15 +26,12 @@ package enum SignUpView {
         }
     }
 
-    package static func page(for state: SignUpState) -> Page {
+    package static func page(for state: SignUpFormState) -> Page {
         switch state {
         case let .editing(form, problems):
             page(form, problems: problems, status: problems.isEmpty ? .ok : .unprocessableContent)
         case .busy(let form):
             page(form, problems: [:], status: .serviceUnavailable, headers: ["Retry-After": "5"])
-        case .signedUp:
-            // The coordinator reports this outcome instead of rendering it.
-            ErrorView.page(for: .notFound)
         }
     }
 
@@ -61,7 +58,7 @@ package enum SignUpView {
     }
 }
 
-/// Renders ``SignInState``: the form (200), wrong credentials (401, one message for both
+/// Renders ``SignInFormState``: the form (200), wrong credentials (401, one message for both
 /// fields), too many tries (429), too busy (503). The username is kept, the password never.
 package enum SignInView {
     static let fieldNames = FormFieldNames.of(SignInField.self)
@@ -82,7 +79,7 @@ package enum SignInView {
         }
     }
 
-    package static func page(for state: SignInState) -> Page {
+    package static func page(for state: SignInFormState) -> Page {
         switch state {
         case let .form(username, returnTo):
             page(username, returnTo, nil, .ok)
@@ -92,9 +89,6 @@ package enum SignInView {
             page(username, returnTo, "Too many failed tries for this username. Please wait a minute and try again.", .tooManyRequests, ["Retry-After": "60"])
         case let .busy(username, returnTo):
             page(username, returnTo, "Quotebook is busy right now. Please try again in a few seconds.", .serviceUnavailable, ["Retry-After": "5"])
-        case .signedIn:
-            // The coordinator reports this outcome instead of rendering it.
-            ErrorView.page(for: .notFound)
         }
     }
 

@@ -26,6 +26,12 @@ final class Connection {
     var reservedBody = 0
     /// Bytes it asked for and waits for (queued in the loop's budget waiters).
     var awaitedBody = 0
+    /// The other end's address, asked of the kernel once, when the access log first needs it.
+    lazy var peer = IPAddress(peerOf: socket.rawValue)
+    /// ``peer`` as the access log writes it (formatted once per connection, not per request).
+    lazy var peerText = peer?.description ?? "-"
+    /// The client that a trusted proxy named for the current request (`X-Forwarded-For`).
+    var forwardedClient: IPAddress?
 
     init(socket: FileDescriptor, id: UInt64, rules: HTTPConnectionMachine.Rules, now: UInt64) {
         self.socket = socket

@@ -39,14 +39,14 @@ extension EventLoop {
             case .reserveBody(let bytes):
                 action = reserveBody(bytes, for: connection)
             case .send(let record):
-                if let record { log(record) }
+                if let record { log(record, on: connection) }
                 action = flush(connection)
             case .startStream(let stream):
                 startStream(stream, on: connection)
                 action = flush(connection)
             case .finishStream(let record):
                 connection.cancelTasks()
-                log(record)
+                log(record, on: connection)
                 action = flush(connection)
             case .reject(let rejection):
                 releaseBody(of: connection)
@@ -74,6 +74,11 @@ extension EventLoop {
     /// (``HTTPResponder/respondImmediately(to:)``), else hands it to the responder in a task
     /// the connection owns, whose answer comes back through the inbox.
     func dispatch(_ request: HTTPRequest, on connection: Connection) -> HTTPConnectionMachine.Action {
+        if !configuration.trustedProxies.isEmpty, logger.isEnabled(.info), let peer = connection.peer {
+            let forwardedFor = request.headers.values(for: "X-Forwarded-For")
+            connection.forwardedClient =
+                forwardedFor.isEmpty ? nil : configuration.trustedProxies.client(peer: peer, forwardedFor: forwardedFor)
+        }
         if request.method == .options, request.target == "*" {
             // RFC 9110 §9.3.7: `OPTIONS *` asks about the server, not a resource.
             return answer(connection, with: HTTPResponse(status: .ok, headers: ["Allow": Self.serverWideAllow]))
@@ -128,15 +133,18 @@ extension EventLoop {
         return connection
     }
 
-    /// One access line at info: `GET /path 200 2414B 0.123ms` (method, path without query,
-    /// status, or `stream` when nil, body bytes, time since the request started), then
-    /// `rejected: <reason>` for a rejection. Nothing is formatted when info is off.
-    func log(_ record: HTTPConnectionMachine.AccessRecord) {
+    /// One access line at info: `192.0.2.7 GET /path 200 2414B 0.123ms` (the client: the
+    /// peer, or whom a trusted proxy forwarded for; method, path without query, status, or
+    /// `stream` when nil, body bytes, time since the request started), then `rejected: <reason>`
+    /// for a rejection. Nothing is formatted when info is off.
+    func log(_ record: HTTPConnectionMachine.AccessRecord, on connection: Connection) {
         guard logger.isEnabled(.info) else { return }
         let duration = Self.milliseconds(from: record.started, to: clock.now())
         let status = record.status.map { "\($0)" } ?? "stream"
         let note = record.rejection.map { " rejected: \($0.reason)" } ?? ""
-        logger.info("\(record.method) \(record.path) \(status) \(record.bodyBytes)B \(duration)ms\(note)")
+        let forwarded = record.rejection == nil ? connection.forwardedClient : nil
+        logger.info(
+            "\(forwarded?.description ?? connection.peerText) \(record.method) \(record.path) \(status) \(record.bodyBytes)B \(duration)ms\(note)")
     }
 
     /// Sends pending output until done or the socket's buffer is full (then `EPOLLOUT` brings

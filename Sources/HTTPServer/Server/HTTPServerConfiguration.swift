@@ -25,6 +25,9 @@ package struct HTTPServerConfiguration: Sendable {
     /// read; one that does not fit waits, unread, and gets 503 with `Retry-After` after the
     /// body-read timeout. The default keeps 200 simultaneous 3 MiB uploads under 150 MB of RSS.
     package var bodyMemoryBudget: Int = 32 * 1024 * 1024
+    /// Peers whose `X-Forwarded-For` names the client in the access log (a load balancer in
+    /// front); from anyone else the header is ignored. Empty by default.
+    package var trustedProxies = TrustedProxies()
     /// Where the loops read the time; tests use a ``ManualServerClock``.
     package var clock = HTTPServerClock.monotonic
 

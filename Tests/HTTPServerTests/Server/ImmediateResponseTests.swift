@@ -52,6 +52,6 @@ import Testing
         #expect(response.header("Connection") == "close")
         #expect(await client.isClosedByServer())
         await server.stop()
-        #expect(server.log.entries.contains { $0.message.hasPrefix("GET /now/x 200 ") })
+        #expect(server.log.entries.contains { $0.message.hasPrefix("127.0.0.1 GET /now/x 200 ") })
     }
 }

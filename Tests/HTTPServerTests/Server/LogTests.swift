@@ -3,7 +3,7 @@ import Logging
 import Testing
 
 /// Every answered request, rejections and 408s included, leaves one info line in the access
-/// format `METHOD PATH STATUS BYTESB MILLISECONDSms` (`-` for what was never parsed).
+/// format `CLIENT METHOD PATH STATUS BYTESB MILLISECONDSms` (`-` for what was never parsed).
 @Suite(.timeLimit(.minutes(1))) struct LogTests {
     /// The info lines whose message matches `pattern` from the start to the end.
     static func infoLines(of server: TestServer, matching pattern: String) throws -> [LogRecord] {
@@ -16,10 +16,10 @@ import Testing
         let client = try server.connect()
         let response = try await client.exchange("GET /logged?q=1 HTTP/1.1\r\nHost: h\r\n\r\n")
         await server.stop()
-        let lines = try Self.infoLines(of: server, matching: #"GET /logged 200 (\d+)B \d+\.\d{3}ms"#)
+        let lines = try Self.infoLines(of: server, matching: #"127\.0\.0\.1 GET /logged 200 (\d+)B \d+\.\d{3}ms"#)
         #expect(lines.count == 1)
         #expect(lines.first?.message.contains(" \(response.body.count)B ") == true)
-        #expect(!server.log.entries.contains { $0.level != .info && $0.message.hasPrefix("GET /logged ") })
+        #expect(!server.log.entries.contains { $0.level != .info && $0.message.contains("GET /logged ") })
     }
 
     @Test func logsRejectionWithMethodPathStatusBytesAndDuration() async throws {
@@ -29,7 +29,7 @@ import Testing
         #expect(response.status == 400)
         await server.stop()
         let lines = try Self.infoLines(
-            of: server, matching: #"GET /no-host 400 \#(response.body.count)B \d+\.\d{3}ms rejected: missing Host"#)
+            of: server, matching: #"127\.0\.0\.1 GET /no-host 400 \#(response.body.count)B \d+\.\d{3}ms rejected: missing Host"#)
         #expect(lines.count == 1, "\(server.log.entries.map(\.message))")
     }
 
@@ -40,7 +40,7 @@ import Testing
         #expect(response.status == 400)
         await server.stop()
         let lines = try Self.infoLines(
-            of: server, matching: #"- - 400 \#(response.body.count)B \d+\.\d{3}ms rejected: malformed request line"#)
+            of: server, matching: #"127\.0\.0\.1 - - 400 \#(response.body.count)B \d+\.\d{3}ms rejected: malformed request line"#)
         #expect(lines.count == 1, "\(server.log.entries.map(\.message))")
     }
 
@@ -52,7 +52,7 @@ import Testing
         let response = try await client.exchange("POST /upload HTTP/1.1\r\nHost: h\r\nContent-Length: 50\r\n\r\n")
         #expect(response.status == 413)
         await server.stop()
-        let lines = try Self.infoLines(of: server, matching: #"POST /upload 413 \d+B \d+\.\d{3}ms rejected: .*"#)
+        let lines = try Self.infoLines(of: server, matching: #"127\.0\.0\.1 POST /upload 413 \d+B \d+\.\d{3}ms rejected: .*"#)
         #expect(lines.count == 1, "\(server.log.entries.map(\.message))")
     }
 
@@ -73,9 +73,30 @@ import Testing
         #expect(try await unparsed.readResponse().status == 408)
         await server.stop()
         // The 408 took the 10 s of the timeout, to the microsecond.
-        let withPath = try Self.infoLines(of: server, matching: #"GET /slow 408 \d+B 10000\.000ms rejected: .*"#)
-        let withDashes = try Self.infoLines(of: server, matching: #"- - 408 \d+B 10000\.000ms rejected: .*"#)
+        let withPath = try Self.infoLines(of: server, matching: #"127\.0\.0\.1 GET /slow 408 \d+B 10000\.000ms rejected: .*"#)
+        let withDashes = try Self.infoLines(of: server, matching: #"127\.0\.0\.1 - - 408 \d+B 10000\.000ms rejected: .*"#)
         #expect(withPath.count == 1, "\(server.log.entries.map(\.message))")
         #expect(withDashes.count == 1, "\(server.log.entries.map(\.message))")
+    }
+
+    @Test func namesTheClientATrustedProxyForwardedFor() async throws {
+        let server = try TestServer(trustedProxies: TrustedProxies([try #require(IPAddress("127.0.0.1"))]))
+        let client = try server.connect()
+        _ = try await client.exchange("GET /a HTTP/1.1\r\nHost: h\r\nX-Forwarded-For: 198.51.100.4, 203.0.113.9\r\n\r\n")
+        _ = try await client.exchange("GET /b HTTP/1.1\r\nHost: h\r\n\r\n")
+        _ = try await client.exchange("GET /c HTTP/1.1\r\nHost: h\r\nX-Forwarded-For: 2001:db8::7\r\n\r\n")
+        await server.stop()
+        // The nearest untrusted hop is the client; a request without the header is the peer's.
+        #expect(try Self.infoLines(of: server, matching: #"203\.0\.113\.9 GET /a 200 \d+B \d+\.\d{3}ms"#).count == 1)
+        #expect(try Self.infoLines(of: server, matching: #"127\.0\.0\.1 GET /b 200 \d+B \d+\.\d{3}ms"#).count == 1)
+        #expect(try Self.infoLines(of: server, matching: #"2001:db8::7 GET /c 200 \d+B \d+\.\d{3}ms"#).count == 1)
+    }
+
+    @Test func ignoresXForwardedForFromAPeerItDoesNotTrust() async throws {
+        let server = try TestServer(trustedProxies: TrustedProxies([try #require(IPAddress("192.0.2.1"))]))
+        let client = try server.connect()
+        _ = try await client.exchange("GET /spoof HTTP/1.1\r\nHost: h\r\nX-Forwarded-For: 203.0.113.9\r\n\r\n")
+        await server.stop()
+        #expect(try Self.infoLines(of: server, matching: #"127\.0\.0\.1 GET /spoof 200 \d+B \d+\.\d{3}ms"#).count == 1)
     }
 }

@@ -91,7 +91,7 @@ import Testing
         TestSocket.setReceiveBuffer(client.fd, bytes: 4096)
         client.send("GET /big HTTP/1.1\r\nHost: h\r\n\r\n")
         // Never reading: the socket buffers fill and the server's last progress is now.
-        #expect(try await Self.waitForLog(server) { $0.message.hasPrefix("GET /big 200 ") })
+        #expect(try await Self.waitForLog(server) { $0.message.hasPrefix("127.0.0.1 GET /big 200 ") })
         await clock.settle()
         let isTimedOut = { server.log.entries.contains { $0.message.hasSuffix("write timeout") } }
         await clock.advance(by: .milliseconds(29_999))
@@ -169,7 +169,7 @@ import Testing
         let client = try server.connect()
         TestSocket.setReceiveBuffer(client.fd, bytes: 4096)
         client.send("GET /big HTTP/1.1\r\nHost: h\r\n\r\n")
-        #expect(try await Self.waitForLog(server) { $0.message.hasPrefix("GET /big 200 ") })
+        #expect(try await Self.waitForLog(server) { $0.message.hasPrefix("127.0.0.1 GET /big 200 ") })
         await clock.settle()
         let shutdown = await server.beginShutdown(probe: probe)
         try await Self.expect(shutdown, of: server, toEndAfter: .seconds(10), closing: "shutdown grace period over")
@@ -185,7 +185,7 @@ import Testing
         let (server, probe) = try await Self.serverWithProbe(Self.large(size), clock: clock)
         let client = try server.connect()
         client.send("GET /big HTTP/1.1\r\nHost: h\r\n\r\n")
-        #expect(try await Self.waitForLog(server) { $0.message.hasPrefix("GET /big 200 ") })
+        #expect(try await Self.waitForLog(server) { $0.message.hasPrefix("127.0.0.1 GET /big 200 ") })
         await clock.settle()
         let shutdown = await server.beginShutdown(probe: probe)
         // The whole response arrives, then the server closes: the keep-alive response was

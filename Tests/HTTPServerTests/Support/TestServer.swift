@@ -23,13 +23,15 @@ struct TestServer {
         execution: ResponderExecution = TestServer.defaultExecution,
         streamBufferLimit: Int = HTTPServerConfiguration().streamBufferLimit,
         bodyMemoryBudget: Int = HTTPServerConfiguration().bodyMemoryBudget,
-        clock: ManualServerClock? = nil
+        clock: ManualServerClock? = nil,
+        trustedProxies: TrustedProxies = TrustedProxies()
     ) throws {
         var configuration = HTTPServerConfiguration(
             host: "127.0.0.1", port: port, limits: limits, timeouts: timeouts, eventLoopCount: eventLoops)
         configuration.responderExecution = execution
         configuration.streamBufferLimit = streamBufferLimit
         configuration.bodyMemoryBudget = bodyMemoryBudget
+        configuration.trustedProxies = trustedProxies
         if let clock { configuration.clock = .manual(clock) }
         let log = InMemoryLogSink()
         let server = HTTPServer(

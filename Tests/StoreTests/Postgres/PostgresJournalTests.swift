@@ -138,7 +138,8 @@ struct PostgresJournalTests {
                 try await group.waitForAll()
             }
             let client = try PostgresTestDatabase.makeClient()
-            let versions = try await client.query("SELECT version FROM \"\(try #require(location.schema))\".journal_schema")
+            let versions = try await client.query(
+                "SELECT version FROM \"\(try #require(location.schema))\".quotebook_migration WHERE component = 'journal'")
             await client.close()
             #expect(versions.rows.map { $0.string(at: 0) } == ["1"])
             let reopened = try location.openPostgres()
@@ -152,7 +153,7 @@ struct PostgresJournalTests {
             try location.openPostgres().close()
             let schema = try #require(location.schema)
             let client = try PostgresTestDatabase.makeClient()
-            try await client.query("INSERT INTO \"\(schema)\".journal_schema (version) VALUES (99)")
+            try await client.query("UPDATE \"\(schema)\".quotebook_migration SET version = 99 WHERE component = 'journal'")
             await client.close()
             #expect {
                 try location.openPostgres()
@@ -160,6 +161,31 @@ struct PostgresJournalTests {
                 guard case .newerSchema(_, 99) = error as? StoreError else { return false }
                 return true
             }
+        }
+    }
+
+    /// Journals made before the migrations were counted in `quotebook_migration` kept their
+    /// count in a `journal_schema` table: it is adopted, so their tables are not created again.
+    @Test func aJournalOfTheEarlierVersionTableOpensWithEveryEntry() async throws {
+        try await JournalLocation.with(.postgres) { location in
+            let schema = "\"\(try #require(location.schema))\""
+            let client = try PostgresTestDatabase.makeClient()
+            try await client.query("CREATE SCHEMA IF NOT EXISTS \(schema)")
+            // The client is one session: its search_path holds for the statements after it.
+            try await client.query("SET search_path TO \(schema)")
+            for statement in PostgresJournal.migrations[0] { try await client.query(statement) }
+            try await client.query(
+                "CREATE TABLE \(schema).journal_schema (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
+            try await client.query("INSERT INTO \(schema).journal_schema (version) VALUES (1)")
+            let first = try location.openPostgres()
+            #expect(try first.append([(Self.add("Kept"), nil)], basedOn: 0) == [1])
+            first.close()
+            let reopened = try location.openPostgres()
+            #expect(try reopened.loadEntries(after: 0).count == 1)
+            reopened.close()
+            let versions = try await client.query("SELECT version FROM \(schema).quotebook_migration WHERE component = 'journal'")
+            #expect(versions.rows.map { $0.string(at: 0) } == ["1"])
+            await client.close()
         }
     }
 

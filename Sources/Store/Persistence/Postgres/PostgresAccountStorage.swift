@@ -157,6 +157,7 @@ package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendab
         case .notification(let notification):
             guard let id = PostgresBytea.decode("\\x" + notification.payload) else { return [.interrupted, .following] }
             return [.ended(id: id)]
+        case .quiet: return []
         }
     }
 

@@ -1,23 +1,23 @@
 import Foundation
 /// The journal's tables and the statements that use them.
 extension PostgresJournal {
-    /// The numbered schema changes, each a list of statements (one per call); `{schema}` stands
-    /// for the quoted schema name. Each runs once, in the transaction that records it.
+    /// The numbered schema changes, each a list of statements (one per call), run by a
+    /// ``PostgresSchemaMigrator`` as component `journal`, with the schema as `search_path`.
     package static let migrations: [[String]] = [
         [
             """
-            CREATE TABLE {schema}.journal (
+            CREATE TABLE journal (
                 sequence bigint PRIMARY KEY,
                 recorded_at timestamptz NOT NULL DEFAULT now(),
                 action text NOT NULL,
                 quote_id bigint
             )
             """,
-            "CREATE INDEX journal_quote ON {schema}.journal (quote_id, sequence) WHERE quote_id IS NOT NULL",
-            "CREATE TABLE {schema}.journal_head (id integer PRIMARY KEY CHECK (id = 1), sequence bigint NOT NULL)",
-            "INSERT INTO {schema}.journal_head (id, sequence) VALUES (1, 0)",
+            "CREATE INDEX journal_quote ON journal (quote_id, sequence) WHERE quote_id IS NOT NULL",
+            "CREATE TABLE journal_head (id integer PRIMARY KEY CHECK (id = 1), sequence bigint NOT NULL)",
+            "INSERT INTO journal_head (id, sequence) VALUES (1, 0)",
             """
-            CREATE TABLE {schema}.journal_snapshot (
+            CREATE TABLE journal_snapshot (
                 id integer PRIMARY KEY CHECK (id = 1),
                 sequence bigint NOT NULL,
                 state bytea NOT NULL
@@ -26,36 +26,12 @@ extension PostgresJournal {
         ]
     ]
 
-    /// Creates `schema` when missing and applies the migrations it lacks, all in one
-    /// transaction under an advisory lock (https://www.postgresql.org/docs/15/explicit-locking.html#ADVISORY-LOCKS),
-    /// so instances starting together on an empty database take turns instead of colliding.
-    static func migrate(
-        _ connection: PostgresConnection, schema: String, quotedSchema: String, describedAs description: String
-    ) throws(StoreError) {
-        try connection.transaction { () throws(StoreError) in
-            try connection.query("SELECT pg_advisory_xact_lock(hashtext($1))", ["quotebook journal schema \(schema)"])
-            // Checked first: CREATE SCHEMA IF NOT EXISTS needs the CREATE privilege even when the
-            // schema is there.
-            if try connection.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [schema]).rows.isEmpty {
-                try connection.query("CREATE SCHEMA \(quotedSchema)")
-            }
-            try connection.query(
-                """
-                CREATE TABLE IF NOT EXISTS \(quotedSchema).journal_schema (
-                    version integer PRIMARY KEY,
-                    applied_at timestamptz NOT NULL DEFAULT now()
-                )
-                """)
-            let applied = try connection.query("SELECT coalesce(max(version), 0) FROM \(quotedSchema).journal_schema")
-            let version = Int(try applied.rows.first?.int64(at: 0) ?? 0)
-            guard version <= migrations.count else { throw StoreError.newerSchema(path: description, version: version) }
-            for (index, statements) in migrations.enumerated() where index >= version {
-                for statement in statements {
-                    try connection.query(statement.replacingOccurrences(of: "{schema}", with: quotedSchema))
-                }
-                try connection.query("INSERT INTO \(quotedSchema).journal_schema (version) VALUES ($1)", [String(index + 1)])
-            }
-        }
+    /// Creates `schema` when missing and applies the migrations it lacks (see
+    /// ``PostgresSchemaMigrator``: one transaction under an advisory lock, so instances starting
+    /// together on an empty database take turns instead of colliding).
+    static func migrate(_ connection: PostgresConnection, schema: String) throws(StoreError) {
+        try PostgresSchemaMigrator(component: "journal", migrations: migrations, legacyVersionTable: "journal_schema")
+            .migrate(connection, schema: schema)
     }
 
     /// The journal's SQL with its schema filled in.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 package import Logging
 
 /// The journal in PostgreSQL: one ordered log that every Quotebook instance on the database
@@ -14,7 +15,7 @@ package import Logging
 ///   validated on, and NOTIFYs ``channel`` with the new head, delivered at commit
 ///   (https://www.postgresql.org/docs/15/sql-notify.html);
 /// - `journal_snapshot`: one row, the newest snapshot (an older one never replaces it);
-/// - `journal_schema`: the migrations applied.
+/// - `quotebook_migration`: the migrations applied, row `journal` (``PostgresSchemaMigrator``).
 ///
 /// Durability is the server's: `COMMIT` returns once the WAL is flushed (`synchronous_commit`
 /// on, the default). A connection lost during `COMMIT` leaves it unknown whether the batch was
@@ -22,7 +23,7 @@ package import Logging
 ///
 /// Ownership: like ``SQLiteJournal``, owned by one store and used from one thread at a time (its
 /// ``JournalWriter``'s queue); every call blocks for a round trip. Following the log runs on a
-/// thread of its own with a connection of its own (``PostgresJournalListener``).
+/// thread of its own with a connection of its own (a ``PostgresListener``).
 package final class PostgresJournal: JournalStorage {
     /// At most this many rows per `INSERT`, well inside the protocol's 65,535 parameters.
     private static let rowsPerInsert = 1000
@@ -34,7 +35,9 @@ package final class PostgresJournal: JournalStorage {
     package let channel: String
     private let pollInterval: Duration
     private let logger: Logger
-    private var listener: PostgresJournalListener?
+    private var listener: PostgresListener?
+    /// The store's wake-up stream while it follows the log.
+    private var wake: AsyncStream<Int64?>.Continuation?
     private var isClosed = false
     /// True between ``lockHead()`` and the append or ``unlockHead()`` that ends its transaction.
     private var holdsHead = false
@@ -56,7 +59,7 @@ package final class PostgresJournal: JournalStorage {
         }
         let connection = try PostgresConnection(url: url)
         let quotedSchema = "\"\(schema.replacingOccurrences(of: "\"", with: "\"\""))\""
-        try Self.migrate(connection, schema: schema, quotedSchema: quotedSchema, describedAs: "\(url) schema \(schema)")
+        try Self.migrate(connection, schema: schema)
         self.connection = connection
         self.sql = Statements(schema: quotedSchema)
         self.channel = schema == "public" ? "quotebook_journal" : "quotebook_journal_\(schema)"
@@ -66,6 +69,7 @@ package final class PostgresJournal: JournalStorage {
 
     deinit {
         listener?.stop()
+        wake?.finish()
     }
 
     package func loadEntries(after sequence: Int64) throws(StoreError) -> [JournalEntry] {
@@ -160,12 +164,34 @@ package final class PostgresJournal: JournalStorage {
         try openConnection(for: "save snapshot").query(sql.saveSnapshot, [String(snapshot.sequence), bytes])
     }
 
-    /// Starts a ``PostgresJournalListener`` on ``channel``, until ``close()``.
+    /// Starts a ``PostgresListener`` on ``channel``, until ``close()``: `wake` gets the head a
+    /// notification announces, and nil (read anyway) after (re)connecting, after losing the
+    /// connection, and every `pollInterval` without a notification. So a lost notification (or
+    /// one sent while the connection was down) costs at most `pollInterval` of latency, never an
+    /// entry. `wake` finishes at ``close()``.
     package func followAppends(waking wake: AsyncStream<Int64?>.Continuation) -> Bool {
         guard !isClosed else { return false }
         listener?.stop()
-        listener = PostgresJournalListener(
-            url: connection.url, channel: channel, pollInterval: pollInterval, wake: wake, logger: logger)
+        self.wake?.finish()
+        let logger = self.logger
+        let isFailing = Atomic(false)
+        listener = PostgresListener.begin(url: connection.url, channels: [channel], quietInterval: pollInterval) { event in
+            switch event {
+            case .notification(let notification):
+                wake.yield(Int64(notification.payload))
+            case .listening:
+                if isFailing.exchange(false, ordering: .relaxed) { logger.notice("listening to the journal's notifications again") }
+                wake.yield(nil)
+            case .interrupted(let reason):
+                if !isFailing.exchange(true, ordering: .relaxed) {
+                    logger.warning("not receiving the journal's notifications, retrying: \(reason)")
+                }
+                wake.yield(nil)
+            case .quiet:
+                wake.yield(nil)
+            }
+        }
+        self.wake = wake
         return true
     }
 
@@ -175,6 +201,8 @@ package final class PostgresJournal: JournalStorage {
         unlockHead()
         listener?.stop()
         listener = nil
+        wake?.finish()
+        wake = nil
         isClosed = true
         connection.close()
     }

@@ -7,11 +7,15 @@ import Foundation
 /// half-applied migration.
 ///
 /// A migration is a list of statements, each run alone (libpq runs one statement per call), with
-/// the schema as the transaction's `search_path`, so its SQL names tables unqualified.
+/// the schema as the transaction's `search_path`, so its SQL names tables unqualified. The schema
+/// is created when missing.
 struct PostgresSchemaMigrator {
     /// Who owns the migrations (`accounts`, `journal`): each component counts its own.
     let component: String
     let migrations: [[String]]
+    /// A table where an earlier Quotebook counted this component's migrations (one row per
+    /// version applied): its count is adopted once, the first time this migrator runs.
+    var legacyVersionTable: String?
 
     /// Brings `schema` up to date on `connection`.
     ///
@@ -22,15 +26,26 @@ struct PostgresSchemaMigrator {
             // One lock per schema whatever the component, so two components never race to
             // create the version table either.
             try connection.query("SELECT pg_advisory_xact_lock(hashtext($1))", ["quotebook migrations in \(schema)"])
+            // Checked first: CREATE SCHEMA IF NOT EXISTS needs the CREATE privilege even when the
+            // schema is there.
+            if try connection.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [schema]).rows.isEmpty {
+                try connection.query("CREATE SCHEMA \(PostgresSchemaMigrator.quoted(schema))")
+            }
             try connection.query("SET LOCAL search_path TO \(PostgresSchemaMigrator.quoted(schema))")
             try connection.query(
                 "CREATE TABLE IF NOT EXISTS quotebook_migration (component text PRIMARY KEY, version integer NOT NULL)")
             let rows = try connection.query("SELECT version FROM quotebook_migration WHERE component = $1", [component]).rows
-            let current = Int(try rows.first?.int64(at: 0) ?? 0)
+            var current = Int(try rows.first?.int64(at: 0) ?? 0)
+            if rows.isEmpty, let legacyVersionTable,
+                try !connection.query("SELECT to_regclass($1)", [legacyVersionTable]).rows.allSatisfy({ $0.string(at: 0) == nil })
+            {
+                let legacy = try connection.query("SELECT coalesce(max(version), 0) FROM \(legacyVersionTable)")
+                current = Int(try legacy.rows.first?.int64(at: 0) ?? 0)
+            }
             guard current <= migrations.count else {
                 throw StoreError.newerSchema(path: "\(connection.url) schema \(schema) (\(component))", version: current)
             }
-            guard current < migrations.count else { return }
+            guard current < migrations.count || rows.isEmpty else { return }
             for statement in migrations.dropFirst(current).joined() { try connection.query(statement) }
             try connection.query(
                 """

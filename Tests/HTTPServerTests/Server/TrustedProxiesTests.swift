@@ -1,0 +1,57 @@
+import HTTPServer
+import Testing
+
+/// Whom a request came from when a trusted load balancer says so in `X-Forwarded-For`.
+@Suite struct TrustedProxiesTests {
+    static func address(_ text: String) throws -> IPAddress {
+        try #require(IPAddress(text))
+    }
+
+    static func proxies(_ texts: String...) throws -> TrustedProxies {
+        TrustedProxies(Set(try texts.map(address)))
+    }
+
+    @Test(arguments: [
+        ("192.0.2.1", "192.0.2.1"), ("2001:DB8:0:0:0:0:0:1", "2001:db8::1"), ("::ffff:192.0.2.1", "192.0.2.1"),
+        ("::1", "::1"),
+    ])
+    func parsesNumericAddressesInTheirUsualForm(text: String, shown: String) throws {
+        #expect(try Self.address(text).description == shown)
+    }
+
+    @Test(arguments: ["", "localhost", "192.0.2.1:80", "[::1]", "192.0.2", "1.2.3.4.5", "256.1.1.1", " 192.0.2.1"])
+    func refusesAnythingButANumericAddress(text: String) {
+        #expect(IPAddress(text) == nil)
+    }
+
+    @Test func anUntrustedPeerIsTheClientWhateverItsHeaderSays() throws {
+        let client = try Self.proxies("10.0.0.1").client(peer: Self.address("192.0.2.50"), forwardedFor: ["203.0.113.9"])
+        #expect(client == (try Self.address("192.0.2.50")))
+    }
+
+    @Test func aTrustedPeerNamesTheClient() throws {
+        let client = try Self.proxies("10.0.0.1").client(peer: Self.address("10.0.0.1"), forwardedFor: ["203.0.113.9"])
+        #expect(client == (try Self.address("203.0.113.9")))
+    }
+
+    @Test func theWalkGoesPastEveryTrustedHopAndStopsAtTheFirstOther() throws {
+        let proxies = try Self.proxies("10.0.0.1", "10.0.0.2")
+        // The client's own claim (198.51.100.1) is left of the first untrusted hop: not believed.
+        let client = try proxies.client(
+            peer: Self.address("10.0.0.1"), forwardedFor: ["198.51.100.1, 203.0.113.9", " 10.0.0.2 "])
+        #expect(client == (try Self.address("203.0.113.9")))
+    }
+
+    @Test func anEntryThatIsNotAnAddressEndsTheWalkAtTheLastVouchedFor() throws {
+        let proxies = try Self.proxies("10.0.0.1", "10.0.0.2")
+        let garbage = try proxies.client(peer: Self.address("10.0.0.1"), forwardedFor: ["203.0.113.9, <script>, 10.0.0.2"])
+        #expect(garbage == (try Self.address("10.0.0.2")))
+        let empty = try proxies.client(peer: Self.address("10.0.0.1"), forwardedFor: [""])
+        #expect(empty == (try Self.address("10.0.0.1")))
+    }
+
+    @Test func aMappedPeerMatchesItsIPv4Proxy() throws {
+        let client = try Self.proxies("127.0.0.1").client(peer: Self.address("::ffff:127.0.0.1"), forwardedFor: ["2001:db8::9"])
+        #expect(client.description == "2001:db8::9")
+    }
+}
