@@ -20,6 +20,9 @@
 #        LABEL           a note for RESULTS.md (e.g. the commit measured)
 #        KEEP=1          leave the servers running at the end and print their pids and ports
 #                        (for profiling; stop them yourself)
+#        RENDER=1        every request renders its page: all requests (to both servers) carry
+#                        a pre-session cookie, whose pages the signed-out page cache never
+#                        serves — the cost of a page nobody asked for since the last change
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -84,6 +87,15 @@ app_port=${line##*:}
 last_id=$(python3 "$here/tools/pages_seed.py" --port "$app_port" --users "$(IFS=,; echo "${users[*]}")" \
     --password "$PASSWORD" --quotes "$QUOTES") || { echo "seeding failed" >&2; exit 1; }
 
+# RENDER=1: a pre-session cookie (what GET /login gives a signed-out browser) on every request
+headers=()
+if [ "${RENDER:-0}" = 1 ]; then
+    presession=$(curl -s -o /dev/null -D - "http://127.0.0.1:$app_port/login" | tr -d '\r' |
+        sed -n 's/^[Ss]et-[Cc]ookie: \(quotebook_presession=[^;]*\).*/\1/p')
+    [ -n "$presession" ] || { echo "GET /login set no pre-session cookie" >&2; exit 1; }
+    headers=(-H "Cookie: $presession")
+fi
+
 # 3. the same bytes for nginx: name|URL|file
 pages=("home|/|home.html" "list|/quotes|list.html" "search|/quotes?q=$SEARCH|search.html" "quote|/quotes/$last_id|quote.html")
 html=$work/nginx/html
@@ -91,7 +103,7 @@ mkdir -p "$html" "$work/nginx/run"
 chmod 755 "$work/nginx" "$html"
 for entry in "${pages[@]}"; do
     IFS='|' read -r name url file <<<"$entry"
-    status=$(curl -s -o "$html/$file" -w '%{http_code} %{content_type}' "http://127.0.0.1:$app_port$url")
+    status=$(curl -s "${headers[@]}" -o "$html/$file" -w '%{http_code} %{content_type}' "http://127.0.0.1:$app_port$url")
     [[ $status == "200 text/html; charset=utf-8" ]] || { echo "GET $url: $status" >&2; exit 1; }
 done
 nginx_port=$((app_port + 1))
@@ -153,9 +165,9 @@ printf 'date\tround\tpage\tserver\trequests\trps\tserver_cpu_s\tcpu_us_per_req\t
 measure() { # round page server pid port url
     local before after log=$work/wrk.txt requests rps non2xx load
     # warm-up (not counted): one second
-    wrk -t1 -c"$CONNECTIONS" -d1s "http://127.0.0.1:$5$6" >/dev/null 2>&1
+    wrk -t1 -c"$CONNECTIONS" -d1s "${headers[@]}" "http://127.0.0.1:$5$6" >/dev/null 2>&1
     before=$(ticks "$4")
-    wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" "http://127.0.0.1:$5$6" >"$log" 2>&1
+    wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" "${headers[@]}" "http://127.0.0.1:$5$6" >"$log" 2>&1
     after=$(ticks "$4")
     read -r load _ </proc/loadavg
     requests=$(awk '/ requests in / {print $1}' "$log")
@@ -186,9 +198,10 @@ done
 
 # 4. medians and ratios
 python3 - "$runs" "$ROUNDS" "$DURATION" "$CONNECTIONS" "$QUOTES" "$USERS" "${LABEL:-$(cd "$root" && git rev-parse --short HEAD 2>/dev/null)}" \
-    "$(for e in "${pages[@]}"; do u=${e#*|}; printf '%s ' "${u%|*}"; done)" >"$out/RESULTS.md" <<'PY'
+    "$(for e in "${pages[@]}"; do u=${e#*|}; printf '%s ' "${u%|*}"; done)" "${RENDER:-0}" >"$out/RESULTS.md" <<'PY'
 import csv, statistics, sys
-path, rounds, duration, conns, quotes, users, label, urls = sys.argv[1:]
+path, rounds, duration, conns, quotes, users, label, urls, render = sys.argv[1:]
+visitor = "signed-out (with a pre-session cookie: every page rendered, RENDER=1)" if render == "1" else "signed-out"
 rows = list(csv.DictReader(open(path), delimiter="\t"))
 pages = []
 for r in rows:
@@ -198,7 +211,7 @@ def med(page, server, col):
     return statistics.median(v) if v else float("nan")
 loads = [float(r["loadavg1"]) for r in rows]
 print("# Server CPU per request: Quotebook's pages vs nginx serving the same bytes\n")
-print(f"Measured by `Benchmarks/pages.sh` ({label}, {rows[0]['date']}): {quotes} quotes by {users} users, signed-out "
+print(f"Measured by `Benchmarks/pages.sh` ({label}, {rows[0]['date']}): {quotes} quotes by {users} users, {visitor} "
       f"GETs, `wrk -t1 -c{conns} -d{duration}s`, {rounds} rounds alternating Quotebook/nginx (A B, B A, ...). "
       "CPU = utime+stime from /proc of the server (nginx: master + workers) ÷ requests. "
       f"Load average (1 min) during the runs: {min(loads):.2f}–{max(loads):.2f} on 2 cores.\n")

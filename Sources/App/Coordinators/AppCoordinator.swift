@@ -33,6 +33,9 @@ package struct AppCoordinator: HTTPResponder {
     private let bootID: [UInt8]
     /// Pages carry an `ETag` (not in `--dev`, where templates change under them).
     private let tagsPages: Bool
+    /// Signed-out visitors' pages, by target, for the store's current revision; nil in `--dev`,
+    /// where templates change under them.
+    private let pageCache: PageCache?
     /// Counts every answer by route and status (`--metrics`); nil counts nothing. Held itself,
     /// not through its registry, so counting borrows it from `self` and retains nothing: no
     /// reference count shared by every request is touched.
@@ -76,6 +79,7 @@ package struct AppCoordinator: HTTPResponder {
         logger = dependencies.logger.labeled("app")
         bootID = SecureRandom.bytes(16)
         tagsPages = !dependencies.isDevelopment
+        pageCache = dependencies.isDevelopment ? nil : PageCache()
         requestCounters = dependencies.metrics?.requests
     }
 
@@ -125,14 +129,39 @@ package struct AppCoordinator: HTTPResponder {
         if sharesJournal, let seen = SeenWriteCookie.sequence(in: request), seen > store.appliedJournalSequence {
             return nil  // this visitor saved something this instance has not applied yet: catch up first
         }
-        var exchange = Exchange(visitor: Visitor(), revision: store.revision)
-        guard let navigation = routeImmediately(request, exchange: &exchange) else { return nil }
+        let revision = store.revision
+        let cookies = request.cookies
+        let cache = Self.isAnonymous(cookies) ? pageCache : nil
+        if let entry = cache?.entry(for: request.target, revision: revision) {
+            let response = request.ifNoneMatch(includes: entry.tag, starMatches: false) ? Self.notModified(entry.tag) : entry.response
+            requestCounters?.count(entry.routeLabel, status: response.status.code)
+            return response
+        }
+        var exchange = Exchange(visitor: Visitor(), revision: revision)
+        guard let navigation = routeImmediately(request, cookies: cookies, exchange: &exchange) else { return nil }
         let response: HTTPResponse
         switch navigation {
         case .present, .redirect, .respond: response = resolvePage(navigation, exchange: exchange)
         case .finished: return nil
         }
-        return finish(response, exchange: exchange)
+        let finished = finish(response, exchange: exchange)
+        if let cache, let tag = exchange.pageTag, finished.status == .ok, exchange.cookies.isEmpty,
+            exchange.visitor.user == nil, exchange.visitor.csrfToken == nil
+        {
+            cache.store(PageCache.Entry(response: finished, tag: tag, routeLabel: exchange.routeLabel), for: request.target, revision: revision)
+        }
+        return finished
+    }
+
+    /// Whether a request with `cookies` carries neither a session nor a pre-session cookie: its
+    /// visitor is nobody, and its page is the one every such request for the same target gets.
+    private static func isAnonymous(_ cookies: HTTPCookies) -> Bool {
+        cookies[SessionKeeper.cookieName] == nil && cookies[CSRFProtection.preSessionCookieName] == nil
+    }
+
+    /// The answer to a GET whose `If-None-Match` names the page's current `tag`.
+    private static func notModified(_ tag: String) -> HTTPResponse {
+        HTTPResponse(status: .notModified, headers: ["ETag": tag, "Cache-Control": "private, no-cache"])
     }
 
     /// Adds the cookies the exchange collected (and `no-store` when there are any).
@@ -191,9 +220,9 @@ package struct AppCoordinator: HTTPResponder {
     /// known without I/O, the quote book does not claim the request, or its flow must wait.
     /// Other children's pages always take the async path (they come after the quote book in
     /// ``route(_:exchange:)``, so nothing they claim is decided here).
-    func routeImmediately(_ request: HTTPRequest, exchange: inout Exchange) -> Navigation? {
+    func routeImmediately(_ request: HTTPRequest, cookies: HTTPCookies, exchange: inout Exchange) -> Navigation? {
         guard let segments = decodedSegments(of: request, exchange: &exchange) else { return .present(ErrorView.page(for: .notFound)) }
-        guard let visitor = identifyImmediately(request, exchange: &exchange) else { return nil }
+        guard let visitor = identifyImmediately(cookies, exchange: &exchange) else { return nil }
         exchange.visitor = visitor
         switch claim(request, segments, request.queryItems, for: quotes, exchange: &exchange) {
         case .unclaimed: return nil
@@ -273,7 +302,7 @@ package struct AppCoordinator: HTTPResponder {
             let tag = pageTag(for: request, exchange: exchange)
             // `*` does not match: whether this page exists is only known once it is built.
             if request.ifNoneMatch(includes: tag, starMatches: false) {
-                return .decided(.respond(HTTPResponse(status: .notModified, headers: ["ETag": tag, "Cache-Control": "private, no-cache"])))
+                return .decided(.respond(Self.notModified(tag)))
             }
             exchange.pageTag = tag
         }
@@ -307,9 +336,9 @@ package struct AppCoordinator: HTTPResponder {
         return visitor(cookies: cookies, session: session, date: date, exchange: &exchange)
     }
 
-    /// ``identify(_:exchange:)`` from the session cache alone: nil when only storage can tell.
-    private func identifyImmediately(_ request: HTTPRequest, exchange: inout Exchange) -> Visitor? {
-        let cookies = request.cookies
+    /// ``identify(_:exchange:)`` from the session cache alone, given the request's `cookies`: nil
+    /// when only storage can tell.
+    private func identifyImmediately(_ cookies: HTTPCookies, exchange: inout Exchange) -> Visitor? {
         let date = now()
         var session: SessionRecord?
         if let token = cookies[SessionKeeper.cookieName] {

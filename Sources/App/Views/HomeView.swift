@@ -3,14 +3,20 @@ import Templates
 /// Renders ``HomeState``: the favourite quote, large, and the most recent quotes below it.
 package enum HomeView {
     /// Answers the template's lookups directly (``TemplateObject``): no dictionary per render.
+    /// The cards are made into template values once, not at each look-up.
     struct Context: Sendable, TemplateObject, TemplateValueConvertible {
-        let favourite: QuoteCard?
-        let recent: [QuoteCard]
+        let favourite: TemplateValue
+        let recent: [TemplateValue]
+
+        init(favourite: QuoteCard?, recent: [QuoteCard]) {
+            self.favourite = favourite?.templateValue ?? .null
+            self.recent = recent.map { .custom($0) }
+        }
 
         func value(forKey key: String) -> TemplateValue? {
             switch key {
-            case "favourite": favourite?.templateValue ?? .null
-            case "recent": .list(recent.map { .custom($0) })
+            case "favourite": favourite
+            case "recent": .list(recent)
             case "hasRecent": .bool(!recent.isEmpty)
             default: nil
             }

@@ -102,17 +102,19 @@ package struct PageRenderer: Sendable {
 /// What the layout sees: the site's navigation, who is signed in, the CSRF token for forms
 /// (`{{> csrf_field}}`), the `--dev` reload script, and the page's own context under `page`.
 /// Answers lookups directly (``TemplateObject``), so wrapping a page builds no dictionary.
+///
+/// The values the templates look up again and again are made once, here: a page's context as a
+/// template value (a view's struct is boxed anew each time it is converted), the viewer's links.
 struct LayoutContext: TemplateObject, TemplateValueConvertible {
-    let page: any TemplateValueConvertible & Sendable
-    let visitor: Visitor
+    let page: TemplateValue
+    let viewer: TemplateValue
+    let csrf: TemplateValue
     let showsErrorDetails: Bool
     let reloadsOnChange: Bool
 
-    func value(forKey key: String) -> TemplateValue? {
-        switch key {
-        case "page": page.templateValue
-        case "site": Self.site
-        case "viewer":
+    init(page: any TemplateValueConvertible & Sendable, visitor: Visitor, showsErrorDetails: Bool, reloadsOnChange: Bool) {
+        self.page = page.templateValue
+        viewer =
             visitor.user.map { user in
                 .object([
                     "displayName": .string(user.displayName),
@@ -120,8 +122,17 @@ struct LayoutContext: TemplateObject, TemplateValueConvertible {
                     "signOutURL": .string(AccountsRoute.signOut.path),
                 ])
             } ?? .null
-        case "csrf":
-            visitor.csrfToken.map { .object(["field": .string(CSRFField.token.rawValue), "token": .string($0)]) } ?? .null
+        csrf = visitor.csrfToken.map { .object(["field": .string(CSRFField.token.rawValue), "token": .string($0)]) } ?? .null
+        self.showsErrorDetails = showsErrorDetails
+        self.reloadsOnChange = reloadsOnChange
+    }
+
+    func value(forKey key: String) -> TemplateValue? {
+        switch key {
+        case "page": page
+        case "site": Self.site
+        case "viewer": viewer
+        case "csrf": csrf
         case "showsErrorDetails": .bool(showsErrorDetails)
         case "development": reloadsOnChange ? Self.development : .null
         default: nil

@@ -6,6 +6,10 @@ import Templates
 /// The card holds the quote and works each field out only when the template asks for it (a
 /// ``TemplateObject``): a list row reads `url`, `text` and `author` and never formats a date.
 /// Texts go out as plain `.string`s for the renderer to escape.
+///
+/// A card without an adder answers from its quote alone, and a quote's id and version name its
+/// content (ids are never reused; every change makes a new version), so that pair is its
+/// ``fragmentKey``: a list row is rendered once per version of its quote.
 struct QuoteCard: Sendable, TemplateObject, TemplateValueConvertible {
     private let quote: Quote
     /// Who added it, when the page shows a link to their profile.
@@ -30,6 +34,11 @@ struct QuoteCard: Sendable, TemplateObject, TemplateValueConvertible {
     var updatedAtISO: String { DateText.machine(quote.updatedAt) }
     var version: Int { quote.version }
     var isEdited: Bool { quote.version > 1 }
+
+    var fragmentKey: TemplateFragmentKey? {
+        // The adder's display name can change under the same quote version.
+        adder == nil ? TemplateFragmentKey(QuoteCard.self, id: quote.id.rawValue, version: quote.version) : nil
+    }
 
     func value(forKey key: String) -> TemplateValue? {
         switch key {

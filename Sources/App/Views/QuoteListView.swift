@@ -6,29 +6,44 @@ import Templates
 /// there are.
 package enum QuoteListView {
     static let fieldNames = FormFieldNames.of(QuoteSearchField.self)
+    /// Where the search form goes, and the link back to every quote: the first page, unsearched.
+    static let searchURL = TemplateValue.string(QuotesRoute.list(page: 1).path)
 
     /// Answers the template's lookups directly (``TemplateObject``): no dictionary per render.
+    /// The quotes and the search summary, which the template reads several times, are made
+    /// into template values once.
     struct Context: Sendable, TemplateObject, TemplateValueConvertible {
-        let quotes: [QuoteCard]
+        let quotes: [TemplateValue]
         let page: Int
         let pageCount: Int
         let previousURL: String?
         let nextURL: String?
         let search: QuoteSearch?
+        let searchSummary: TemplateValue
+
+        init(quotes: [QuoteCard], page: Int, pageCount: Int, previousURL: String?, nextURL: String?, search: QuoteSearch?) {
+            self.quotes = quotes.map { .custom($0) }
+            self.page = page
+            self.pageCount = pageCount
+            self.previousURL = previousURL
+            self.nextURL = nextURL
+            self.search = search
+            searchSummary = search.map(Self.searchValue) ?? .null
+        }
 
         func value(forKey key: String) -> TemplateValue? {
             switch key {
-            case "quotes": .list(quotes.map { .custom($0) })
+            case "quotes": .list(quotes)
             case "hasQuotes": .bool(!quotes.isEmpty)
             case "page": .int(page)
             case "pageCount": .int(pageCount)
             case "previousURL": previousURL.map(TemplateValue.string) ?? .null
             case "nextURL": nextURL.map(TemplateValue.string) ?? .null
             case "isPaged": .bool(pageCount > 1)
-            case "searchURL": .string(QuotesRoute.list(page: 1).path)
+            case "searchURL": QuoteListView.searchURL
             case "fields": QuoteListView.fieldNames
             case "searchValue": .string(search?.typed ?? "")
-            case "search": search.map(Self.searchValue) ?? .null
+            case "search": searchSummary
             default: nil
             }
         }

@@ -8,14 +8,42 @@ package struct HTTPCookies: Sendable, Equatable {
 
     package init(_ headers: HTTPHeaders) {
         for field in headers.values(for: "Cookie") {
-            for piece in field.split(separator: ";") {
-                let trimmed = Substring(piece).trimmingASCIIWhitespace()
-                guard let equals = trimmed.firstIndex(of: "="), equals != trimmed.startIndex else { continue }
-                var value = trimmed[trimmed.index(after: equals)...]
-                if value.count >= 2, value.first == "\"", value.last == "\"" { value = value.dropFirst().dropLast() }
-                pairs.append((String(trimmed[..<equals]), String(value)))
-            }
+            var field = field
+            field.withUTF8 { Self.parse($0, into: &pairs) }
         }
+    }
+
+    /// Adds the pairs of one `Cookie` field, read as UTF-8 bytes: the delimiters are ASCII, so
+    /// no `Character` (grapheme) needs to be formed, and each name and value is one `String`.
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, into pairs: inout [(name: String, value: String)]) {
+        var pieceStart = 0
+        while pieceStart < bytes.count {
+            var pieceEnd = pieceStart
+            while pieceEnd < bytes.count, bytes[pieceEnd] != UInt8(ascii: ";") { pieceEnd += 1 }
+            var start = pieceStart
+            var end = pieceEnd
+            while start < end, isWhitespace(bytes[start]) { start += 1 }
+            while end > start, isWhitespace(bytes[end - 1]) { end -= 1 }
+            pieceStart = pieceEnd + 1
+            var equals = start
+            while equals < end, bytes[equals] != UInt8(ascii: "=") { equals += 1 }
+            guard equals < end, equals != start else { continue }
+            var valueStart = equals + 1
+            var valueEnd = end
+            if valueEnd - valueStart >= 2, bytes[valueStart] == UInt8(ascii: "\""), bytes[valueEnd - 1] == UInt8(ascii: "\"") {
+                valueStart += 1
+                valueEnd -= 1
+            }
+            pairs.append((string(bytes, start, equals), string(bytes, valueStart, valueEnd)))
+        }
+    }
+
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
+    }
+
+    private static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
     }
 
     /// The first value of the cookie called `name`, or nil.

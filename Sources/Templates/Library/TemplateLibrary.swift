@@ -5,7 +5,9 @@ package import Foundation
 /// Every template is parsed when the library is built, so a broken template fails startup, not a
 /// request. Partials (`{{>name}}`) and parents (`{{<name}}`) resolve by name within the same
 /// library; a missing one renders as the empty string (Mustache spec, `partials`). Rendering
-/// allocates only its output buffer and context stack; it never touches shared mutable state.
+/// allocates its output buffer and context stack; the only shared mutable state it touches is
+/// the library's ``FragmentCache`` of section bodies rendered for keyed objects
+/// (``TemplateObject/fragmentKey``), behind its own lock.
 ///
 /// Implements the Mustache spec (mustache/spec v1.4.2+) modules comments, delimiters,
 /// interpolation, inverted, partials, sections, and the optional `~inheritance` and
@@ -16,6 +18,7 @@ package struct TemplateLibrary: Sendable {
     /// Output buffer size to reserve per program: twice its static text plus that of the
     /// templates it names statically, so a typical page renders without regrowing.
     private let capacities: [Int]
+    private let fragments: FragmentCache
 
     /// Compiles `sources` (template name → template text).
     /// - Throws: ``TemplateError`` for the first template, in name order, that does not parse;
@@ -54,6 +57,7 @@ package struct TemplateLibrary: Sendable {
         }
         self.programs = programs
         self.programIndexes = indexes
+        fragments = FragmentCache()
         capacities = programs.map { program in
             let called = program.calls.reduce(0) { total, call in
                 if case .resolved(let index) = call.target { return total + programs[index].text.count }
@@ -94,7 +98,7 @@ package struct TemplateLibrary: Sendable {
         }
         let program = programs[index]
         var renderer = Renderer(
-            programs: programs, programIndexes: programIndexes, context: context,
+            programs: programs, programIndexes: programIndexes, fragments: fragments, context: context,
             capacity: capacities[index])
         try renderer.render(program)
         return renderer.output

@@ -5,7 +5,10 @@
 /// - `frames`: block arguments of the parent tags being expanded, outermost first, so the
 ///   outermost argument for a name wins (`~inheritance`: "Top-level substitutions take
 ///   precedence");
-/// - `indentation`: what to insert at each source line start of the text being rendered.
+/// - `indentation`: what to insert at each source line start of the text being rendered;
+/// - `lowestResolved`: the lowest stack index a name resolved at since the innermost keyed
+///   section began (-1 after a miss, a partial, a parent or a block), which decides whether that
+///   section's bytes may be kept in the library's ``FragmentCache``.
 struct Renderer {
     /// Sections, inverted sections, blocks, partials and parents together may nest this deep;
     /// deeper means runaway recursion (a partial or block including itself) or a hostile
@@ -19,10 +22,15 @@ struct Renderer {
     private var frames: [[BlockArgument]] = []
     private var indentation: [UInt8] = []
     private var depth = 0
+    private let fragments: FragmentCache
+    private var lowestResolved = Int.max
 
-    init(programs: [Program], programIndexes: [String: Int], context: TemplateValue, capacity: Int) {
+    init(
+        programs: [Program], programIndexes: [String: Int], fragments: FragmentCache, context: TemplateValue, capacity: Int
+    ) {
         self.programs = programs
         self.programIndexes = programIndexes
+        self.fragments = fragments
         stack = [context]
         stack.reserveCapacity(16)
         output.reserveCapacity(capacity)
@@ -69,15 +77,18 @@ struct Renderer {
                 }
                 counter = bodyEnd
             case .partial:
+                lowestResolved = -1
                 try expand(program, call: Int(instruction.a))
                 counter += 1
             case .parent:
+                lowestResolved = -1
                 let call = Int(instruction.a)
                 frames.append(program.arguments[call])
                 try expand(program, call: call)
                 frames.removeLast()
                 counter = Int(instruction.b)
             case .block:
+                lowestResolved = -1
                 let bodyEnd = Int(instruction.b)
                 try renderBlock(program.blocks[Int(instruction.a)], program, from: counter + 1, to: bodyEnd)
                 counter = bodyEnd
@@ -115,15 +126,44 @@ struct Renderer {
     ) throws(TemplateError) {
         if case .list(let items) = value {
             for item in items {
-                stack.append(item)
-                try run(program, from: start, to: end)
-                stack.removeLast()
+                try renderItem(item, program, from: start, to: end)
             }
         } else if value.isTruthy {
-            stack.append(value)
+            try renderItem(value, program, from: start, to: end)
+        }
+    }
+
+    /// Renders a section body once with `item` on top of the stack; for an object with a
+    /// ``TemplateObject/fragmentKey``, copies the bytes kept from an earlier render, or keeps
+    /// these when they depended on the object alone (see ``FragmentCache``).
+    private mutating func renderItem(_ item: TemplateValue, _ program: Program, from start: Int, to end: Int) throws(TemplateError) {
+        guard indentation.isEmpty, case .custom(let object) = item, let objectKey = object.fragmentKey else {
+            stack.append(item)
             try run(program, from: start, to: end)
             stack.removeLast()
+            return
         }
+        let key = FragmentCache.Key(program: program.index, start: start, object: objectKey)
+        let lookup = fragments.lookup(key)
+        if case .hit(let bytes) = lookup {
+            output.append(contentsOf: bytes)
+            return
+        }
+        let itemIndex = stack.count
+        let outerLowest = lowestResolved
+        let outputStart = output.count
+        lowestResolved = Int.max
+        stack.append(item)
+        try run(program, from: start, to: end)
+        stack.removeLast()
+        if case .miss = lookup {
+            if lowestResolved >= itemIndex {
+                fragments.store(Array(output[outputStart...]), for: key)
+            } else {
+                fragments.markImpure(key)
+            }
+        }
+        lowestResolved = min(outerLowest, lowestResolved)
     }
 
     /// Renders the partial or parent `program.calls[call]` at the current context.
@@ -191,9 +231,12 @@ struct Renderer {
 
     /// Resolves a name against the context stack (Mustache spec, `interpolation`: the first key
     /// is looked up from the top of the stack down; the others only in the value found).
-    private func lookup(_ name: Name) -> TemplateValue? {
+    private mutating func lookup(_ name: Name) -> TemplateValue? {
         let keys = name.keys
-        guard let first = keys.first else { return stack.last }
+        guard let first = keys.first else {
+            lowestResolved = min(lowestResolved, stack.count - 1)
+            return stack.last
+        }
         var found: TemplateValue?
         var index = stack.count - 1
         while index >= 0 {
@@ -203,6 +246,7 @@ struct Renderer {
             }
             index -= 1
         }
+        lowestResolved = min(lowestResolved, index)
         guard var current = found else { return nil }
         var keyIndex = 1
         while keyIndex < keys.count {

@@ -12,6 +12,17 @@
 package protocol TemplateObject: Sendable {
     /// The value under `key`, or `nil` when this object has no such key.
     func value(forKey key: String) -> TemplateValue?
+
+    /// What identifies every answer of this object, or nil (the default) when nothing does.
+    ///
+    /// With a key, a section rendered for this object (`{{#card}}…{{/card}}`, or one element of
+    /// a list) is rendered once and its bytes reused for every later object with the same key
+    /// — when the body read nothing but this object's keys (see ``FragmentCache``).
+    var fragmentKey: TemplateFragmentKey? { get }
+}
+
+extension TemplateObject {
+    package var fragmentKey: TemplateFragmentKey? { nil }
 }
 
 extension TemplateObject {

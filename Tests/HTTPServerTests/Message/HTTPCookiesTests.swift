@@ -1,0 +1,56 @@
+import HTTPServer
+import Testing
+
+/// `Cookie` fields (RFC 6265 §5.4) read into name–value pairs.
+@Suite struct HTTPCookiesTests {
+    private func cookies(_ fields: String...) -> HTTPCookies {
+        var headers: HTTPHeaders = [:]
+        for field in fields { headers.add(name: "Cookie", value: field) }
+        return HTTPCookies(headers)
+    }
+
+    @Test func readsEveryPairOfEveryField() {
+        let parsed = cookies("a=1; b=two", "c=3")
+        #expect(parsed["a"] == "1")
+        #expect(parsed["b"] == "two")
+        #expect(parsed["c"] == "3")
+        #expect(parsed["d"] == nil)
+    }
+
+    @Test func trimsSpacesAndTabsAroundPairsButNotAroundTheEqualsSign() {
+        let parsed = cookies(" \ta=1 ;\tb =2;c= 3 \t")
+        #expect(parsed["a"] == "1")
+        #expect(parsed["b "] == "2")
+        #expect(parsed["b"] == nil)
+        #expect(parsed["c"] == " 3")
+    }
+
+    @Test func removesTheQuotesAroundAValueOnly() {
+        let parsed = cookies(#"a="x y"; b=""; c="; d="e"f"#)
+        #expect(parsed["a"] == "x y")
+        #expect(parsed["b"] == "")
+        #expect(parsed["c"] == "\"")
+        #expect(parsed["d"] == "\"e\"f")
+    }
+
+    @Test func ignoresPiecesWithoutANameOrAnEqualsSign() {
+        let parsed = cookies(";; =x; flag; a=; b==c;")
+        #expect(parsed["a"] == "")
+        #expect(parsed["b"] == "=c")
+        #expect(parsed["flag"] == nil)
+        #expect(parsed[""] == nil)
+        #expect(cookies("")["a"] == nil)
+    }
+
+    @Test func theFirstOfARepeatedNameWins() {
+        #expect(cookies("a=first; a=second")["a"] == "first")
+        #expect(cookies("a=first", "a=second")["a"] == "first")
+        #expect(cookies("a=1; b=2") == cookies("a=1", "b=2"))
+    }
+
+    @Test func keepsNonASCIIBytesAsTheyCame() {
+        let parsed = cookies("caf\u{E9}=\u{1F600}; n=\u{65}\u{301}")
+        #expect(parsed["caf\u{E9}"] == "\u{1F600}")
+        #expect(parsed["n"] == "\u{65}\u{301}")
+    }
+}
