@@ -185,7 +185,14 @@ import Testing
         // on the next once one goes unanswered (the server reads and closes a connection the
         // moment it accepts it, so a crowd that left at once would free its descriptors first).
         var crowd: [SocketClient] = []
-        for _ in 0..<100 { crowd.append(try SocketClient(port: port, timeout: 1)) }
+        do {
+            for _ in 0..<100 { crowd.append(try SocketClient(port: port, timeout: 1)) }
+        } catch {
+            // Seen twice under heavy load (ECONNREFUSED): say how the server ended, if it did.
+            let status = await quotebook.stop()
+            Issue.record("connecting the crowd failed after \(crowd.count): \(error); quotebook exited \(status): \(await quotebook.standardError())")
+            return
+        }
         // Best effort: a connection the server could not keep may already be reset.
         for client in crowd { try? await client.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n") }
         var answered = 0
