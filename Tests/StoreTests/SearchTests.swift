@@ -136,8 +136,8 @@ import Testing
         #expect(original.searchIndex.keptSearchCount == 1)
         var edited = original
         #expect(edited.searchIndex.keptSearchCount == 1, "an unchanged copy shares what was found")
-        _ = try AppReducer.reduce(
-            &edited, .editQuote(QuoteID(1), QuoteDraft(text: "Wisdom listens", author: "Jimi Hendrix"), baseVersion: 1, by: UserID(1), at: date))
+        let edit = QuoteDraft(text: "Wisdom listens", author: "Jimi Hendrix")
+        _ = try AppReducer.reduce(&edited, .editQuote(QuoteID(1), edit, baseVersion: 1, by: UserID(1), at: date))
         #expect(edited.searchIndex.keptSearchCount == 0, "a change starts afresh")
         #expect(ids(edited, "knowledge") == [2])
         #expect(ids(edited, "wisdom") == [1])
