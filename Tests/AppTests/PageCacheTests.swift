@@ -115,6 +115,27 @@ import Testing
         #expect(withCookie.headers["ETag"] != signedOut.headers["ETag"])
     }
 
+    @Test func tagsDifferByPreSessionCookieAndTargetAndAreStableOtherwise() async throws {
+        let app = try await TestApp()
+        var first = app.browser()
+        var second = app.browser()
+        _ = await first.get("/login")
+        _ = await second.get("/login")
+        #expect(first.cookieHeader != second.cookieHeader)
+        func tag(_ target: String, _ cookies: String) async throws -> String {
+            try #require(await app.coordinator.respond(to: get(target, cookies: cookies)).headers["ETag"])
+        }
+        let home = try await tag("/", first.cookieHeader)
+        #expect(try await tag("/", first.cookieHeader) == home, "the same page for the same visitor")
+        #expect(try await tag("/", second.cookieHeader) != home, "another pre-session cookie's forms differ")
+        #expect(try await tag("/quotes", first.cookieHeader) != home)
+        #expect(try await tag("/quotes?q=a", first.cookieHeader) != tag("/quotes?q=b", first.cookieHeader))
+        let notModified = await app.coordinator.respond(to: get("/", cookies: first.cookieHeader, headers: ["If-None-Match": home]))
+        #expect(notModified.status == .notModified)
+        let notTheirs = await app.coordinator.respond(to: get("/", cookies: second.cookieHeader, headers: ["If-None-Match": home]))
+        #expect(notTheirs.status == .ok)
+    }
+
     @Test func aCachedPageRevalidatesWithA304() async throws {
         let app = try await TestApp(metrics: true)
         let first = try #require(app.coordinator.respondImmediately(to: get("/quotes/1")))

@@ -127,6 +127,42 @@ import Testing
         #expect(ids(state, "").count == state.quotes.count)
     }
 
+    @Test func aSearchIsKeptForItsVersionOfTheIndexOnly() throws {
+        let original = try book([("Knowledge speaks", "Jimi Hendrix"), ("Imagination is more important than knowledge", "Einstein")])
+        #expect(original.searchIndex.keptSearchCount == 0)
+        #expect(ids(original, "knowledge") == [2, 1])
+        #expect(original.searchIndex.keptSearchCount == 1)
+        #expect(ids(original, "KNOWLEDGE") == [2, 1], "the same folded words: the kept result")
+        #expect(original.searchIndex.keptSearchCount == 1)
+        var edited = original
+        #expect(edited.searchIndex.keptSearchCount == 1, "an unchanged copy shares what was found")
+        let edit = QuoteDraft(text: "Wisdom listens", author: "Jimi Hendrix")
+        _ = try AppReducer.reduce(&edited, .editQuote(QuoteID(1), edit, baseVersion: 1, by: UserID(1), at: date))
+        #expect(edited.searchIndex.keptSearchCount == 0, "a change starts afresh")
+        #expect(ids(edited, "knowledge") == [2])
+        #expect(ids(edited, "wisdom") == [1])
+        #expect(ids(original, "knowledge") == [2, 1], "and the older version keeps its own")
+        #expect(ids(original, "wisdom") == [])
+        _ = try AppReducer.reduce(&edited, .addQuote(QuoteDraft(text: "More knowledge", author: "Anon"), by: UserID(1), at: date))
+        #expect(ids(edited, "knowledge") == [3, 2])
+        _ = try AppReducer.reduce(&edited, .deleteQuote(QuoteID(2), by: UserID(1), at: date))
+        #expect(ids(edited, "knowledge") == [3])
+    }
+
+    @Test func keptSearchesAreBoundedAndAgreeWithAFreshSearch() throws {
+        let state = try book((1...300).map { ("quote number \($0)", "author \($0 % 7)") })
+        for number in 1...(QuoteSearchResults.maximumEntries + 10) {
+            _ = ids(state, "\(number)")
+            #expect(state.searchIndex.keptSearchCount <= QuoteSearchResults.maximumEntries)
+        }
+        let fresh = rebuilt(state)
+        #expect(fresh.keptSearchCount == 0)
+        for typed in ["1", "29", "author 3", "number", "xylophone", ""] {
+            #expect(ids(state, typed) == fresh.matches(SearchQuery(typed)).map(\.rawValue))
+            #expect(ids(state, typed) == ids(state, typed))
+        }
+    }
+
     @Test func deletingTheNewestQuotesDropsTheirEmptyChunks() throws {
         var state = try book((1...300).map { ("q\($0)", "a") })
         for id in 257...300 { _ = try AppReducer.reduce(&state, .deleteQuote(QuoteID(id), by: UserID(1), at: date)) }

@@ -312,12 +312,34 @@ package struct AppCoordinator: HTTPResponder {
     /// A page is a function of the state, who is asking (their account and CSRF token) and the
     /// target, so its tag is a hash of those: revalidating an unchanged page costs a 304 and no
     /// render (SPEC.md "Sessions and security").
+    ///
+    /// The hash is SipHash (Swift's `Hasher`, keyed at random per process) over the process's
+    /// random `bootID` first, then fields of fixed size or with their length, so no two inputs
+    /// run together. A tag only has to change whenever the page could: 64 bits make two states
+    /// of one visitor's page at one URL collide once in 2^64. It need not be a cryptographic
+    /// digest: the tag is sent only to its own visitor (`Cache-Control: private`), whose page
+    /// already holds the CSRF token, and without the process's secret key and `bootID` (128
+    /// random bits of input even where the seed is fixed, `SWIFT_DETERMINISTIC_HASHING`) one
+    /// visitor's tag tells nothing about another's, nor about the token. SHA-256 here cost two
+    /// compressions on every rendered page.
     private func pageTag(for request: HTTPRequest, exchange: Exchange) -> String {
-        var input = bootID
-        withUnsafeBytes(of: exchange.revision.littleEndian) { input += $0 }
-        withUnsafeBytes(of: Int64(exchange.visitor.user?.id.rawValue ?? 0).littleEndian) { input += $0 }
-        input += Array((exchange.visitor.csrfToken ?? "").utf8) + [0] + Array(request.target.utf8)
-        return "W/\"" + Base64URL.encode(SHA256.hash(input).prefix(18)) + "\""
+        var hasher = Hasher()
+        bootID.withUnsafeBytes { hasher.combine(bytes: $0) }
+        hasher.combine(exchange.revision)
+        hasher.combine(Int64(exchange.visitor.user?.id.rawValue ?? 0))
+        Self.combine(exchange.visitor.csrfToken ?? "", into: &hasher)
+        Self.combine(request.target, into: &hasher)
+        let tag = UInt64(UInt(bitPattern: hasher.finalize()))
+        return "W/\"" + withUnsafeBytes(of: tag.littleEndian) { Base64URL.encode($0) } + "\""
+    }
+
+    /// Feeds `text`'s length and UTF-8 bytes to `hasher`.
+    private static func combine(_ text: String, into hasher: inout Hasher) {
+        var text = text
+        text.withUTF8 { bytes in
+            hasher.combine(bytes.count)
+            hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+        }
     }
 
     /// The signed-in person, from the session cookie, and the CSRF token their forms carry.

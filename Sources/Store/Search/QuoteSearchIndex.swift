@@ -11,6 +11,10 @@
 /// scale benchmark); a copy of the state shares every chunk until one is written. A search reads every key once for its
 /// longest word: 12.5 MB for the 100,000 quotes of the scale benchmark. A value, changed only by the reducer;
 /// equal indexes hold equal keys (trailing empty chunks are dropped).
+///
+/// What a search finds is kept for this version of the keys (``QuoteSearchResults``): a change to
+/// any chunk gives the index a new, empty set of results, so a repeated search between writes
+/// costs a look-up and never sees keys other than the ones it was found in.
 package struct QuoteSearchIndex: Sendable, Equatable {
     /// Quote ids per chunk: small enough that rewriting one is cheap, large enough that a search
     /// makes few calls.
@@ -46,9 +50,19 @@ package struct QuoteSearchIndex: Sendable, Equatable {
         }
     }
 
-    var chunks: [Chunk] = []
+    var chunks: [Chunk] = [] {
+        didSet { results = QuoteSearchResults() }
+    }
+
+    /// What searches found in these chunks; replaced whenever they change.
+    private(set) var results = QuoteSearchResults()
 
     package init() {}
+
+    /// Equal keys: the results kept beside them are a cache and do not count.
+    package static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.chunks == rhs.chunks
+    }
 
     /// Indexes quote `id` under its current text and author, replacing what it had.
     package mutating func update(_ id: QuoteID, text: String, author: String) {
@@ -81,7 +95,19 @@ package struct QuoteSearchIndex: Sendable, Equatable {
 
     /// The ids of every quote whose key contains every word of `query`, newest first (highest id
     /// first: ids are given in the order quotes are added). Every quote when the query is empty.
+    /// A search already made in this version of the index is answered from ``results``.
     package func matches(_ query: SearchQuery) -> [QuoteID] {
+        if let kept = results.matches(for: query.words) { return kept }
+        let found = search(query)
+        results.remember(found, for: query.words)
+        return found
+    }
+
+    /// How many searches this version of the index has kept (for tests).
+    package var keptSearchCount: Int { results.count }
+
+    /// ``matches(_:)`` without the kept results: a byte search of every key.
+    func search(_ query: SearchQuery) -> [QuoteID] {
         var found: [QuoteID] = []
         var inChunk: [Int] = []
         for index in chunks.indices.reversed() {

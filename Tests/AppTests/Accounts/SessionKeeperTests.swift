@@ -166,6 +166,44 @@ import Testing
         #expect(!CSRFProtection(key: [1, 2, 3]).isValid(token, for: mine))
     }
 
+    @Test func aCachedTokenIsTheHMACOfItsBindingAndStillRefusedElsewhere() {
+        let key = Array("a server key of thirty-two bytes".utf8)
+        let csrf = CSRFProtection(key: key)
+        let mine = CSRFProtection.Binding.session(id: SHA256.hash([1]))
+        let theirs = CSRFProtection.Binding.session(id: SHA256.hash([2]))
+        let preSession = CSRFProtection.Binding.preSession("AAAAAAAAAAAAAAAAAAAAAA")
+        let expected = Base64URL.encode(HMACSHA256.authenticationCode(for: Array("session:".utf8) + SHA256.hash([1]), key: key))
+        #expect(csrf.token(for: mine) == expected)
+        #expect(csrf.cachedTokenCount == 1)
+        #expect(csrf.token(for: mine) == expected, "the cached token is the same HMAC")
+        #expect(csrf.cachedTokenCount == 1, "and was not computed again")
+        let theirToken = csrf.token(for: theirs)
+        _ = csrf.token(for: preSession)
+        #expect(csrf.cachedTokenCount == 3)
+        #expect(theirToken != expected)
+        #expect(csrf.isValid(expected, for: mine))
+        #expect(!csrf.isValid(expected, for: theirs), "a cached token is still refused for another session")
+        #expect(!csrf.isValid(theirToken, for: mine))
+        #expect(!csrf.isValid(expected, for: preSession))
+        #expect(!CSRFProtection(key: [1, 2, 3]).isValid(expected, for: mine), "and under another key")
+    }
+
+    @Test func theTokenCacheIsBoundedAndStartsOverWhenFull() {
+        let key = Array("a server key of thirty-two bytes".utf8)
+        let csrf = CSRFProtection(key: key, cacheLimit: 2)
+        let uncached = CSRFProtection(key: key, cacheLimit: 1)
+        let bindings = (1...5).map { CSRFProtection.Binding.session(id: SHA256.hash([UInt8($0)])) }
+        for binding in bindings {
+            _ = csrf.token(for: binding)
+            #expect(csrf.cachedTokenCount <= 2)
+        }
+        for binding in bindings {
+            #expect(csrf.token(for: binding) == uncached.token(for: binding))
+            #expect(csrf.isValid(uncached.token(for: binding), for: binding))
+        }
+        #expect(!csrf.isValid(uncached.token(for: bindings[0]), for: bindings[1]))
+    }
+
     @Test func preSessionValuesAre128RandomBits() {
         let value = CSRFProtection.makePreSessionValue()
         #expect(CSRFProtection.isPreSessionValue(value))
