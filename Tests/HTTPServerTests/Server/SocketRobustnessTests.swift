@@ -19,9 +19,12 @@ import Testing
         }
     }
 
-    /// Waits (polling every 10 ms, at most `limit`) until a log line satisfies `matches`.
+    /// Waits (polling every 10 ms, at most `limit`) until a log line satisfies `matches`. The
+    /// limit is generous: these tests run on a manual clock, so no server timeout moves while they
+    /// wait, and under ThreadSanitizer with the whole suite in parallel, queueing a 16 MiB answer
+    /// once took over 5 s.
     static func waitForLog(
-        _ server: TestServer, limit: Duration = .seconds(5), _ matches: (LogRecord) -> Bool
+        _ server: TestServer, limit: Duration = .seconds(30), _ matches: (LogRecord) -> Bool
     ) async throws -> Bool {
         let start = ContinuousClock.now
         while ContinuousClock.now - start < limit {
