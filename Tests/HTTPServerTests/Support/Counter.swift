@@ -10,8 +10,10 @@ final class Counter: Sendable {
 
     var current: Int { value.withLock { $0 } }
 
-    /// Waits (polling every 5 ms, at most `limit`) until the count reaches `target`.
-    func wait(until target: Int, limit: Duration = .seconds(5)) async throws {
+    /// Waits (polling every 5 ms, at most `limit`: as long as a client waits for an answer, since
+    /// under ThreadSanitizer at the start of the suite a task can wait seconds for a thread) until
+    /// the count reaches `target`.
+    func wait(until target: Int, limit: Duration = RawClient.patience) async throws {
         let deadline = ContinuousClock.now + limit
         while current < target, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(5))
