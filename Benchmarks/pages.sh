@@ -12,12 +12,14 @@
 #    (utime+stime of the server: Quotebook's process; nginx's master + workers, from /proc) /
 #    requests completed. /proc/loadavg is recorded with every run.
 # 4. Medians per page and server, and Quotebook / nginx, printed and written to
-#    Benchmarks/pages-results/RESULTS.md (every run in runs.tsv).
+#    Benchmarks/pages-results/latest.md (every run in latest-runs.tsv; with RENDER=1
+#    latest-render.md and latest-runs-render.tsv), never over RESULTS.md, which is written by
+#    hand from the runs it cites (copy a run's files beside it under their own names to keep them).
 #
 # usage: Benchmarks/pages.sh [ROUNDS]          (default 3)
 # env:   DURATION=6  CONNECTIONS=32  USERS=4  QUOTES=200  SEARCH=river
 #        QUOTEBOOK_BIN   use this binary instead of building
-#        LABEL           a note for RESULTS.md (e.g. the commit measured)
+#        LABEL           a note for the summary (e.g. the commit measured)
 #        KEEP=1          leave the servers running at the end and print their pids and ports
 #                        (for profiling; stop them yourself)
 #        RENDER=1        every request renders its page: all requests (to both servers) carry
@@ -159,7 +161,11 @@ ticks() {
 }
 hz=$(getconf CLK_TCK)
 
-runs=$out/runs.tsv
+# Written fresh each run, beside (never over) the curated RESULTS.md and the runs it cites.
+suffix=""
+[ "${RENDER:-0}" = 1 ] && suffix="-render"
+runs=$out/latest-runs$suffix.tsv
+summary=$out/latest$suffix.md
 stamp=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 printf 'date\tround\tpage\tserver\trequests\trps\tserver_cpu_s\tcpu_us_per_req\tnon2xx\tloadavg1\n' >"$runs"
 measure() { # round page server pid port url
@@ -198,8 +204,8 @@ done
 
 # 4. medians and ratios
 python3 - "$runs" "$ROUNDS" "$DURATION" "$CONNECTIONS" "$QUOTES" "$USERS" "${LABEL:-$(cd "$root" && git rev-parse --short HEAD 2>/dev/null)}" \
-    "$(for e in "${pages[@]}"; do u=${e#*|}; printf '%s ' "${u%|*}"; done)" "${RENDER:-0}" >"$out/RESULTS.md" <<'PY'
-import csv, statistics, sys
+    "$(for e in "${pages[@]}"; do u=${e#*|}; printf '%s ' "${u%|*}"; done)" "${RENDER:-0}" >"$summary" <<'PY'
+import csv, os, statistics, sys
 path, rounds, duration, conns, quotes, users, label, urls, render = sys.argv[1:]
 visitor = "signed-out (with a pre-session cookie: every page rendered, RENDER=1)" if render == "1" else "signed-out"
 rows = list(csv.DictReader(open(path), delimiter="\t"))
@@ -221,9 +227,9 @@ print("|---|---|---|---|---|---|")
 for p in pages:
     q, n = med(p, "quotebook", "cpu_us_per_req"), med(p, "nginx", "cpu_us_per_req")
     print(f"| {p} | {q:.1f} | {n:.1f} | {q / n:.2f}× | {med(p, 'quotebook', 'rps'):,.0f} | {med(p, 'nginx', 'rps'):,.0f} |")
-print("\nMedians over the rounds; every run is in `runs.tsv`.")
+print(f"\nMedians over the rounds; every run is in `{os.path.basename(path)}`.")
 PY
-cat "$out/RESULTS.md"
+cat "$summary"
 if [ "${KEEP:-0}" = 1 ]; then
     echo "kept running: quotebook pid $app_pid port $app_port, nginx pid $nginx_pid port $nginx_port, work $work" >&2
 fi
