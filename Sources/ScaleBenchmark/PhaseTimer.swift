@@ -100,18 +100,8 @@ struct PhaseTimer {
 }
 
 /// A SQLite journal without a snapshot saver: its writer saves each snapshot between appends.
-final class InlineSnapshots: JournalStorage {
-    private let inner: SQLiteJournal
+final class InlineSnapshots: JournalWrapper {
+    let inner: any JournalStorage
     init(_ inner: SQLiteJournal) { self.inner = inner }
-    func loadEntries(after sequence: Int64) throws(StoreError) -> [JournalEntry] { try inner.loadEntries(after: sequence) }
-    func loadSnapshot() -> JournalSnapshot? { inner.loadSnapshot() }
-    func saveSnapshot(_ snapshot: JournalSnapshot) throws(StoreError) { try inner.saveSnapshot(snapshot) }
-    func append(_ entries: [(action: AppAction, quote: QuoteID?)], basedOn base: Int64?) throws(StoreError) -> [Int64] {
-        try inner.append(entries, basedOn: base)
-    }
-    func lockHead() throws(StoreError) {}
-    func unlockHead() {}
-    func actions(forQuote quote: QuoteID) throws(StoreError) -> [AppAction] { try inner.actions(forQuote: quote) }
-    func followAppends(waking wake: AsyncStream<Int64?>.Continuation) -> Bool { false }
-    func close() { inner.close() }
+    func makeSnapshotSaver() -> (any SnapshotSaver)? { nil }
 }

@@ -16,22 +16,12 @@ struct ReadYourWritesTests {
 
     /// A journal whose notifications and polls never reach its store, as though all were lost:
     /// only a catch-up the app asks for brings it others' saves.
-    final class DeafJournal: JournalStorage {
-        private let inner: PostgresJournal
+    final class DeafJournal: JournalWrapper {
+        let inner: any JournalStorage
         init(_ inner: PostgresJournal) { self.inner = inner }
-        func loadEntries(after sequence: Int64) throws(StoreError) -> [JournalEntry] { try inner.loadEntries(after: sequence) }
-        func loadSnapshot() -> JournalSnapshot? { inner.loadSnapshot() }
-        func saveSnapshot(_ snapshot: JournalSnapshot) throws(StoreError) { try inner.saveSnapshot(snapshot) }
-        func append(_ entries: [(action: AppAction, quote: QuoteID?)], basedOn base: Int64?) throws(StoreError) -> [Int64] {
-            try inner.append(entries, basedOn: base)
-        }
-        func lockHead() throws(StoreError) { try inner.lockHead() }
-        func unlockHead() { inner.unlockHead() }
-        func actions(forQuote quote: QuoteID) throws(StoreError) -> [AppAction] { try inner.actions(forQuote: quote) }
         func followAppends(waking wake: AsyncStream<Int64?>.Continuation) -> Bool {
             inner.followAppends(waking: AsyncStream.makeStream(of: Int64?.self).continuation)
         }
-        func close() { inner.close() }
     }
 
     /// Two instances on a fresh schema: the first hears the log, the second is deaf.

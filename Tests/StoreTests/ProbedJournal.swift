@@ -49,8 +49,8 @@ final class JournalProbe: Sendable {
 }
 
 /// A journal that a ``JournalProbe`` counts, holds and breaks.
-final class ProbedJournal: JournalStorage {
-    private let inner: any JournalStorage
+final class ProbedJournal: JournalWrapper {
+    let inner: any JournalStorage
     private let probe: JournalProbe
     /// Another process's journal on the same log, for ``JournalProbe/isOvertaken``.
     private let rival: (any JournalStorage)?
@@ -66,12 +66,6 @@ final class ProbedJournal: JournalStorage {
 
     /// The action a rival appends: a new quote, which never conflicts with anything.
     static let rivalAction = AppAction.addQuote(QuoteDraft(text: "Overtaking", author: "Rival"), by: nil, at: Date(timeIntervalSince1970: 0))
-
-    func loadEntries(after sequence: Int64) throws(StoreError) -> [JournalEntry] { try inner.loadEntries(after: sequence) }
-
-    func loadSnapshot() -> JournalSnapshot? { inner.loadSnapshot() }
-
-    func saveSnapshot(_ snapshot: JournalSnapshot) throws(StoreError) { try inner.saveSnapshot(snapshot) }
 
     func append(_ entries: [(action: AppAction, quote: QuoteID?)], basedOn base: Int64?) throws(StoreError) -> [Int64] {
         guard !entries.isEmpty else { return [] }
@@ -98,8 +92,6 @@ final class ProbedJournal: JournalStorage {
         holdsHead = false
         inner.unlockHead()
     }
-
-    func actions(forQuote quote: QuoteID) throws(StoreError) -> [AppAction] { try inner.actions(forQuote: quote) }
 
     func followAppends(waking wake: AsyncStream<Int64?>.Continuation) -> Bool {
         guard probe.isDeaf.load(ordering: .sequentiallyConsistent) else { return inner.followAppends(waking: wake) }

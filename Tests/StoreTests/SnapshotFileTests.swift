@@ -117,8 +117,8 @@ actor GatedSaver: SnapshotSaver {
 }
 
 /// A SQLite journal whose snapshots go through a ``GatedSaver`` (in front of its real one).
-final class GatedSnapshotJournal: JournalStorage {
-    private let inner: SQLiteJournal
+final class GatedSnapshotJournal: JournalWrapper {
+    let inner: any JournalStorage
     private let saver: GatedSaver
     /// The journal's own saver, behind the gate.
     let real: (any SnapshotSaver)?
@@ -129,16 +129,5 @@ final class GatedSnapshotJournal: JournalStorage {
         self.real = inner.makeSnapshotSaver()
     }
 
-    func loadEntries(after sequence: Int64) throws(StoreError) -> [JournalEntry] { try inner.loadEntries(after: sequence) }
-    func loadSnapshot() -> JournalSnapshot? { inner.loadSnapshot() }
-    func saveSnapshot(_ snapshot: JournalSnapshot) throws(StoreError) { try inner.saveSnapshot(snapshot) }
     func makeSnapshotSaver() -> (any SnapshotSaver)? { saver }
-    func append(_ entries: [(action: AppAction, quote: QuoteID?)], basedOn base: Int64?) throws(StoreError) -> [Int64] {
-        try inner.append(entries, basedOn: base)
-    }
-    func lockHead() throws(StoreError) { try inner.lockHead() }
-    func unlockHead() { inner.unlockHead() }
-    func actions(forQuote quote: QuoteID) throws(StoreError) -> [AppAction] { try inner.actions(forQuote: quote) }
-    func followAppends(waking wake: AsyncStream<Int64?>.Continuation) -> Bool { inner.followAppends(waking: wake) }
-    func close() { inner.close() }
 }
