@@ -11,13 +11,8 @@ package enum AccountBackend: String, Sendable, CaseIterable, CustomStringConvert
     case sqlite
     case postgres
 
-    /// `QUOTEBOOK_TEST_DATABASE`, the server the PostgreSQL runs use.
-    package static let testDatabaseURL = ProcessInfo.processInfo.environment["QUOTEBOOK_TEST_DATABASE"]
-    /// Why a PostgreSQL-only suite is skipped.
-    package static let postgresSkipReason = "needs QUOTEBOOK_TEST_DATABASE (.ci/postgres.sh start prints one)"
-
     /// SQLite, and PostgreSQL when `QUOTEBOOK_TEST_DATABASE` is set.
-    package static var configured: [AccountBackend] { testDatabaseURL == nil ? [.sqlite] : [.sqlite, .postgres] }
+    package static var configured: [AccountBackend] { TestBackend.databaseURLText == nil ? [.sqlite] : [.sqlite, .postgres] }
 
     package var description: String { rawValue }
 
@@ -52,8 +47,8 @@ package enum AccountBackend: String, Sendable, CaseIterable, CustomStringConvert
     }
 
     private static func requireTestDatabaseURL() throws -> String {
-        guard let testDatabaseURL else { throw AccountBackendError.notConfigured }
-        return testDatabaseURL
+        guard let text = TestBackend.databaseURLText else { throw AccountBackendError.notConfigured }
+        return text
     }
 }
 

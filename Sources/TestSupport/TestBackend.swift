@@ -27,13 +27,18 @@ package enum TestBackend: Sendable, Equatable, CustomStringConvertible {
         return false
     }
 
+    /// `QUOTEBOOK_TEST_DATABASE`: the PostgreSQL server every PostgreSQL test uses (as
+    /// `.ci/postgres.sh start` prints it), or nil.
+    package static let databaseURLText = ProcessInfo.processInfo.environment["QUOTEBOOK_TEST_DATABASE"]
+    /// Why a PostgreSQL-only test or suite is skipped without ``databaseURLText``.
+    package static let postgresSkipReason = "needs QUOTEBOOK_TEST_DATABASE (.ci/postgres.sh start prints one)"
+
     private static let chosen: Result<TestBackend, TestBackendError> = {
-        let environment = ProcessInfo.processInfo.environment
-        switch environment["QUOTEBOOK_TEST_BACKEND"] ?? "sqlite" {
+        switch ProcessInfo.processInfo.environment["QUOTEBOOK_TEST_BACKEND"] ?? "sqlite" {
         case "sqlite", "":
             return .success(.sqlite)
         case "postgres":
-            guard let text = environment["QUOTEBOOK_TEST_DATABASE"] else { return .failure(.noDatabase) }
+            guard let text = databaseURLText else { return .failure(.noDatabase) }
             do {
                 return .success(.postgres(try PostgresURL(parsing: text)))
             } catch {
@@ -102,7 +107,7 @@ package enum TestBackendError: Error, CustomStringConvertible {
 
     package var description: String {
         switch self {
-        case .noDatabase: "QUOTEBOOK_TEST_BACKEND=postgres needs QUOTEBOOK_TEST_DATABASE (.ci/postgres.sh start prints one)"
+        case .noDatabase: "QUOTEBOOK_TEST_BACKEND=postgres " + TestBackend.postgresSkipReason
         case .invalidDatabase(let reason): "QUOTEBOOK_TEST_DATABASE: \(reason)"
         case .unknownBackend(let name): "QUOTEBOOK_TEST_BACKEND=\(name): expected sqlite or postgres"
         }

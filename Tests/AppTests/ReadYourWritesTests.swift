@@ -12,7 +12,7 @@ import Testing
 /// first. With SQLite the cookie is neither set nor read.
 @Suite(.timeLimit(.minutes(1)))
 struct ReadYourWritesTests {
-    static let databaseURL = ProcessInfo.processInfo.environment["QUOTEBOOK_TEST_DATABASE"]
+    static let databaseURL = TestBackend.databaseURLText
 
     /// A journal whose notifications and polls never reach its store, as though all were lost:
     /// only a catch-up the app asks for brings it others' saves.
@@ -49,7 +49,7 @@ struct ReadYourWritesTests {
         HTTPRequest(method: .get, target: target, headers: ["Host": "test", "Cookie": cookie])
     }
 
-    @Test(.enabled(if: databaseURL != nil, "needs QUOTEBOOK_TEST_DATABASE (.ci/postgres.sh start prints one)"))
+    @Test(.enabled(if: databaseURL != nil, Comment(rawValue: TestBackend.postgresSkipReason)))
     func thePageAfterASaveOnAnotherInstanceShowsTheSave() async throws {
         try await Self.withInstances { first, second in
             var browser = first.browser()
@@ -75,7 +75,7 @@ struct ReadYourWritesTests {
     }
 
     @Test(
-        .enabled(if: databaseURL != nil, "needs QUOTEBOOK_TEST_DATABASE (.ci/postgres.sh start prints one)"),
+        .enabled(if: databaseURL != nil, Comment(rawValue: TestBackend.postgresSkipReason)),
         arguments: ["", "abc", "12a", "-5", "+5", " 5", "1234567890123456789", String(repeating: "9", count: 40)])
     func aMalformedSeenCookieIsIgnored(_ value: String) async throws {
         try await Self.withInstances { first, second in

@@ -6,7 +6,7 @@ import Testing
 
 /// Two instances in one process, each with its own storage, keeper and throttle, on one
 /// PostgreSQL database: sessions and the sign-in limit are the same whichever one is asked.
-@Suite(.enabled(if: AccountBackend.testDatabaseURL != nil, Comment(rawValue: AccountBackend.postgresSkipReason)))
+@Suite(.enabled(if: TestBackend.databaseURLText != nil, Comment(rawValue: TestBackend.postgresSkipReason)))
 struct PostgresCrossInstanceTests {
     let clock = TestClock()
     /// How long an ending may take to reach the other instance before the test fails.

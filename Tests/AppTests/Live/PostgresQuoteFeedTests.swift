@@ -2,18 +2,18 @@ import App
 import Foundation
 import Logging
 import Store
+import TestSupport
 import Testing
 
 /// Two instances on one PostgreSQL journal (two stores in this process): a quote page open on
 /// one is sent a save made on the other, as its event stream would be.
 @Suite(
     .enabled(
-        if: ProcessInfo.processInfo.environment["QUOTEBOOK_TEST_DATABASE"] != nil,
-        "needs QUOTEBOOK_TEST_DATABASE (.ci/postgres.sh start prints one)"),
+        if: TestBackend.databaseURLText != nil, Comment(rawValue: TestBackend.postgresSkipReason)),
     .timeLimit(.minutes(1)))
 struct PostgresQuoteFeedTests {
     @Test func aPageOnOneInstanceIsSentASaveMadeOnAnother() async throws {
-        let url = try PostgresURL(parsing: try #require(ProcessInfo.processInfo.environment["QUOTEBOOK_TEST_DATABASE"]))
+        let url = try PostgresURL(parsing: try #require(TestBackend.databaseURLText))
         let schema = "qb_feed_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
         let date = QuoteFeedTests.date
         let seed = SeedContent.actions(at: date) + [

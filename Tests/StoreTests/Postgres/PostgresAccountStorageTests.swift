@@ -5,7 +5,7 @@ import Testing
 
 /// What only PostgreSQL account storage has to get right: instances starting together on one
 /// schema, and a schema a newer Quotebook migrated.
-@Suite(.enabled(if: AccountBackend.testDatabaseURL != nil, Comment(rawValue: AccountBackend.postgresSkipReason)))
+@Suite(.enabled(if: TestBackend.databaseURLText != nil, Comment(rawValue: TestBackend.postgresSkipReason)))
 struct PostgresAccountStorageTests {
     @Test func instancesStartingTogetherMigrateOnce() async throws {
         try await AccountBackend.postgres.withDatabase { database in
@@ -35,7 +35,7 @@ struct PostgresAccountStorageTests {
     }
 
     @Test func aSchemaNameTooLongForItsChannelIsRefusedBeforeConnecting() async throws {
-        let url = try PostgresURL(parsing: try #require(AccountBackend.testDatabaseURL))
+        let url = try PostgresURL(parsing: try #require(TestBackend.databaseURLText))
         await #expect(throws: StoreError.self) {
             _ = try await PostgresAccountStorage(url: url, schema: String(repeating: "s", count: 41))
         }

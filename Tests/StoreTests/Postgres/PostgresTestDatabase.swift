@@ -1,14 +1,15 @@
 import Foundation
 import Store
+import TestSupport
 import Testing
 
 /// The server the live PostgreSQL tests use: `QUOTEBOOK_TEST_DATABASE`, as printed by
 /// `.ci/postgres.sh start DIR`. Without it those suites are skipped with ``skipReason``, never
 /// passed; with a URL that does not parse they fail.
 enum PostgresTestDatabase {
-    static let urlText = ProcessInfo.processInfo.environment["QUOTEBOOK_TEST_DATABASE"]
+    static let urlText = TestBackend.databaseURLText
     static let isConfigured = urlText != nil
-    static let skipReason: Comment = "needs QUOTEBOOK_TEST_DATABASE (.ci/postgres.sh start prints one)"
+    static let skipReason = Comment(rawValue: TestBackend.postgresSkipReason)
 
     /// A client of its own for one test (tests run in parallel; each uses temporary tables and
     /// channels named by ``uniqueName(_:)``).
