@@ -86,8 +86,8 @@ package struct TestApp: Sendable {
         coordinator = AppCoordinator(dependencies: dependencies)
     }
 
-    /// Closes the store, then the account storage (as `main.swift` does at exit); on PostgreSQL
-    /// also drops a fresh schema. Only the first call does anything.
+    /// Closes the store, then the account storage; on PostgreSQL also drops a fresh schema. Only
+    /// the first call does anything.
     package func close() async {
         await resources.close()
     }

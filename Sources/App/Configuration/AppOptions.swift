@@ -255,8 +255,8 @@ package struct AppOptions: Sendable, Equatable {
             metrics = try Self.flag(value, source: source)
         case .trustedProxies:
             var addresses = Set<IPAddress>()
-            for word in value.split(separator: ",") where !word.trimmingASCIIWhitespace().isEmpty {
-                guard let address = IPAddress(word.trimmingASCIIWhitespace()) else {
+            for word in value.split(separator: ",").map({ $0.trimmingASCIIWhitespace() }) where !word.isEmpty {
+                guard let address = IPAddress(word) else {
                     throw ParseError(description: "\(source) must list numeric IP addresses, not \(word)")
                 }
                 addresses.insert(address)

@@ -123,7 +123,10 @@ package struct AppCoordinator: HTTPResponder {
 
     /// The same response as ``respond(to:)`` when it needs nothing asynchronous, else nil: a GET
     /// or HEAD of a quote-book page whose visitor is signed out or resolves from the session
-    /// cache without I/O (``SessionKeeper/cachedSession(forToken:now:)``). Runs on the event loop.
+    /// cache without I/O (``SessionKeeper/cachedSession(forToken:now:)``), answered from the
+    /// ``PageCache`` when the visitor is nobody and the page is kept. Nil also when the visitor's
+    /// `quotebook_seen` names a journal entry this instance has not applied (the async path
+    /// catches up first). Runs on the event loop.
     package func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
         guard request.method == .get || request.method == .head else { return nil }
         if sharesJournal, let seen = SeenWriteCookie.sequence(in: request), seen > store.appliedJournalSequence {

@@ -54,7 +54,7 @@ package final class PageCache: Sendable {
     }
 
     /// Keeps `entry` as the page for `target` at `revision`; ignored when the cache already holds
-    /// a newer revision (the page may show an older state than its pages).
+    /// a newer revision (the entry was rendered from an older state than the pages it holds).
     package func store(_ entry: Entry, for target: String, revision: UInt64) {
         let size = entry.response.body.count
         guard size <= maximumBytes else { return }

@@ -8,6 +8,11 @@ package enum ASCII {
     static let comma: UInt8 = 0x2C
     static let semicolon: UInt8 = 0x3B
 
+    /// Optional whitespace (OWS, RFC 9110 §5.6.3): a space or a horizontal tab.
+    static func isOptionalWhitespace(_ byte: UInt8) -> Bool {
+        byte == space || byte == tab
+    }
+
     /// `tchar` of RFC 9110 §5.6.2.
     static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {

@@ -90,14 +90,14 @@ extension HTTPRequestParser {
         if headers.count >= limits.headerCount {
             return HTTPRejection(.requestHeaderFieldsTooLarge, "more than \(limits.headerCount) header fields")
         }
-        if line[0] == ASCII.space || line[0] == ASCII.tab { return .badRequest("obsolete line folding") }
+        if ASCII.isOptionalWhitespace(line[0]) { return .badRequest("obsolete line folding") }
         guard let colon = line.firstIndex(of: ASCII.colon), colon > 0 else { return .badRequest("field line without a colon") }
         let name = UnsafeBufferPointer(rebasing: line[..<colon])
         guard name.allSatisfy(ASCII.isTokenByte) else { return .badRequest("malformed field name") }
         var start = colon + 1
         var end = line.count
-        while start < end, line[start] == ASCII.space || line[start] == ASCII.tab { start += 1 }
-        while end > start, line[end - 1] == ASCII.space || line[end - 1] == ASCII.tab { end -= 1 }
+        while start < end, ASCII.isOptionalWhitespace(line[start]) { start += 1 }
+        while end > start, ASCII.isOptionalWhitespace(line[end - 1]) { end -= 1 }
         let value = UnsafeBufferPointer(rebasing: line[start..<end])
         guard value.allSatisfy(ASCII.isFieldValueByte) else { return .badRequest("invalid byte in a field value") }
         if let rejection = noteSpecialField(name: name, value: value) { return rejection }
@@ -120,8 +120,8 @@ extension HTTPRequestParser {
             // an unrecoverable framing error.
             for element in value.split(separator: ASCII.comma, omittingEmptySubsequences: false) {
                 var digits = element[...]
-                while let first = digits.first, first == ASCII.space || first == ASCII.tab { digits.removeFirst() }
-                while let last = digits.last, last == ASCII.space || last == ASCII.tab { digits.removeLast() }
+                while let first = digits.first, ASCII.isOptionalWhitespace(first) { digits.removeFirst() }
+                while let last = digits.last, ASCII.isOptionalWhitespace(last) { digits.removeLast() }
                 guard !digits.isEmpty, digits.count <= 18,
                     digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
                 else {
@@ -155,8 +155,8 @@ extension HTTPRequestParser {
             let isOnlyChunked = coding.withUnsafeBufferPointer { bytes in
                 var start = 0
                 var end = bytes.count
-                while start < end, bytes[start] == ASCII.space || bytes[start] == ASCII.tab { start += 1 }
-                while end > start, bytes[end - 1] == ASCII.space || bytes[end - 1] == ASCII.tab { end -= 1 }
+                while start < end, ASCII.isOptionalWhitespace(bytes[start]) { start += 1 }
+                while end > start, ASCII.isOptionalWhitespace(bytes[end - 1]) { end -= 1 }
                 return ASCII.equalsIgnoringCase(UnsafeBufferPointer(rebasing: bytes[start..<end]), "chunked")
             }
             guard isOnlyChunked else { return .reject(HTTPRejection(.notImplemented, "transfer coding not implemented")) }

@@ -19,11 +19,11 @@ package struct HTTPCookies: Sendable, Equatable {
         var pieceStart = 0
         while pieceStart < bytes.count {
             var pieceEnd = pieceStart
-            while pieceEnd < bytes.count, bytes[pieceEnd] != UInt8(ascii: ";") { pieceEnd += 1 }
+            while pieceEnd < bytes.count, bytes[pieceEnd] != ASCII.semicolon { pieceEnd += 1 }
             var start = pieceStart
             var end = pieceEnd
-            while start < end, isWhitespace(bytes[start]) { start += 1 }
-            while end > start, isWhitespace(bytes[end - 1]) { end -= 1 }
+            while start < end, ASCII.isOptionalWhitespace(bytes[start]) { start += 1 }
+            while end > start, ASCII.isOptionalWhitespace(bytes[end - 1]) { end -= 1 }
             pieceStart = pieceEnd + 1
             var equals = start
             while equals < end, bytes[equals] != UInt8(ascii: "=") { equals += 1 }
@@ -36,10 +36,6 @@ package struct HTTPCookies: Sendable, Equatable {
             }
             pairs.append((string(bytes, start, equals), string(bytes, valueStart, valueEnd)))
         }
-    }
-
-    private static func isWhitespace(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
     }
 
     private static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String {

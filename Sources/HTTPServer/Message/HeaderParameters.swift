@@ -108,7 +108,7 @@ package struct HeaderParameters: Sendable, Equatable {
     }
 
     private static func skipWhitespace(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) {
-        while index < bytes.count, bytes[index] == ASCII.space || bytes[index] == ASCII.tab { index += 1 }
+        while index < bytes.count, ASCII.isOptionalWhitespace(bytes[index]) { index += 1 }
     }
 
     private static func skipToken(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) {

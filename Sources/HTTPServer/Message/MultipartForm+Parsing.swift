@@ -58,7 +58,7 @@ extension MultipartForm {
             return .close
         }
         var cursor = index
-        while cursor < body.count, body[cursor] == ASCII.space || body[cursor] == ASCII.tab { cursor += 1 }
+        while cursor < body.count, ASCII.isOptionalWhitespace(body[cursor]) { cursor += 1 }
         guard cursor + 1 < body.count, body[cursor] == ASCII.cr, body[cursor + 1] == ASCII.lf else { return nil }
         return .open(partStart: cursor + 2)
     }
@@ -115,7 +115,7 @@ extension MultipartForm {
 
     /// `field-name ":" OWS field-value OWS` with a token name and no controls in the value.
     private static func parseFieldLine(_ line: UnsafeBufferPointer<UInt8>) throws(MultipartError) -> (String, String) {
-        if line[0] == ASCII.space || line[0] == ASCII.tab { throw .malformed(reason: "obsolete line folding in a part header") }
+        if ASCII.isOptionalWhitespace(line[0]) { throw .malformed(reason: "obsolete line folding in a part header") }
         guard let colon = line.firstIndex(of: ASCII.colon), colon > 0 else {
             throw .malformed(reason: "part header line without a colon")
         }
@@ -123,8 +123,8 @@ extension MultipartForm {
         guard name.allSatisfy(ASCII.isTokenByte) else { throw .malformed(reason: "malformed part header name") }
         var start = colon + 1
         var end = line.count
-        while start < end, line[start] == ASCII.space || line[start] == ASCII.tab { start += 1 }
-        while end > start, line[end - 1] == ASCII.space || line[end - 1] == ASCII.tab { end -= 1 }
+        while start < end, ASCII.isOptionalWhitespace(line[start]) { start += 1 }
+        while end > start, ASCII.isOptionalWhitespace(line[end - 1]) { end -= 1 }
         let value = UnsafeBufferPointer(rebasing: line[start..<end])
         guard value.allSatisfy(ASCII.isFieldValueByte) else { throw .malformed(reason: "invalid byte in a part header value") }
         return (String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))

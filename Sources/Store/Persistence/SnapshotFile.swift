@@ -5,14 +5,16 @@ import Glibc
 /// quotes, a quarter of a second to write and sync) never holds up the appends queued behind
 /// it. ``JournalWriter`` hands it one snapshot at a time and goes on appending meanwhile.
 package protocol SnapshotSaver: Sendable {
-    /// Stores `bytes` (``SnapshotFormat``) as the state through entry `sequence`, unless a newer
-    /// snapshot is stored; durable when it returns. Never blocks a cooperative-pool thread.
+    /// Stores `bytes` (``SnapshotFormat``) as the state through entry `sequence`; durable when
+    /// it returns. A saver shared by several writers (PostgreSQL's) keeps a newer snapshot that
+    /// another stored; one writer's saves come in order anyway. Never blocks a cooperative-pool
+    /// thread.
     func save(_ bytes: [UInt8], through sequence: Int64) async throws(StoreError)
     /// Releases what it holds; later saves throw.
     func close() async
 }
 
-/// A SQLite journal's snapshot in a file of its own beside the database (`quotebook.snapshot`),
+/// A SQLite journal's snapshot in a file of its own beside the database (`quotebook.sqlite3-snapshot`),
 /// written whole to a temporary file, synced, and renamed over the old one, so the file is
 /// always a complete snapshot or absent (https://man7.org/linux/man-pages/man2/rename.2.html).
 /// A snapshot is derived data: the database alone still holds every change.

@@ -42,7 +42,7 @@ package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendab
         }
     }
 
-    /// Connects to `url`, creates or migrates the tables in `schema` (which must exist), and
+    /// Connects to `url`, creates or migrates the tables in `schema` (created when missing), and
     /// returns once it listens for session deletions.
     ///
     /// - Parameters:
@@ -50,10 +50,7 @@ package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendab
     /// - Throws: ``StoreError/postgres(operation:sqlState:message:)`` when the server cannot be
     ///   reached or refuses; ``StoreError/newerSchema(path:version:)`` for a newer schema.
     package init(url: PostgresURL, schema: String = "public", policy: PostgresReconnectPolicy = .standard) async throws(StoreError) {
-        guard (1...40).contains(schema.utf8.count), !schema.utf8.contains(0) else {
-            throw StoreError.postgres(
-                operation: "open account storage", sqlState: nil, message: "the schema name must be 1 to 40 bytes without NUL")
-        }
+        try PostgresSchemaMigrator.checkSchemaName(schema, opening: "account storage")
         self.schema = schema
         tables = Tables(schema: schema)
         sessions = PostgresClient(url: url, policy: policy, label: "quotebook.accounts")
@@ -69,7 +66,7 @@ package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendab
     /// Where session deletions are announced: `quotebook_sessions`, or
     /// `quotebook_sessions_<schema>` for a schema other than `public`.
     package static func channel(forSchema schema: String) -> String {
-        schema == "public" ? "quotebook_sessions" : "quotebook_sessions_\(schema)"
+        PostgresSchemaMigrator.channel("sessions", forSchema: schema)
     }
 
     /// The numbered schema changes of the account tables.

@@ -53,16 +53,12 @@ package final class PostgresJournal: JournalStorage {
     package init(url: PostgresURL, schema: String = "public", pollInterval: Duration = .seconds(1), logger: Logger)
         throws(StoreError)
     {
-        guard (1...40).contains(schema.utf8.count), !schema.utf8.contains(0) else {
-            throw StoreError.postgres(
-                operation: "open journal", sqlState: nil, message: "the schema name must be 1 to 40 bytes without NUL")
-        }
+        try PostgresSchemaMigrator.checkSchemaName(schema, opening: "journal")
         let connection = try PostgresConnection(url: url)
-        let quotedSchema = "\"\(schema.replacingOccurrences(of: "\"", with: "\"\""))\""
         try Self.migrate(connection, schema: schema)
         self.connection = connection
-        self.sql = Statements(schema: quotedSchema)
-        self.channel = schema == "public" ? "quotebook_journal" : "quotebook_journal_\(schema)"
+        self.sql = Statements(schema: PostgresSchemaMigrator.quoted(schema))
+        self.channel = PostgresSchemaMigrator.channel("journal", forSchema: schema)
         self.pollInterval = pollInterval
         self.logger = logger
     }

@@ -60,4 +60,19 @@ struct PostgresSchemaMigrator {
     static func quoted(_ name: String) -> String {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
+
+    /// Refuses a schema name a component cannot use: it must be 1 to 40 bytes without NUL, so a
+    /// NOTIFY channel named after it (``channel(_:forSchema:)``) fits PostgreSQL's 63-byte limit.
+    static func checkSchemaName(_ schema: String, opening component: String) throws(StoreError) {
+        guard (1...40).contains(schema.utf8.count), !schema.utf8.contains(0) else {
+            throw StoreError.postgres(
+                operation: "open \(component)", sqlState: nil, message: "the schema name must be 1 to 40 bytes without NUL")
+        }
+    }
+
+    /// A component's NOTIFY channel: `quotebook_<name>`, or `quotebook_<name>_<schema>` for a
+    /// schema other than `public` (tests give each their own).
+    static func channel(_ name: String, forSchema schema: String) -> String {
+        schema == "public" ? "quotebook_\(name)" : "quotebook_\(name)_\(schema)"
+    }
 }
