@@ -22,12 +22,13 @@
 #        WRITERS      writer counts (default "1 64")
 #        LAG_SAVES    saves per round for the lag (default 250)
 #        QUOTEBOOK_BIN  use this binary instead of building
-# Output: Benchmarks/scaleout-results/{results.tsv,lag.tsv,summary.md}
+# Output: Benchmarks/scaleout-results/run-YYYYMMDDTHHMMZ/{results.tsv,lag.tsv,summary.md}, a
+#         directory per run, so a run never overwrites one the README cites
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
 ROUNDS=${1:-3}
-out=$here/scaleout-results
+out=$here/scaleout-results/run-$(date -u +%Y%m%dT%H%MZ)
 export PATH=/opt/swift/usr/bin:$PATH
 command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
 command -v nginx >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null; }
