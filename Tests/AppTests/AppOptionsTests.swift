@@ -56,9 +56,7 @@ import Testing
     @Test func trustedProxiesAreAListOfAddressesThatReachTheServer() throws {
         #expect(try serve([]).serverConfiguration.trustedProxies.isEmpty, "X-Forwarded-For ignored by default")
         let options = try serve(["--trusted-proxies", "127.0.0.1, ::1,10.0.0.2"])
-        let expected = Set(["127.0.0.1", "::1", "10.0.0.2"].compactMap { IPAddress($0) })
-        #expect(expected.count == 3)
-        #expect(options.serverConfiguration.trustedProxies.addresses == expected)
+        #expect(Set(options.serverConfiguration.trustedProxies.addresses.map(\.description)) == ["127.0.0.1", "::1", "10.0.0.2"])
         #expect(try serve([], ["QUOTEBOOK_TRUSTED_PROXIES": "192.0.2.1"]).trustedProxies.addresses.map(\.description) == ["192.0.2.1"])
         #expect(throws: AppOptions.ParseError.self) { try serve(["--trusted-proxies", "nginx.local"]) }
         #expect(throws: AppOptions.ParseError.self) { try serve(["--trusted-proxies", "10.0.0.0/8"]) }

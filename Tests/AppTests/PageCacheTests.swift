@@ -90,6 +90,29 @@ import Testing
         #expect(after.body == (await app.coordinator.respond(to: get(target))).body)
     }
 
+    @Test func theRootKeepsSignedOutPagesOnlyAndDropsThemAtTheNextRevision() async throws {
+        let app = try await TestApp()
+        let first = try #require(app.coordinator.respondImmediately(to: get("/quotes")))
+        #expect(app.coordinator.cachedPageCount == 1)
+        // Asked again, it is the kept page: nothing new is stored.
+        #expect(app.coordinator.respondImmediately(to: get("/quotes"))?.body == first.body)
+        #expect(app.coordinator.cachedPageCount == 1)
+        var browser = app.browser()
+        _ = await browser.get("/login")
+        _ = try #require(app.coordinator.respondImmediately(to: get("/", cookies: browser.cookieHeader)))
+        #expect(app.coordinator.cachedPageCount == 1, "a pre-session visitor's page is never kept")
+        _ = try await app.signedIn("ada")
+        _ = try #require(app.coordinator.respondImmediately(to: get("/")))
+        #expect(app.coordinator.cachedPageCount == 1, "the sign-up moved the revision: /quotes was dropped")
+    }
+
+    @Test func developmentModeKeepsNoPages() async throws {
+        let app = try await TestApp(isDevelopment: true)
+        _ = try #require(app.coordinator.respondImmediately(to: get("/quotes")))
+        _ = try #require(app.coordinator.respondImmediately(to: get("/quotes")))
+        #expect(app.coordinator.cachedPageCount == 0)
+    }
+
     @Test func aSignedInVisitorNeverGetsTheSignedOutPageNorTheOtherWayRound() async throws {
         let app = try await TestApp()
         let browser = try await app.signedIn("ada", displayName: "Ada Lovelace")

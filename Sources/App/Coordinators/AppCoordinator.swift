@@ -36,6 +36,8 @@ package struct AppCoordinator: HTTPResponder {
     /// Signed-out visitors' pages, by target, for the store's current revision; nil in `--dev`,
     /// where templates change under them.
     private let pageCache: PageCache?
+    /// Signed-out pages kept now (0 in `--dev`), for tests and diagnostics.
+    package var cachedPageCount: Int { pageCache?.count ?? 0 }
     /// Counts every answer by route and status (`--metrics`); nil counts nothing. Held itself,
     /// not through its registry, so counting borrows it from `self` and retains nothing: no
     /// reference count shared by every request is touched.
