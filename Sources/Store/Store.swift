@@ -61,9 +61,9 @@ package actor Store {
     var queued: [QueuedAction] = []
     /// ``close()`` calls, and catch-ups, waiting for the commits in flight and queued to end.
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
-    var subscribers: [UUID: AsyncStream<AppEvent>.Continuation] = [:]
+    private var subscribers: [UUID: AsyncStream<AppEvent>.Continuation] = [:]
     /// Called on the store's executor for every applied event before `dispatch` returns.
-    let observers = Mutex<[@Sendable (AppEvent) -> Void]>([])
+    private let observers = Mutex<[@Sendable (AppEvent) -> Void]>([])
     let logger: Logger
     /// Sees every action and its outcome, in order (logging, metrics).
     private let middleware: [any StoreMiddleware]

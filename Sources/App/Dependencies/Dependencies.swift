@@ -34,7 +34,7 @@ package struct Dependencies: Sendable {
 
     package init(
         store: Store, sessionStorage: any SessionStorage, photoStorage: any PhotoStorage,
-        signInFailures: any SignInFailureStorage = InMemorySignInFailures(), hashingPool: BlockingThreadPool, csrfKey: [UInt8],
+        signInFailures: any SignInFailureStorage, hashingPool: BlockingThreadPool, csrfKey: [UInt8],
         secureCookies: Bool, now: @escaping @Sendable () -> Date, templates: PageRenderer.Source,
         staticFiles: StaticFiles, isDevelopment: Bool, logger: Logger, metrics: MetricsRegistry? = nil,
         live: LiveSettings = LiveSettings()
