@@ -24,9 +24,7 @@ Every row has the client's CPU (wrk's, from getrusage), the instances', nginx's 
 """
 import argparse
 import os
-import re
 import resource
-import shutil
 import signal
 import subprocess
 import sys
@@ -39,7 +37,7 @@ from concurrent.futures import ThreadPoolExecutor
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "..", "Tests", "Cluster"))
 sys.path.insert(0, os.path.join(here, "..", "..", "Tests", "Support"))
-from cluster_test import (Client, Cluster, EventStream, add_quote, check, edit_form, field,  # noqa: E402
+from cluster_test import (Client, Cluster, EventStream, add_quote, check, edit_form, field, start_nginx,  # noqa: E402
                           free_port, sign_up)
 from quotebook_server import Server  # noqa: E402
 
@@ -81,35 +79,10 @@ class Nginx:
     """nginx with deploy/nginx.conf rendered for one port and the given upstream ports."""
 
     def __init__(self, root, work, name, upstream_ports):
-        with open(os.path.join(root, "deploy", "nginx.conf")) as file:
-            template = file.read()
-        self.port = free_port()
-        config, count = re.subn(r"listen 127\.0\.0\.1:8080;", f"listen 127.0.0.1:{self.port};", template)
-        check(count == 1, "deploy/nginx.conf has no 'listen 127.0.0.1:8080;' line")
-        lines = "".join(f"        server 127.0.0.1:{port} max_fails=1 fail_timeout=5s;\n" for port in upstream_ports)
-        config, count = re.subn(r"(        server 127\.0\.0\.1:808[12] [^\n]*\n)+", lambda _: lines, config)
-        check(count == 1, "deploy/nginx.conf's upstream does not list 127.0.0.1:8081 and :8082")
         self.prefix = os.path.join(work, name)
-        os.makedirs(os.path.join(self.prefix, "logs"))
-        os.makedirs(os.path.join(self.prefix, "temp"))
-        path = os.path.join(self.prefix, "nginx.conf")
-        with open(path, "w") as file:
-            # The access log would cost a write per request; the benchmark measures the proxying.
-            file.write(config.replace("access_log logs/access.log quotebook;", "access_log off;"))
-        directives = "daemon off;" + (" user root;" if os.geteuid() == 0 else "")
-        self.process = subprocess.Popen([shutil.which("nginx") or "/usr/sbin/nginx", "-p", self.prefix, "-c", path,
-                                         "-g", directives], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                        stderr=open(os.path.join(self.prefix, "stderr"), "wb"), start_new_session=True)
-        deadline = time.monotonic() + 15
-        while True:
-            check(self.process.poll() is None, f"nginx {name} exited with {self.process.returncode}")
-            try:
-                if Client(("127.0.0.1", self.port), {}, timeout=2).get("/healthz").status == 200:
-                    break
-            except OSError:
-                pass
-            check(time.monotonic() < deadline, f"nginx {name} did not serve /healthz within 15 s")
-            time.sleep(0.05)
+        # The access log would cost a write per request; the benchmark measures the proxying.
+        self.process, self.port = start_nginx(root, self.prefix, upstream_ports, os.path.join(self.prefix, "stderr"),
+                                              access_log=False)
 
     def pids(self):
         return [self.process.pid, *children(self.process.pid)]

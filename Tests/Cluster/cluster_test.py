@@ -324,6 +324,48 @@ class EventStream(threading.Thread):
 
 # The cluster
 
+def start_nginx(root, prefix, upstream_ports, stderr_path, access_log=True):
+    """Starts nginx on deploy/nginx.conf rendered into `prefix` for a free port and an upstream of
+    `upstream_ports` (in place of its 127.0.0.1:8081 and :8082 lines, keeping their parameters),
+    in the foreground and its own process group (so clean-up ends the workers with the master),
+    stderr to `stderr_path`; without `access_log` the access log is off. Returns (process, port)
+    once it serves /healthz, within 15 s. Used by this test and Benchmarks/tools/scaleout_measure.py."""
+    with open(os.path.join(root, "deploy", "nginx.conf")) as file:
+        template = file.read()
+    port = free_port()
+    config, count = re.subn(r"listen 127\.0\.0\.1:8080;", f"listen 127.0.0.1:{port};", template)
+    check(count == 1, "deploy/nginx.conf has no 'listen 127.0.0.1:8080;' line to render")
+    upstream = re.search(r"(        server 127\.0\.0\.1:808[12]([^\n]*)\n)+", config)
+    check(upstream is not None and upstream.group(0).count("server ") == 2,
+          "deploy/nginx.conf does not list 127.0.0.1:8081 and :8082 in its upstream")
+    lines = "".join(f"        server 127.0.0.1:{upstream_port}{upstream.group(2)}\n" for upstream_port in upstream_ports)
+    config = config[:upstream.start()] + lines + config[upstream.end():]
+    if not access_log:
+        config, count = re.subn(r"access_log logs/access\.log [^;]*;", "access_log off;", config)
+        check(count == 1, "deploy/nginx.conf has no access_log line to turn off")
+    os.makedirs(os.path.join(prefix, "logs"))
+    os.makedirs(os.path.join(prefix, "temp"))
+    path = os.path.join(prefix, "nginx.conf")
+    with open(path, "w") as file:
+        file.write(config)
+    binary = shutil.which("nginx") or "/usr/sbin/nginx"
+    directives = "daemon off;" + (" user root;" if os.geteuid() == 0 else "")
+    with open(stderr_path, "wb") as stderr:
+        process = subprocess.Popen([binary, "-p", prefix, "-c", path, "-g", directives],
+                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr,
+                                   start_new_session=True)
+    deadline = time.monotonic() + 15
+    while True:
+        check(process.poll() is None, f"nginx exited with status {process.returncode}")
+        try:
+            if Client(("127.0.0.1", port), {}, timeout=2).get("/healthz").status == 200:
+                return process, port
+        except OSError:
+            pass
+        check(time.monotonic() < deadline, "nginx did not serve /healthz within 15 s")
+        time.sleep(0.05)
+
+
 class Cluster:
     """PostgreSQL, instances A and B and nginx, each started here and stopped by `close`."""
 
@@ -367,36 +409,9 @@ class Cluster:
         return (server.host, server.port)
 
     def start_nginx(self):
-        with open(os.path.join(self.root, "deploy", "nginx.conf")) as file:
-            template = file.read()
-        self.nginx_port = free_port()
-        config, count = re.subn(r"listen 127\.0\.0\.1:8080;", f"listen 127.0.0.1:{self.nginx_port};", template)
-        check(count == 1, "deploy/nginx.conf has no 'listen 127.0.0.1:8080;' line to render")
-        ports = iter([self.instances["A"].port, self.instances["B"].port])
-        config, count = re.subn(r"server 127\.0\.0\.1:808[12]", lambda _: f"server 127.0.0.1:{next(ports)}", config)
-        check(count == 2, "deploy/nginx.conf does not list 127.0.0.1:8081 and :8082 in its upstream")
-        os.makedirs(os.path.join(self.nginx_prefix, "logs"))
-        os.makedirs(os.path.join(self.nginx_prefix, "temp"))
-        path = os.path.join(self.nginx_prefix, "nginx.conf")
-        with open(path, "w") as file:
-            file.write(config)
-        binary = shutil.which("nginx") or "/usr/sbin/nginx"
-        directives = "daemon off;" + (" user root;" if os.geteuid() == 0 else "")
-        with open(os.path.join(self.work, "nginx.stderr"), "wb") as stderr:
-            # Its own process group, so that clean-up can end the workers with the master.
-            self.nginx = subprocess.Popen([binary, "-p", self.nginx_prefix, "-c", path, "-g", directives],
-                                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr,
-                                          start_new_session=True)
-        deadline = time.monotonic() + 15
-        while True:
-            check(self.nginx.poll() is None, f"nginx exited with status {self.nginx.returncode}")
-            try:
-                if Client(("127.0.0.1", self.nginx_port), {}, timeout=2).get("/healthz").status == 200:
-                    return
-            except OSError:
-                pass
-            check(time.monotonic() < deadline, "nginx did not serve /healthz within 15 s")
-            time.sleep(0.05)
+        ports = [self.instances["A"].port, self.instances["B"].port]
+        self.nginx, self.nginx_port = start_nginx(
+            self.root, self.nginx_prefix, ports, os.path.join(self.work, "nginx.stderr"))
 
     def stream(self, address, quote):
         stream = EventStream(address, f"/quotes/{quote}/events")
