@@ -10,6 +10,11 @@ package struct HTTPRequest: Sendable {
     package var version: HTTPVersion
     package var headers: HTTPHeaders
     package var body: [UInt8]
+    /// Who is asking: the connection's peer, or, from a peer in
+    /// ``HTTPServerConfiguration/trustedProxies``, the client it forwarded for. Set by the server
+    /// before the responder sees the request; nil when the kernel could not say (and in requests
+    /// made by hand). Per-client limits (sign-ins, event streams) count by it.
+    package var client: IPAddress?
 
     package init(
         method: HTTPMethod,

@@ -74,11 +74,13 @@ extension EventLoop {
     /// (``HTTPResponder/respondImmediately(to:)``), else hands it to the responder in a task
     /// the connection owns, whose answer comes back through the inbox.
     func dispatch(_ request: HTTPRequest, on connection: Connection) -> HTTPConnectionMachine.Action {
-        if !configuration.trustedProxies.isEmpty, logger.isEnabled(.info), let peer = connection.peer {
+        var request = request
+        if !configuration.trustedProxies.isEmpty, let peer = connection.peer {
             let forwardedFor = request.headers.values(for: "X-Forwarded-For")
             connection.forwardedClient =
                 forwardedFor.isEmpty ? nil : configuration.trustedProxies.client(peer: peer, forwardedFor: forwardedFor)
         }
+        request.client = connection.forwardedClient ?? connection.peer
         if request.method == .options, request.target == "*" {
             // RFC 9110 §9.3.7: `OPTIONS *` asks about the server, not a resource.
             return answer(connection, with: HTTPResponse(status: .ok, headers: ["Allow": Self.serverWideAllow]))

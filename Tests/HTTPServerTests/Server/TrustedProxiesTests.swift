@@ -55,3 +55,34 @@ import Testing
         #expect(client.description == "2001:db8::9")
     }
 }
+
+/// The responder is told who asks: the peer, or whom a trusted proxy forwarded for.
+@Suite(.timeLimit(.minutes(1))) struct RequestClientTests {
+    /// Answers with the request's `client`, or `none`.
+    struct ClientEcho: HTTPResponder {
+        func respond(to request: HTTPRequest) async -> HTTPResponse {
+            .text(request.client?.description ?? "none")
+        }
+    }
+
+    @Test func theResponderSeesThePeerAndIgnoresAnUntrustedHeader() async throws {
+        let server = try TestServer(responder: ClientEcho())
+        let client = try server.connect()
+        let plain = try await client.exchange("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
+        #expect(plain.text == "127.0.0.1")
+        let claimed = try await client.exchange("GET / HTTP/1.1\r\nHost: h\r\nX-Forwarded-For: 203.0.113.9\r\n\r\n")
+        #expect(claimed.text == "127.0.0.1")
+        await server.stop()
+    }
+
+    @Test func theResponderSeesWhomATrustedProxyForwardedFor() async throws {
+        let server = try TestServer(
+            responder: ClientEcho(), trustedProxies: TrustedProxies([try #require(IPAddress("127.0.0.1"))]))
+        let client = try server.connect()
+        let forwarded = try await client.exchange("GET / HTTP/1.1\r\nHost: h\r\nX-Forwarded-For: 203.0.113.9\r\n\r\n")
+        #expect(forwarded.text == "203.0.113.9")
+        let direct = try await client.exchange("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
+        #expect(direct.text == "127.0.0.1")
+        await server.stop()
+    }
+}
