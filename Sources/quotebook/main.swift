@@ -149,6 +149,9 @@ let dependencies = Dependencies(
     live: LiveSettings(
         watchedFolders: options.isDevelopment ? [templatesDirectory, root.appendingPathComponent("Public", isDirectory: true)] : [])
 )
+let descriptorLimit = HTTPServer.raiseDescriptorLimit()
+logger.debug(
+    "descriptor limit \(descriptorLimit): at most \(options.serverConfiguration.connectionLimit(fileLimit: descriptorLimit)) connections")
 let server = HTTPServer(
     configuration: options.serverConfiguration,
     responder: AppCoordinator(dependencies: dependencies),

@@ -53,6 +53,30 @@ import Testing
         #expect(AppOptions.usage.contains("--metrics"))
     }
 
+    @Test func clientLimitsReachTheServerWithDefaultsAPersonNeverMeets() throws {
+        let defaults = try serve([]).serverConfiguration
+        #expect(defaults.maxConnections == nil, "from the descriptor limit")
+        #expect(defaults.maxConnectionsPerClient == 256)
+        #expect(defaults.maxStreams == nil)
+        #expect(defaults.maxStreamsPerClient == 32)
+        #expect(defaults.timeouts.bodyDeadline == .seconds(120))
+        #expect(defaults.timeouts.bodyMinimumRate == 1024)
+        let set = try serve(
+            [
+                "--max-connections", "500", "--max-connections-per-client=20", "--max-streams", "100",
+                "--body-deadline", "30", "--body-min-rate", "0",
+            ], ["QUOTEBOOK_MAX_STREAMS_PER_CLIENT": "4"]
+        ).serverConfiguration
+        #expect(set.maxConnections == 500)
+        #expect(set.maxConnectionsPerClient == 20)
+        #expect(set.maxStreams == 100)
+        #expect(set.maxStreamsPerClient == 4)
+        #expect(set.timeouts.bodyDeadline == .seconds(30))
+        #expect(set.timeouts.bodyMinimumRate == 0)
+        #expect(throws: AppOptions.ParseError.self) { try serve(["--body-min-rate", "-1"]) }
+        #expect(throws: AppOptions.ParseError.self) { try serve(["--max-connections", "0"]) }
+    }
+
     @Test func trustedProxiesAreAListOfAddressesThatReachTheServer() throws {
         #expect(try serve([]).serverConfiguration.trustedProxies.isEmpty, "X-Forwarded-For ignored by default")
         let options = try serve(["--trusted-proxies", "127.0.0.1, ::1,10.0.0.2"])

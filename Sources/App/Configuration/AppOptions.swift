@@ -35,6 +35,13 @@ package struct AppOptions: Sendable, Equatable {
     package var metrics = false
     /// `--trusted-proxies`: peers whose `X-Forwarded-For` names the client in the access log.
     package var trustedProxies = TrustedProxies()
+    /// What one client address, and everyone together, may hold open (`--max-connections`,
+    /// `--max-connections-per-client`, `--max-streams`, `--max-streams-per-client`); nil totals
+    /// follow the descriptor limit.
+    package var maxConnections: Int?
+    package var maxConnectionsPerClient = HTTPServerConfiguration().maxConnectionsPerClient
+    package var maxStreams: Int?
+    package var maxStreamsPerClient = HTTPServerConfiguration().maxStreamsPerClient
 
     package init() {}
 
@@ -44,6 +51,10 @@ package struct AppOptions: Sendable, Equatable {
             host: host, port: port, limits: limits, timeouts: timeouts,
             eventLoopCount: eventLoops ?? HTTPServerConfiguration.defaultEventLoopCount)
         configuration.trustedProxies = trustedProxies
+        configuration.maxConnections = maxConnections
+        configuration.maxConnectionsPerClient = maxConnectionsPerClient
+        configuration.maxStreams = maxStreams
+        configuration.maxStreamsPerClient = maxStreamsPerClient
         return configuration
     }
 
@@ -165,6 +176,18 @@ package struct AppOptions: Sendable, Equatable {
           --max-upload-body BYTES     largest multipart body, else 413 (default 3145728)
           --header-timeout SECONDS    to receive a request's header section (default 10)
           --body-timeout SECONDS      longest pause inside a request body (default 10)
+          --body-deadline SECONDS     longest a whole request body may take, else 408
+                                      (default 120)
+          --body-min-rate BYTES       bytes a second a body must average after its first
+                                      5 s, else 408; 0 turns it off (default 1024)
+          --max-connections N         open connections at once; past it new ones get 503
+                                      and are closed (default: the descriptor limit less
+                                      a reserve for the database and files)
+          --max-connections-per-client N  open connections one client address may hold,
+                                      trusted proxies excepted (default 256)
+          --max-streams N             live-page event streams at once, else 503 (default:
+                                      half the connection limit)
+          --max-streams-per-client N  event streams one client address may hold (default 32)
           --idle-timeout SECONDS      keep-alive between requests (default 60)
           --write-timeout SECONDS     for a client to take more of a response (default 30)
           --shutdown-grace SECONDS    for requests in flight at shutdown (default 10)
@@ -203,6 +226,12 @@ package struct AppOptions: Sendable, Equatable {
         case maxUploadBody = "--max-upload-body"
         case headerTimeout = "--header-timeout"
         case bodyTimeout = "--body-timeout"
+        case bodyDeadline = "--body-deadline"
+        case bodyMinRate = "--body-min-rate"
+        case maxConnections = "--max-connections"
+        case maxConnectionsPerClient = "--max-connections-per-client"
+        case maxStreams = "--max-streams"
+        case maxStreamsPerClient = "--max-streams-per-client"
         case idleTimeout = "--idle-timeout"
         case writeTimeout = "--write-timeout"
         case shutdownGrace = "--shutdown-grace"
@@ -274,6 +303,16 @@ package struct AppOptions: Sendable, Equatable {
         case .maxUploadBody: limits.uploadBody = try Self.count(value, source: source)
         case .headerTimeout: timeouts.header = try Self.seconds(value, source: source)
         case .bodyTimeout: timeouts.bodyRead = try Self.seconds(value, source: source)
+        case .bodyDeadline: timeouts.bodyDeadline = try Self.seconds(value, source: source)
+        case .bodyMinRate:
+            guard let number = Int(value), number >= 0 else {
+                throw ParseError(description: "\(source) must be a whole number of bytes a second (0: none), not \(value)")
+            }
+            timeouts.bodyMinimumRate = number
+        case .maxConnections: maxConnections = try Self.count(value, source: source)
+        case .maxConnectionsPerClient: maxConnectionsPerClient = try Self.count(value, source: source)
+        case .maxStreams: maxStreams = try Self.count(value, source: source)
+        case .maxStreamsPerClient: maxStreamsPerClient = try Self.count(value, source: source)
         case .idleTimeout: timeouts.idle = try Self.seconds(value, source: source)
         case .writeTimeout: timeouts.write = try Self.seconds(value, source: source)
         case .shutdownGrace: timeouts.shutdownGrace = try Self.seconds(value, source: source)

@@ -158,6 +158,31 @@ package struct AppCoordinator: HTTPResponder {
         return finished
     }
 
+    /// The answer to a POST whose cookies cannot carry a valid CSRF binding — no session cookie
+    /// and no well-formed pre-session cookie — decided from its head, so that its body is never
+    /// read: the 404 or 405 of its route, else the 403 of SPEC.md's order of checks (the same
+    /// pages ``respond(to:)`` gives it, whatever the body). Nil for anything else. Runs on the
+    /// event loop.
+    package func respondBeforeBody(to request: HTTPRequest) -> HTTPResponse? {
+        guard request.method == .post else { return nil }
+        let cookies = request.cookies
+        guard cookies[SessionKeeper.cookieName] == nil, csrfBinding(request, visitor: Visitor()) == nil else { return nil }
+        var exchange = Exchange(visitor: Visitor(), revision: store.revision)
+        guard let segments = decodedSegments(of: request, exchange: &exchange) else {
+            return finish(resolvePage(.present(ErrorView.page(for: .notFound)), exchange: exchange), exchange: exchange)
+        }
+        let query = request.queryItems
+        let claims = [
+            claim(request, segments, query, for: quotes, exchange: &exchange).decision,
+            claim(request, segments, query, for: accounts, exchange: &exchange).decision,
+            claim(request, segments, query, for: profiles, exchange: &exchange).decision,
+            claim(request, segments, query, for: system, exchange: &exchange).decision,
+        ]
+        // The first child that claims the path decides; none does: the usual path answers 404.
+        guard let claimed = claims.first(where: { $0 != nil }), let navigation = claimed ?? nil else { return nil }
+        return finish(resolvePage(navigation, exchange: exchange), exchange: exchange)
+    }
+
     /// Whether a request with `cookies` carries neither a session nor a pre-session cookie: its
     /// visitor is nobody, and its page is the one every such request for the same target gets.
     private static func isAnonymous(_ cookies: HTTPCookies) -> Bool {
@@ -244,6 +269,15 @@ package struct AppCoordinator: HTTPResponder {
         case decided(Navigation)
         /// The child starts this route with this form.
         case start(FlowRoute, SubmittedForm)
+
+        /// nil when unclaimed; `.some(nil)` when the child would start (no decision yet).
+        var decision: Navigation?? {
+            switch self {
+            case .unclaimed: nil
+            case .decided(let navigation): .some(navigation)
+            case .start: .some(nil)
+            }
+        }
     }
 
     /// Offers the request to `child`: nil when its routes do not claim the path. For a claimed
@@ -277,12 +311,15 @@ package struct AppCoordinator: HTTPResponder {
         }
         var form = SubmittedForm()
         if route.method == .post {
+            // Without a binding no token can be right, whatever the body: decided from the head
+            // (``respondBeforeBody(to:)``), before the form is read.
+            guard let binding = csrfBinding(request, visitor: exchange.visitor) else {
+                return .decided(.present(ErrorView.page(for: .forbidden(ErrorView.expiredFormMessage))))
+            }
             guard let submitted = SubmittedForm(request) else {
                 return .decided(.present(ErrorView.page(for: .badRequest("The form arrived incomplete. Please go back and try again."))))
             }
-            guard let binding = csrfBinding(request, visitor: exchange.visitor),
-                csrf.isValid(submitted[CSRFField.token], for: binding)
-            else {
+            guard csrf.isValid(submitted[CSRFField.token], for: binding) else {
                 return .decided(.present(ErrorView.page(for: .forbidden(ErrorView.expiredFormMessage))))
             }
             form = submitted

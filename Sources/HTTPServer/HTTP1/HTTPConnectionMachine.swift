@@ -109,6 +109,12 @@ struct HTTPConnectionMachine {
         let limits: HTTPLimits
         let header: UInt64
         let bodyRead: UInt64
+        /// Longest a body may take from when its reading starts to its last byte.
+        let bodyDeadline: UInt64
+        /// Bytes per second a body must average once ``bodyRateGrace`` is over; 0: no minimum.
+        let bodyMinimumRate: UInt64
+        /// How long a body may start slowly before ``bodyMinimumRate`` applies.
+        let bodyRateGrace: UInt64
         let idle: UInt64
         let write: UInt64
         let shutdownGrace: UInt64
@@ -131,6 +137,9 @@ struct HTTPConnectionMachine {
             self.limits = limits
             header = timeouts.header.nanoseconds
             bodyRead = timeouts.bodyRead.nanoseconds
+            bodyDeadline = timeouts.bodyDeadline.nanoseconds
+            bodyMinimumRate = UInt64(max(0, timeouts.bodyMinimumRate))
+            bodyRateGrace = timeouts.bodyRateGrace.nanoseconds
             idle = timeouts.idle.nanoseconds
             write = timeouts.write.nanoseconds
             shutdownGrace = timeouts.shutdownGrace.nanoseconds
@@ -160,6 +169,10 @@ struct HTTPConnectionMachine {
     private(set) var phase = Phase.idle
     private(set) var parser: HTTPRequestParser
     private(set) var exchange: Exchange?
+    /// The head of the request whose body is next: set when the header section of a request with
+    /// a body is accepted (``Action/reserveBody(_:)``), cleared when the request is complete. The
+    /// loop reads it to decide whether the body is worth reading at all.
+    private(set) var bodyHead: HTTPRequestHead?
 
     /// Received bytes not yet consumed by the parser start at `inputStart`.
     private(set) var input: [UInt8] = []
@@ -182,6 +195,10 @@ struct HTTPConnectionMachine {
     private var graceEnds: UInt64?
     /// The current request's client waits for `100 Continue` before sending its body.
     private var expectsContinue = false
+    /// When the current body began to be read, and the bytes received since: the minimum rate
+    /// and the overall deadline of a body are measured from these.
+    private var bodyStarted: UInt64 = 0
+    private var bodyReceived: UInt64 = 0
 
     /// A connection accepted at `now`.
     init(rules: Rules, now: UInt64) {
@@ -229,6 +246,7 @@ struct HTTPConnectionMachine {
             case .lingering: phaseStarted &+ (isShuttingDown ? rules.shutdownLinger : rules.linger)
             case _ where hasPendingOutput: lastWrite &+ rules.write
             case .responding, .streaming, .closing: nil
+            case .body where bodyHead != nil: min(phaseStarted &+ rules.bodyRead, bodyDeadline)
             case .body, .waitingForBudget: phaseStarted &+ rules.bodyRead
             case .head: phaseStarted &+ rules.header
             case .idle: max(phaseStarted, lastWrite) &+ rules.idle
@@ -250,6 +268,7 @@ struct HTTPConnectionMachine {
             requestStarted = now
         case .body:
             phaseStarted = now
+            bodyReceived &+= UInt64(bytes.count)
         case .head, .waitingForBudget, .responding, .streaming:
             break
         }
@@ -382,6 +401,11 @@ struct HTTPConnectionMachine {
         case _ where hasPendingOutput:
             phase = .closed
             return .abort(.writeTimeout)
+        case .body where bodyHead != nil && now < phaseStarted &+ rules.bodyRead:
+            let reason =
+                now >= bodyStarted &+ rules.bodyDeadline ? "body not received within the body deadline"
+                : "body arriving below the minimum rate"
+            return .reject(HTTPRejection(.requestTimeout, reason))
         case .head, .body:
             return .reject(HTTPRejection(.requestTimeout, "request not received in time"))
         case .waitingForBudget:
@@ -425,6 +449,8 @@ struct HTTPConnectionMachine {
         guard phase == .waitingForBudget else { return .none }
         phase = .body
         phaseStarted = now
+        bodyStarted = now
+        bodyReceived = UInt64(unconsumedInputCount)
         if expectsContinue, unconsumedInputCount == 0 {
             if !hasPendingOutput { lastWrite = now }
             output.append(contentsOf: HTTPResponseEncoder.continueResponse)
@@ -448,6 +474,7 @@ struct HTTPConnectionMachine {
             path: requestLine.map { HTTPRequest.split(target: $0.target).path } ?? "-",
             status: rejection.status.code, bodyBytes: bodyBytes, started: requestStarted, rejection: rejection)
         exchange = nil
+        bodyHead = nil
         input = []
         inputStart = 0
         phase = .closing
@@ -455,7 +482,33 @@ struct HTTPConnectionMachine {
         return .send(record)
     }
 
+    /// Answers the request whose body waits (``bodyHead``) without reading the body: the
+    /// responder could tell from the head alone (a POST that cannot pass its CSRF check). The
+    /// connection closes after the answer, lingering so that the unread body does not turn the
+    /// close into a reset before the client has read the answer.
+    mutating func answerBeforeBody(_ response: HTTPResponse, dateField: [UInt8], now: UInt64) -> Action {
+        guard phase == .waitingForBudget, let head = bodyHead else { return .none }
+        bodyHead = nil
+        exchange = Exchange(
+            method: head.method, path: HTTPRequest.split(target: head.target).path, version: head.version,
+            keepAlive: false, started: requestStarted)
+        phase = .responding
+        var response = response
+        response.stream = nil
+        return responseReady(response, dateField: dateField, now: now)
+    }
+
     // MARK: Internals
+
+    /// The instant the body being read runs out of time: its overall deadline, or, past the
+    /// grace period, the moment the bytes received so far fall below the minimum rate.
+    private var bodyDeadline: UInt64 {
+        let overall = bodyStarted &+ rules.bodyDeadline
+        guard rules.bodyMinimumRate > 0 else { return overall }
+        let (earned, overflow) = bodyReceived.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return overall }
+        return min(overall, bodyStarted &+ rules.bodyRateGrace &+ earned / rules.bodyMinimumRate)
+    }
 
     /// Parses buffered input while nothing is in flight and the output is not backed up.
     private mutating func advance(now: UInt64) -> Action {
@@ -480,6 +533,7 @@ struct HTTPConnectionMachine {
                     continue
                 }
                 phase = .waitingForBudget
+                bodyHead = head
                 expectsContinue = head.expectsContinue
                 switch head.framing {
                 case .length(let length): return .reserveBody(length)
@@ -487,6 +541,7 @@ struct HTTPConnectionMachine {
                 }
             case .request(let request):
                 compactInput()
+                bodyHead = nil
                 exchange = Exchange(
                     method: request.method, path: request.path, version: request.version,
                     keepAlive: !request.wantsClose && !isShuttingDown, started: now)

@@ -14,6 +14,14 @@ package protocol HTTPResponder: Sendable {
     /// non-nil answer must be the one ``respond(to:)`` would have given. The default answers nil.
     func respondImmediately(to request: HTTPRequest) -> HTTPResponse?
 
+    /// The response to a request whose body has not been read yet, if its head alone decides it
+    /// (a POST whose cookies cannot pass the CSRF check), or nil to read the body and go on.
+    /// `request` is the head with an empty body. A non-nil answer is sent without reading the
+    /// body, which is dropped as the connection closes; it must be the answer ``respond(to:)``
+    /// would give whatever the body. Called on an event-loop thread, like
+    /// ``respondImmediately(to:)``: never block. The default answers nil.
+    func respondBeforeBody(to request: HTTPRequest) -> HTTPResponse?
+
     /// The server answered a request with `rejection` itself, before (or instead of) calling
     /// ``respond(to:)``: it was malformed, over a limit or too slow. Called on an event-loop
     /// thread, so it must be quick and never block; the default does nothing.
@@ -23,6 +31,9 @@ package protocol HTTPResponder: Sendable {
 extension HTTPResponder {
     /// Always nil: every request goes through ``respond(to:)``.
     package func respondImmediately(to request: HTTPRequest) -> HTTPResponse? { nil }
+
+    /// Always nil: every body is read.
+    package func respondBeforeBody(to request: HTTPRequest) -> HTTPResponse? { nil }
 
     package func rejected(_ rejection: HTTPRejection) {}
 }

@@ -26,15 +26,22 @@ final class Connection {
     var reservedBody = 0
     /// Bytes it asked for and waits for (queued in the loop's budget waiters).
     var awaitedBody = 0
-    /// The other end's address, asked of the kernel once, when the access log first needs it.
-    lazy var peer = IPAddress(peerOf: socket.rawValue)
+    /// The client address under which ``reservedBody`` is counted.
+    var budgetClient: IPAddress?
+    /// The other end's address, as `accept` reported it (nil if it did not).
+    let peer: IPAddress?
     /// ``peer`` as the access log writes it (formatted once per connection, not per request).
     lazy var peerText = peer?.description ?? "-"
     /// The client that a trusted proxy named for the current request (`X-Forwarded-For`).
     var forwardedClient: IPAddress?
+    /// Who asks in the current request: whom a trusted proxy forwarded for, else the peer.
+    var client: IPAddress? { forwardedClient ?? peer }
+    /// While its streamed body is sent: the client whose event-stream place it holds.
+    var streamSlot: IPAddress??
 
-    init(socket: FileDescriptor, id: UInt64, rules: HTTPConnectionMachine.Rules, now: UInt64) {
+    init(socket: FileDescriptor, peer: IPAddress?, id: UInt64, rules: HTTPConnectionMachine.Rules, now: UInt64) {
         self.socket = socket
+        self.peer = peer
         self.id = id
         self.machine = HTTPConnectionMachine(rules: rules, now: now)
     }

@@ -29,9 +29,11 @@ extension EventLoop {
     func acceptConnections() {
         for _ in 0..<Self.acceptBatch {
             let fd: Int32
+            let peer: IPAddress?
             do {
                 guard let accepted = try Platform.accept(listener.rawValue) else { return }
-                fd = accepted
+                fd = accepted.fd
+                peer = accepted.peer.map(IPAddress.init(bytes:))
             } catch {
                 switch error.errno {
                 case Platform.errnoConnectionAborted?:
@@ -46,25 +48,53 @@ extension EventLoop {
                 acceptResumesAt = now &+ Self.acceptPause
                 return
             }
+            if let refusal = connectionSlots.take(for: peer) {
+                refuse(fd, peer: peer, because: refusal)
+                continue
+            }
             let owner = balancer.assign(preferring: index)
             if owner == index {
-                register(FileDescriptor(fd))
+                register(FileDescriptor(fd), peer: peer)
             } else {
-                inboxes[owner].post(.adopt(fd))
+                inboxes[owner].post(.adopt(fd, peer: peer))
             }
         }
     }
 
-    func register(_ socket: FileDescriptor) {
+    /// The canned answer to a connection over a limit.
+    static let refusal = Array(
+        "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 10\r\nContent-Type: text/plain\r\nContent-Length: 35\r\nConnection: close\r\n\r\n503 Service Unavailable: too busy\r\n"
+            .utf8)
+
+    /// Answers a connection over a limit at once, 503 with `Retry-After` (best effort, never
+    /// waiting on the client), and closes it: the listener never backs up and the loop never
+    /// spins on it. At most one warning a second says so.
+    func refuse(_ fd: Int32, peer: IPAddress?, because refusal: ClientSlots.Refusal) {
+        Platform.discardPendingInput(fd)
+        _ = Self.refusal.withUnsafeBytes { try? Platform.send(fd, $0) }
+        Platform.close(fd)
+        if now &- lastRefusalLog >= 1_000_000_000 || lastRefusalLog == 0 {
+            lastRefusalLog = now
+            let limit =
+                refusal == .total
+                ? "the server's limit of \(connectionSlots.total) open connections"
+                : "the limit of \(connectionSlots.perClient) open connections per client"
+            logger.warning("refusing accepted connections from \(peer?.description ?? "-") and others: \(limit)")
+        }
+    }
+
+    /// Takes over an accepted connection (whose place in ``connectionSlots`` it holds).
+    func register(_ socket: FileDescriptor, peer: IPAddress?) {
         guard !isShuttingDown else {
             socket.close()
+            connectionSlots.release(for: peer)
             balancer.release(index)
             return
         }
         let fd = Int(socket.rawValue)
         serial &+= 1
         let connection = Connection(
-            socket: socket, id: serial << 32 | UInt64(fd), rules: rules, now: clock.now())
+            socket: socket, peer: peer, id: serial << 32 | UInt64(fd), rules: rules, now: clock.now())
         do {
             try Platform.epollControl(
                 poller.rawValue, .add, fd: socket.rawValue,
@@ -74,6 +104,7 @@ extension EventLoop {
         } catch {
             logger.error("cannot watch a new connection: \(error)")
             socket.close()
+            connectionSlots.release(for: peer)
             balancer.release(index)
             return
         }
@@ -95,12 +126,13 @@ extension EventLoop {
         guard connection.socket.isOpen else { return }
         logger.debug("closing connection \(connection.socket.rawValue) id \(connection.id >> 32) on loop \(index): \(reason())")
         let fd = Int(connection.socket.rawValue)
-        connection.cancelTasks()
+        endTasks(of: connection)
         releaseBody(of: connection)
         connection.socket.close()
         if fd < connections.count, connections[fd] === connection {
             connections[fd] = nil
             connectionCount -= 1
+            connectionSlots.release(for: connection.peer)
             balancer.release(index)
         }
     }

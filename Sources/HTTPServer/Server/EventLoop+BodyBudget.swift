@@ -4,22 +4,42 @@
 /// back when its response is ready or its connection ends. Reserving the whole size first means
 /// a body that started can always finish: no two half-read bodies wait on each other.
 ///
-/// A body that does not fit waits, in arrival order, without being read (TCP's flow control
-/// holds the client); past the body-read timeout it is answered 503 with `Retry-After`.
-/// The budget is per loop, so it needs no lock: the server's
-/// ``HTTPServerConfiguration/bodyMemoryBudget`` divided by the loop count.
+/// No client can take the budget from the others: one client address holds at most its share
+/// (``HTTPServerConfiguration/bodyBudgetPerClient``) of it, and a body must keep arriving at a
+/// minimum rate and finish within an overall deadline (``HTTPTimeouts``), else 408. Before any
+/// of this, the responder may answer from the head alone (``HTTPResponder/respondBeforeBody(to:)``):
+/// such a body is never read nor reserved.
+///
+/// A body that does not fit waits without being read (TCP's flow control holds the client), in
+/// arrival order, except that a body whose client is over its share lets the others pass;
+/// past the body-read timeout it is answered 503 with `Retry-After`. The budget is per loop,
+/// so it needs no lock: the server's ``HTTPServerConfiguration/bodyMemoryBudget`` divided by the
+/// loop count.
 extension EventLoop {
-    /// Reserves `bytes` for the connection's body now if they are free and nobody waits before
-    /// it, else queues it.
+    /// A request's header section announced a body of `bytes` (at most): answer it from the head
+    /// if the responder can, else reserve memory for its body.
+    func bodyFollows(_ bytes: Int, on connection: Connection) -> HTTPConnectionMachine.Action {
+        guard let head = connection.machine.bodyHead else { return reserveBody(bytes, for: connection) }
+        resolveClient(head.headers, on: connection)
+        var request = HTTPRequest(method: head.method, target: head.target, version: head.version, headers: head.headers)
+        request.client = connection.client
+        if let response = responder.respondBeforeBody(to: request) {
+            return connection.machine.answerBeforeBody(response, dateField: currentDateField(), now: now)
+        }
+        return reserveBody(bytes, for: connection)
+    }
+
+    /// Reserves `bytes` for the connection's body now if they are free, its client is within
+    /// its share and nobody waits before it; else queues it.
     func reserveBody(_ bytes: Int, for connection: Connection) -> HTTPConnectionMachine.Action {
         let amount = min(bytes, bodyBudget)
-        if budgetWaitersStart == budgetWaiters.count, amount <= bodyBudgetLeft {
-            bodyBudgetLeft -= amount
-            connection.reservedBody = amount
+        if budgetWaiters.isEmpty, fits(amount, for: connection.client) {
+            hold(amount, for: connection)
             return connection.machine.bodyGranted(now: now)
         }
         connection.awaitedBody = amount
         budgetWaiters.append(connection.id)
+        needsGranting = true  // it may pass waiters that are over their share
         return .none
     }
 
@@ -28,32 +48,47 @@ extension EventLoop {
         connection.awaitedBody = 0  // its place in the queue is skipped
         guard connection.reservedBody > 0 else { return }
         bodyBudgetLeft += connection.reservedBody
+        let held = budgetHeld[connection.budgetClient, default: 0] - connection.reservedBody
+        budgetHeld[connection.budgetClient] = held > 0 ? held : nil
         connection.reservedBody = 0
+        needsGranting = true
     }
 
-    /// Grants waiting bodies in arrival order while the budget lasts (run once per loop
-    /// iteration, so a release never re-enters another connection's actions).
+    /// Grants waiting bodies in arrival order while the budget lasts, passing over those whose
+    /// client holds its share (run once per loop iteration after a release or a new waiter, so
+    /// a grant never re-enters another connection's actions).
     func grantBodyBudget() {
-        while budgetWaitersStart < budgetWaiters.count {
-            let id = budgetWaiters[budgetWaitersStart]
-            guard let waiting = connection(id), waiting.awaitedBody > 0 else {
-                budgetWaitersStart += 1
+        needsGranting = false
+        var kept: [UInt64] = []
+        var isBlocked = false
+        for id in budgetWaiters {
+            guard let waiting = connection(id), waiting.awaitedBody > 0 else { continue }  // gone
+            guard budgetHeld[waiting.client, default: 0] + waiting.awaitedBody <= bodyBudgetPerClient else {
+                kept.append(id)  // over its client's share: the others go first
                 continue
             }
-            guard waiting.awaitedBody <= bodyBudgetLeft else { break }
-            budgetWaitersStart += 1
-            bodyBudgetLeft -= waiting.awaitedBody
-            waiting.reservedBody = waiting.awaitedBody
+            guard !isBlocked, waiting.awaitedBody <= bodyBudgetLeft else {
+                isBlocked = true  // those behind a body that does not fit wait behind it
+                kept.append(id)
+                continue
+            }
+            hold(waiting.awaitedBody, for: waiting)
             waiting.awaitedBody = 0
             perform(waiting.machine.bodyGranted(now: now), on: waiting)
             if waiting.socket.isOpen { readAndProcess(waiting) }
         }
-        if budgetWaitersStart == budgetWaiters.count {
-            budgetWaiters.removeAll(keepingCapacity: true)
-            budgetWaitersStart = 0
-        } else if budgetWaitersStart > 1024 {
-            budgetWaiters.removeFirst(budgetWaitersStart)
-            budgetWaitersStart = 0
-        }
+        budgetWaiters = kept
+    }
+
+    /// Whether `amount` more fits the loop's budget and `client`'s share of it.
+    private func fits(_ amount: Int, for client: IPAddress?) -> Bool {
+        amount <= bodyBudgetLeft && budgetHeld[client, default: 0] + amount <= bodyBudgetPerClient
+    }
+
+    private func hold(_ amount: Int, for connection: Connection) {
+        bodyBudgetLeft -= amount
+        connection.reservedBody = amount
+        connection.budgetClient = connection.client
+        budgetHeld[connection.client, default: 0] += amount
     }
 }

@@ -37,7 +37,7 @@ extension EventLoop {
             case .dispatch(let request):
                 action = dispatch(request, on: connection)
             case .reserveBody(let bytes):
-                action = reserveBody(bytes, for: connection)
+                action = bodyFollows(bytes, on: connection)
             case .send(let record):
                 if let record { log(record, on: connection) }
                 action = flush(connection)
@@ -45,7 +45,7 @@ extension EventLoop {
                 startStream(stream, on: connection)
                 action = flush(connection)
             case .finishStream(let record):
-                connection.cancelTasks()
+                endTasks(of: connection)
                 log(record, on: connection)
                 action = flush(connection)
             case .reject(let rejection):
@@ -75,12 +75,8 @@ extension EventLoop {
     /// the connection owns, whose answer comes back through the inbox.
     func dispatch(_ request: HTTPRequest, on connection: Connection) -> HTTPConnectionMachine.Action {
         var request = request
-        if !configuration.trustedProxies.isEmpty, let peer = connection.peer {
-            let forwardedFor = request.headers.values(for: "X-Forwarded-For")
-            connection.forwardedClient =
-                forwardedFor.isEmpty ? nil : configuration.trustedProxies.client(peer: peer, forwardedFor: forwardedFor)
-        }
-        request.client = connection.forwardedClient ?? connection.peer
+        resolveClient(request.headers, on: connection)
+        request.client = connection.client
         if request.method == .options, request.target == "*" {
             // RFC 9110 §9.3.7: `OPTIONS *` asks about the server, not a resource.
             return answer(connection, with: HTTPResponse(status: .ok, headers: ["Allow": Self.serverWideAllow]))
@@ -110,6 +106,15 @@ extension EventLoop {
         return .none
     }
 
+    /// Sets whom a trusted proxy forwarded the current request for (`X-Forwarded-For`), or
+    /// nil when the peer asks for itself.
+    func resolveClient(_ headers: HTTPHeaders, on connection: Connection) {
+        guard !configuration.trustedProxies.isEmpty, let peer = connection.peer else { return }
+        let forwardedFor = headers.values(for: "X-Forwarded-For")
+        connection.forwardedClient =
+            forwardedFor.isEmpty ? nil : configuration.trustedProxies.client(peer: peer, forwardedFor: forwardedFor)
+    }
+
     /// The methods `OPTIONS *` announces.
     static let serverWideAllow = "GET, HEAD, POST, OPTIONS"
 
@@ -123,9 +128,32 @@ extension EventLoop {
     }
 
     /// The response to the request in flight is ready: its body's memory is back in the budget.
+    /// A streamed one takes an event-stream place for its client, or, when none is free, is
+    /// answered 503 with `Retry-After` instead.
     func answer(_ connection: Connection, with response: HTTPResponse) -> HTTPConnectionMachine.Action {
         releaseBody(of: connection)
+        var response = response
+        if response.stream != nil, connection.machine.exchange?.method != .head {
+            if let refusal = streamSlots.take(for: connection.client) {
+                logger.warning(
+                    "event stream refused to \(connection.client?.description ?? "-"): \(refusal == .total ? "the server's" : "the client's") limit of open streams")
+                response = HTTPResponse.text(
+                    "503 Service Unavailable: too many event streams open\n", status: .serviceUnavailable)
+                response.headers.add(name: "Retry-After", value: "10")
+            } else {
+                connection.streamSlot = .some(connection.client)
+            }
+        }
         return connection.machine.responseReady(response, dateField: currentDateField(), now: now)
+    }
+
+    /// Cancels the connection's tasks and gives back its event-stream place, if it holds one.
+    func endTasks(of connection: Connection) {
+        connection.cancelTasks()
+        if case .some(let client) = connection.streamSlot {
+            streamSlots.release(for: client)
+            connection.streamSlot = nil
+        }
     }
 
     /// The connection with this identity, if it is still open on this loop.

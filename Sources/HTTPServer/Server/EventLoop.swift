@@ -46,12 +46,21 @@ final class EventLoop {
     var isShuttingDown = false
 
     /// Bytes of request bodies this loop may hold at once (its share of the server's
-    /// ``HTTPServerConfiguration/bodyMemoryBudget``), what is left of it, and the connections
-    /// waiting for some, in arrival order.
+    /// ``HTTPServerConfiguration/bodyMemoryBudget``), what is left of it, what each client
+    /// address holds and may hold, and the connections waiting for some, in arrival order.
     let bodyBudget: Int
     var bodyBudgetLeft: Int
+    let bodyBudgetPerClient: Int
+    var budgetHeld: [IPAddress?: Int] = [:]
     var budgetWaiters: [UInt64] = []
-    var budgetWaitersStart = 0
+    /// A release or a new waiter: waiting bodies are looked at again after this iteration.
+    var needsGranting = false
+
+    /// Connections and event streams open on every loop, in total and per client address.
+    let connectionSlots: ClientSlots
+    let streamSlots: ClientSlots
+    /// When a refused connection was last logged (at most one warning a second).
+    var lastRefusalLog: UInt64 = 0
 
     var dateSecond = -1
     var dateField: [UInt8] = []
@@ -59,7 +68,7 @@ final class EventLoop {
     init(
         index: Int, configuration: HTTPServerConfiguration, responder: any HTTPResponder, logger: Logger,
         listener: ListeningSocket, inboxes: [LoopInbox], balancer: LoopBalancer, tasks: TaskTracker,
-        rules: HTTPConnectionMachine.Rules
+        rules: HTTPConnectionMachine.Rules, connectionSlots: ClientSlots, streamSlots: ClientSlots
     ) throws(HTTPServerError) {
         self.index = index
         self.configuration = configuration
@@ -75,6 +84,10 @@ final class EventLoop {
         bodyBudget = max(
             configuration.bodyMemoryBudget / max(1, configuration.eventLoopCount), limits.uploadBody, limits.formBody)
         bodyBudgetLeft = bodyBudget
+        bodyBudgetPerClient = configuration.bodyBudgetPerClient
+            ?? max(bodyBudget / 4, limits.uploadBody, limits.formBody)
+        self.connectionSlots = connectionSlots
+        self.streamSlots = streamSlots
         self.poller = FileDescriptor(try Platform.epollCreate())
         readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
         clock = configuration.clock
@@ -111,7 +124,7 @@ final class EventLoop {
                 runInbox()
                 if now >= nextSweep { sweep() }
                 if !clockWaiters.isEmpty { resumeClockWaiters() }
-                if budgetWaitersStart < budgetWaiters.count, bodyBudgetLeft > 0 { grantBodyBudget() }
+                if needsGranting { grantBodyBudget() }
             }
         } catch {
             logger.error("event loop \(index) stopped: \(error)")
@@ -133,7 +146,7 @@ final class EventLoop {
                 switch message {
                 case .response(let id, let response): deliver(response, to: id)
                 case .job(let job): job.runSynchronously(on: inbox.asUnownedTaskExecutor())
-                case .adopt(let fd): register(FileDescriptor(fd))
+                case .adopt(let fd, let peer): register(FileDescriptor(fd), peer: peer)
                 case .streamChunk(let id, let bytes): sendStreamChunk(bytes, to: id)
                 case .streamEnd(let id): endStream(of: id)
                 case .shutdown: beginShutdown()

@@ -43,6 +43,13 @@ package final class HTTPServer: Sendable {
         self.logger = logger
     }
 
+    /// Raises the process's soft descriptor limit to its hard limit (at most `ceiling`), as Go's
+    /// runtime does, so that the default connection limit is not the shell's 1,024; returns the
+    /// soft limit now in force. For the composition root, once, before opening anything.
+    package static func raiseDescriptorLimit(upTo ceiling: Int = 1 << 20) -> Int {
+        Platform.raiseFileLimit(to: ceiling)
+    }
+
     /// Binds and listens (`SO_REUSEADDR`, non-blocking) and starts the event-loop threads;
     /// returns the bound port, the kernel's choice when the configuration asks for port 0.
     /// - Throws: ``HTTPServerError/systemCall(_:errno:)`` naming the failed call (e.g. `bind`
@@ -77,12 +84,20 @@ package final class HTTPServer: Sendable {
         let rules = HTTPConnectionMachine.Rules(
             limits: configuration.limits, timeouts: configuration.timeouts,
             streamBufferLimit: configuration.streamBufferLimit)
+        let connectionLimit = configuration.connectionLimit(fileLimit: Platform.fileLimit())
+        // Trusted proxies speak for many clients: only the total counts their connections.
+        let connectionSlots = ClientSlots(
+            total: connectionLimit, perClient: configuration.maxConnectionsPerClient,
+            exempt: configuration.trustedProxies.addresses)
+        let streamSlots = ClientSlots(
+            total: configuration.maxStreams ?? max(1, connectionLimit / 2), perClient: configuration.maxStreamsPerClient)
         for index in inboxes.indices {
             let thread = Thread { [configuration, responder, logger, tasks] in
                 do {
                     let loop = try EventLoop(
                         index: index, configuration: configuration, responder: responder, logger: logger,
-                        listener: listener, inboxes: inboxes, balancer: balancer, tasks: tasks, rules: rules)
+                        listener: listener, inboxes: inboxes, balancer: balancer, tasks: tasks, rules: rules,
+                        connectionSlots: connectionSlots, streamSlots: streamSlots)
                     loop.run()
                 } catch {
                     logger.error("event loop \(index) could not start: \(error)")

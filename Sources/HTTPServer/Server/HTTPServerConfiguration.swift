@@ -25,6 +25,22 @@ package struct HTTPServerConfiguration: Sendable {
     /// read; one that does not fit waits, unread, and gets 503 with `Retry-After` after the
     /// body-read timeout. The default keeps 200 simultaneous 3 MiB uploads under 150 MB of RSS.
     package var bodyMemoryBudget: Int = 32 * 1024 * 1024
+    /// Open connections at once; past it a new connection is accepted and closed at once, so
+    /// the listener never backs up and the loops never spin on it. nil (the default): the
+    /// process's descriptor limit less ``reservedDescriptors`` (see ``connectionLimit(fileLimit:)``).
+    package var maxConnections: Int?
+    /// Open connections one client address may hold (trusted proxies excepted).
+    package var maxConnectionsPerClient = 256
+    /// Event streams open at once; nil (the default): half of the connection limit. Past it, or
+    /// past ``maxStreamsPerClient`` for the request's client, a stream is answered 503 with
+    /// `Retry-After`.
+    package var maxStreams: Int?
+    /// Event streams one client address may hold (behind a trusted proxy: the forwarded client).
+    package var maxStreamsPerClient = 32
+    /// Bytes of its loop's body budget one client address may hold at once; nil (the default):
+    /// a quarter of the loop's budget, and at least the largest body limit. Bodies of a client
+    /// over its share wait while other clients' bodies go ahead of them.
+    package var bodyBudgetPerClient: Int?
     /// Peers whose `X-Forwarded-For` names the client in the access log (a load balancer in
     /// front); from anyone else the header is ignored. Empty by default.
     package var trustedProxies = TrustedProxies()
@@ -44,6 +60,15 @@ package struct HTTPServerConfiguration: Sendable {
         self.limits = limits
         self.timeouts = timeouts
         self.eventLoopCount = max(1, eventLoopCount)
+    }
+
+    /// Descriptors kept free of connections for everything else the process opens: the
+    /// database and its journal, files, the loops' own. Used when ``maxConnections`` is nil.
+    package static func reservedDescriptors(fileLimit: Int) -> Int { min(256, max(16, fileLimit / 8)) }
+
+    /// The connection limit in force with `fileLimit` descriptors (`RLIMIT_NOFILE`).
+    package func connectionLimit(fileLimit: Int) -> Int {
+        maxConnections ?? max(1, fileLimit - Self.reservedDescriptors(fileLimit: fileLimit))
     }
 
     /// One loop per online core.

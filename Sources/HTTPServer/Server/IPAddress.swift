@@ -11,13 +11,8 @@ package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
         self.init(bytes: bytes)
     }
 
-    /// The peer of connected socket `fd`, or nil when the kernel cannot say.
-    init?(peerOf fd: Int32) {
-        guard let bytes = Platform.peerAddressBytes(fd) else { return nil }
-        self.init(bytes: bytes)
-    }
-
-    private init(bytes: [UInt8]) {
+    /// 4 or 16 bytes from the kernel (an accepted connection's peer).
+    init(bytes: [UInt8]) {
         let mappedPrefix: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF]
         self.bytes = bytes.count == 16 && bytes.starts(with: mappedPrefix) ? Array(bytes[12...]) : bytes
     }

@@ -21,7 +21,7 @@ final class LoopInbox: TaskExecutor {
         /// A job of a task that prefers this loop as its executor.
         case job(UnownedJob)
         /// A connection another loop accepted for this one (see ``LoopBalancer``).
-        case adopt(Int32)
+        case adopt(Int32, peer: IPAddress?)
         /// A piece of a streamed response body (``HTTPBodyStream``).
         case streamChunk(connection: UInt64, [UInt8])
         /// The streamed body of that connection's response is complete.
@@ -118,7 +118,7 @@ final class LoopInbox: TaskExecutor {
     private static func dispose(_ message: Message) {
         switch message {
         case .job(let job): globalConcurrentExecutor.enqueue(ExecutorJob(job))
-        case .adopt(let fd): Platform.close(fd)
+        case .adopt(let fd, _): Platform.close(fd)
         case .wake(let waiter): waiter?.resume()
         case .response, .shutdown, .streamChunk, .streamEnd: break
         }

@@ -109,16 +109,45 @@ enum Platform {
     }
 
     /// Accepts one connection as a non-blocking, close-on-exec socket with `TCP_NODELAY` set.
-    static func accept(_ listener: Int32) throws(HTTPServerError) -> Int32? {
+    /// Accepts a pending connection: its descriptor and its peer's address bytes (nil when
+    /// the kernel gave none), or nil when none is pending.
+    static func accept(_ listener: Int32) throws(HTTPServerError) -> (fd: Int32, peer: [UInt8]?)? {
         let flags = Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        switch try call("accept4", { Int(accept4(listener, nil, nil, flags)) }) {
+        var storage = sockaddr_in6()
+        var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+        let outcome = try call("accept4") {
+            withUnsafeMutablePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Int(accept4(listener, $0, &length, flags)) }
+            }
+        }
+        switch outcome {
         case .wouldBlock: return nil
         case .done(let fd):
             let fd = Int32(fd)
             var one: Int32 = 1
             _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-            return fd
+            return (fd, addressBytes(of: &storage))
         }
+    }
+
+    /// The soft limit on open descriptors (`RLIMIT_NOFILE`).
+    static func fileLimit() -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
+        return Int(clamping: min(limit.rlim_cur, rlim_t(Int32.max)))
+    }
+
+    /// Raises the soft descriptor limit to the hard one (at most `ceiling`), as Go's runtime
+    /// does at start-up; returns the soft limit then in force.
+    static func raiseFileLimit(to ceiling: Int) -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return fileLimit() }
+        let wanted = min(limit.rlim_max, rlim_t(ceiling))
+        if wanted > limit.rlim_cur {
+            limit.rlim_cur = wanted
+            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
+        return fileLimit()
     }
 
     private static func setOption(_ fd: Int32, level: Int32, option: Int32, value: Int32, name: String) throws(HTTPServerError) {
@@ -137,14 +166,8 @@ enum Platform {
         return nil
     }
 
-    /// The address of the other end of a connected socket (4 or 16 bytes), or nil.
-    static func peerAddressBytes(_ fd: Int32) -> [UInt8]? {
-        var storage = sockaddr_in6()
-        var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-        let result = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &length) }
-        }
-        guard result == 0 else { return nil }
+    /// The address in a `sockaddr_in6`-sized buffer holding an IPv4 or IPv6 socket address.
+    private static func addressBytes(of storage: inout sockaddr_in6) -> [UInt8]? {
         switch Int32(storage.sin6_family) {
         case AF_INET6:
             return withUnsafeBytes(of: &storage.sin6_addr) { Array($0) }
@@ -179,6 +202,13 @@ enum Platform {
     /// `SIGPIPE`.
     static func send(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) throws(HTTPServerError) -> IOOutcome {
         try call("send") { Glibc.send(fd, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Reads and drops what a new socket already received (one read, never waiting), so that
+    /// closing it straight away sends the canned answer before a FIN, not a reset.
+    static func discardPendingInput(_ fd: Int32) {
+        var scratch = [UInt8](repeating: 0, count: 4096)
+        _ = scratch.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
     }
 
     /// Half-closes the sending side (FIN), for a lingering close.

@@ -10,7 +10,9 @@ import Testing
         var limits = HTTPLimits()
         limits.formBody = 1000
         limits.uploadBody = 1000
-        return try TestServer(limits: limits, eventLoops: 1, bodyMemoryBudget: 1000, clock: clock ?? ManualServerClock())
+        return try TestServer(
+            limits: limits, timeouts: .withoutBodyMinimumRate, eventLoops: 1, bodyMemoryBudget: 1000,
+            clock: clock ?? ManualServerClock())
     }
 
     static func head(length: Int, expectContinue: Bool = false) -> String {

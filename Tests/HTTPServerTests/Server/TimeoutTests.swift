@@ -13,7 +13,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct TimeoutTests {
     @Test func cutsOffClientTricklingHeaders() async throws {
         let clock = ManualServerClock()
-        let server = try TestServer(clock: clock)
+        let server = try TestServer(timeouts: .withoutBodyMinimumRate, clock: clock)
         let client = try server.connect()
         client.send("GET / HTTP/1.1\r\nHost: h\r\n")
         await clock.settle()
@@ -35,7 +35,7 @@ import Testing
 
     @Test func cutsOffStalledBody() async throws {
         let clock = ManualServerClock()
-        let server = try TestServer(clock: clock)
+        let server = try TestServer(timeouts: .withoutBodyMinimumRate, clock: clock)
         let client = try server.connect()
         client.send("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 10\r\n\r\nabc")
         await clock.settle()
@@ -51,7 +51,7 @@ import Testing
     @Test func keepsBodyThatKeepsArriving() async throws {
         // Each gap (6 s) is within the 10 s body-read timeout; the whole body (36 s) is not.
         let clock = ManualServerClock()
-        let server = try TestServer(clock: clock)
+        let server = try TestServer(timeouts: .withoutBodyMinimumRate, clock: clock)
         let client = try server.connect()
         client.send("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 6\r\n\r\n")
         await clock.settle()
@@ -66,7 +66,7 @@ import Testing
 
     @Test func closesIdleKeepAliveConnection() async throws {
         let clock = ManualServerClock()
-        let server = try TestServer(clock: clock)
+        let server = try TestServer(timeouts: .withoutBodyMinimumRate, clock: clock)
         let client = try server.connect()
         let response = try await client.exchange("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
         #expect(response.status == 200)

@@ -143,6 +143,10 @@ struct MachineDriver {
     }
 
     /// Answers the rejection the machine asked for last.
+    mutating func answerBeforeBody(_ response: HTTPResponse, at now: UInt64) -> Step {
+        record(machine.answerBeforeBody(response, dateField: Self.dateField, now: now), at: now)
+    }
+
     mutating func reject(at now: UInt64) -> Step {
         guard let rejection = lastRejection else { return .none }
         return record(machine.reject(rejection, dateField: Self.dateField, now: now), at: now)
@@ -270,14 +274,19 @@ extension HTTPResponse {
 
 extension HTTPConnectionMachine.Rules {
     /// Header 10 s, body read 10 s, idle 60 s, write 30 s, shutdown grace 10 s, the default
-    /// lingers (2 s, 50 ms during shutdown), and buffers small enough for short tests.
+    /// lingers (2 s, 50 ms during shutdown), and buffers small enough for short tests. The
+    /// body's minimum rate is off unless given (bytes per second, after a 5 s grace), and its
+    /// overall deadline is 120 s, so that tests of the other timeouts see only those.
     static func testing(
         limits: HTTPLimits = HTTPLimits(), outputHighWater: Int = 100, inputHighWater: Int = 64,
-        streamBufferLimit: Int = 200
+        streamBufferLimit: Int = 200, bodyMinimumRate: Int = 0
     ) -> HTTPConnectionMachine.Rules {
         var timeouts = HTTPTimeouts()
         timeouts.header = .seconds(10)
         timeouts.bodyRead = .seconds(10)
+        timeouts.bodyDeadline = .seconds(120)
+        timeouts.bodyMinimumRate = bodyMinimumRate
+        timeouts.bodyRateGrace = .seconds(5)
         timeouts.idle = .seconds(60)
         timeouts.write = .seconds(30)
         timeouts.shutdownGrace = .seconds(10)

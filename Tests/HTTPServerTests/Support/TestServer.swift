@@ -24,7 +24,8 @@ struct TestServer {
         streamBufferLimit: Int = HTTPServerConfiguration().streamBufferLimit,
         bodyMemoryBudget: Int = HTTPServerConfiguration().bodyMemoryBudget,
         clock: ManualServerClock? = nil,
-        trustedProxies: TrustedProxies = TrustedProxies()
+        trustedProxies: TrustedProxies = TrustedProxies(),
+        configure: (inout HTTPServerConfiguration) -> Void = { _ in }
     ) throws {
         var configuration = HTTPServerConfiguration(
             host: "127.0.0.1", port: port, limits: limits, timeouts: timeouts, eventLoopCount: eventLoops)
@@ -33,6 +34,7 @@ struct TestServer {
         configuration.bodyMemoryBudget = bodyMemoryBudget
         configuration.trustedProxies = trustedProxies
         if let clock { configuration.clock = .manual(clock) }
+        configure(&configuration)
         let log = InMemoryLogSink()
         let server = HTTPServer(
             configuration: configuration, responder: responder, logger: Logger(label: "http", level: .debug, sink: log))
@@ -126,5 +128,15 @@ struct ClosureResponder: HTTPResponder {
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
         await body(request)
+    }
+}
+
+extension HTTPTimeouts {
+    /// The defaults with no minimum body rate: for tests of the pause between body bytes and of
+    /// the body budget, which trickle on purpose.
+    static var withoutBodyMinimumRate: HTTPTimeouts {
+        var timeouts = HTTPTimeouts()
+        timeouts.bodyMinimumRate = 0
+        return timeouts
     }
 }
