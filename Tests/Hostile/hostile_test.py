@@ -1,0 +1,465 @@
+#!/usr/bin/env python3
+"""Hostile clients against a live Quotebook (SPEC.md "Hostile clients", issue 16).
+
+usage: hostile_test.py QUOTEBOOK_EXECUTABLE REPOSITORY_ROOT [--only NAME,...]
+
+Starts the (release) executable on a free loopback port with a fresh data directory. Each attack
+below runs from loopback addresses of its own (127.0.0.x, x >= 2; Linux routes all of 127/8 to
+lo) while a legitimate visitor on 127.0.0.1 signs up, signs in, saves a quote, uploads a photo
+and reads pages. Every step of the visitor must succeed: its sign-in within 2 s, its page reads
+within PAGE_LIMIT. After all attacks the server's RSS and open descriptors must be back near
+where they started.
+
+Every loop is bounded in count and in time; everything targets 127.0.0.0/8 only. Nothing but the
+standard library is needed. Exit status 0 when every check passed.
+"""
+import http.client
+import os
+import random
+import re
+import select
+import socket
+import struct
+import sys
+import tempfile
+import threading
+import time
+import zlib
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Support"))
+from quotebook_server import Server, check  # noqa: E402
+
+LEGIT = "127.0.0.1"
+PASSWORD = "correct horse battery"
+PAGE_LIMIT = 1.0  # seconds: a page read during an attack (a quiet read takes ~1 ms)
+SIGN_IN_LIMIT = 2.0
+ATTACK_SECONDS = 12
+TOKEN = re.compile(rb'name="csrf_token" value="([^"]+)"')
+
+
+def tiny_png():
+    """A valid 2x2 PNG, made here."""
+    def chunk(kind, data):
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+    rows = b"".join(b"\x00" + b"\xff\x00\x00" * 2 for _ in range(2))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+class Visitor:
+    """A browser-like client: keep-alive connection from `source`, cookie jar, CSRF token."""
+
+    def __init__(self, server, source=LEGIT, timeout=10):
+        self.server, self.source, self.timeout = server, source, timeout
+        self.cookies = {}
+        self.token = None
+        self.connection = None
+
+    def _connect(self):
+        self.connection = http.client.HTTPConnection(
+            self.server.host, self.server.port, timeout=self.timeout, source_address=(self.source, 0))
+
+    def request(self, method, path, body=None, headers=None):
+        headers = dict(headers or {})
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        for attempt in range(2):
+            if self.connection is None:
+                self._connect()
+            try:
+                self.connection.request(method, path, body=body, headers=headers)
+                response = self.connection.getresponse()
+                data = response.read()
+                break
+            except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+                self.connection.close()
+                self.connection = None
+                if attempt == 1:
+                    raise
+        for name, value in response.getheaders():
+            if name.lower() == "set-cookie":
+                cookie_name, _, rest = value.partition("=")
+                cookie_value = rest.split(";", 1)[0]
+                if "Max-Age=0" in value:
+                    self.cookies.pop(cookie_name, None)
+                else:
+                    self.cookies[cookie_name] = cookie_value
+        found = TOKEN.search(data)
+        if found:
+            self.token = found.group(1).decode()
+        if response.getheader("Connection", "").lower() == "close":
+            self.connection.close()
+            self.connection = None
+        return response.status, dict((k.lower(), v) for k, v in response.getheaders()), data
+
+    def get(self, path):
+        return self.request("GET", path)
+
+    def post(self, path, fields):
+        from urllib.parse import urlencode
+        body = urlencode({"csrf_token": self.token or "", **fields})
+        return self.request("POST", path, body, {"Content-Type": "application/x-www-form-urlencoded"})
+
+    def upload(self, path, field, filename, content, content_type):
+        boundary = "----hostile%08x" % random.getrandbits(32)
+        body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"csrf_token\"\r\n\r\n{self.token}\r\n"
+                f"--{boundary}\r\nContent-Disposition: form-data; name=\"{field}\"; filename=\"{filename}\"\r\n"
+                f"Content-Type: {content_type}\r\n\r\n").encode() + content + f"\r\n--{boundary}--\r\n".encode()
+        return self.request("POST", path, body, {"Content-Type": f"multipart/form-data; boundary={boundary}"})
+
+    def close(self):
+        if self.connection is not None:
+            self.connection.close()
+            self.connection = None
+
+
+class Legit:
+    """The visitor whose every step must succeed while an attack runs."""
+
+    def __init__(self, server, username):
+        self.server, self.username = server, username
+        self.visitor = Visitor(server)
+        self.timings = {}
+
+    def timed(self, name, call):
+        start = time.monotonic()
+        result = call()
+        self.timings.setdefault(name, []).append(time.monotonic() - start)
+        return result
+
+    def sign_up(self):
+        self.visitor.get("/signup")
+        status, headers, _ = self.visitor.post("/signup", {
+            "username": self.username, "display_name": self.username.title(),
+            "password": PASSWORD, "password_confirmation": PASSWORD})
+        check(status == 303, f"legit sign-up of {self.username}: {status}")
+
+    def round(self, label):
+        """Sign out, sign in, save a quote, upload a photo, read pages; every step checked."""
+        v = self.visitor
+        v.get("/")
+        check(v.post("/logout", {})[0] == 303, f"{label}: sign-out")
+        v.get("/login")
+        status, _, _ = self.timed("sign-in", lambda: v.post("/login", {"username": self.username, "password": PASSWORD}))
+        check(status == 303, f"{label}: sign-in answered {status}")
+        check(self.timings["sign-in"][-1] < SIGN_IN_LIMIT,
+              f"{label}: sign-in took {self.timings['sign-in'][-1]:.2f} s (limit {SIGN_IN_LIMIT} s)")
+        v.get("/quotes/new")
+        status, headers, _ = self.timed("save", lambda: v.post("/quotes", {
+            "text": f"Said during {label} at {time.time():.3f}", "author": "Legit"}))
+        check(status == 303, f"{label}: saving a quote answered {status}")
+        v.get("/profile/edit")
+        status, _, _ = self.timed("photo", lambda: v.upload("/profile/photo", "photo", "me.png", tiny_png(), "image/png"))
+        check(status == 303, f"{label}: uploading a photo answered {status}")
+        for path in ("/", "/quotes", "/quotes/1", f"/users/{self.username}"):
+            status, _, _ = self.timed("page", lambda: v.get(path))
+            check(status == 200, f"{label}: GET {path} answered {status}")
+            check(self.timings["page"][-1] < PAGE_LIMIT,
+                  f"{label}: GET {path} took {self.timings['page'][-1]:.3f} s (limit {PAGE_LIMIT} s)")
+
+
+class Attack:
+    """Threads that attack until `stop` is set or their own deadline passes."""
+
+    def __init__(self, name, threads):
+        self.name, self.threads = name, threads
+        self.stop = threading.Event()
+        self.counts = {}
+        self.lock = threading.Lock()
+
+    def count(self, key, by=1):
+        with self.lock:
+            self.counts[key] = self.counts.get(key, 0) + by
+
+    def run(self, target, deadline):
+        def loop(index):
+            try:
+                target(self, index, deadline)
+            except Exception as error:  # an attacker's failure is counted, not fatal
+                self.count(f"attacker error {type(error).__name__}")
+        workers = [threading.Thread(target=loop, args=(i,), daemon=True) for i in range(self.threads)]
+        for worker in workers:
+            worker.start()
+        return workers
+
+
+def raw_connect(server, source, timeout=5):
+    sock = socket.create_connection((server.host, server.port), timeout=timeout, source_address=(source, 0))
+    return sock
+
+
+def read_status(sock):
+    """The status of the next response on `sock`, or None when it closed without one."""
+    data = b""
+    while b"\r\n" not in data:
+        try:
+            piece = sock.recv(4096)
+        except (socket.timeout, ConnectionResetError):
+            return None
+        if not piece:
+            return None
+        data += piece
+    try:
+        return int(data.split(b" ", 2)[1])
+    except (IndexError, ValueError):
+        return None
+
+
+def presession(server, source):
+    """A pre-session cookie and its token, as anyone gets from GET /login."""
+    visitor = Visitor(server, source)
+    visitor.get("/login")
+    visitor.close()
+    return visitor.cookies, visitor.token
+
+
+# --- the attacks ---------------------------------------------------------------------------
+
+
+def slow_bodies(attack, index, deadline):
+    """Declares a 3 MiB multipart body to POST /login (with a pre-session cookie, so the body is
+    wanted) and trickles a byte a second; when cut off, starts again."""
+    source = "127.0.0.2"
+    cookies, _ = presession(attack.server, source)
+    cookie = "; ".join(f"{k}={v}" for k, v in cookies.items())
+    while time.monotonic() < deadline and not attack.stop.is_set():
+        sock = raw_connect(attack.server, source)
+        sock.sendall((f"POST /login HTTP/1.1\r\nHost: x\r\nCookie: {cookie}\r\n"
+                      "Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 3145728\r\n\r\n").encode())
+        attack.count("bodies started")
+        sock.settimeout(1.0)
+        while time.monotonic() < deadline and not attack.stop.is_set():
+            try:
+                sock.send(b"x")
+                data = sock.recv(4096)
+            except socket.timeout:
+                continue
+            except (BrokenPipeError, ConnectionResetError):
+                attack.count("cut off (reset)")
+                break
+            if data:
+                status = data.split(b" ", 2)[1].decode(errors="replace") if data.startswith(b"HTTP/") else "?"
+                attack.count(f"answered {status}")
+            else:
+                attack.count("cut off (closed)")
+            break
+        sock.close()
+
+
+def connection_flood(attack, index, deadline):
+    """Opens as many connections as it can from one address (bounded at 400) and holds those the
+    server keeps: a refused one is answered 503 and closed, or reset."""
+    source = "127.0.0.3"
+    opened = []
+    for _ in range(400):
+        if time.monotonic() >= deadline or attack.stop.is_set():
+            break
+        try:
+            opened.append(raw_connect(attack.server, source, timeout=2))
+        except OSError:
+            attack.count("connect failed")
+    time.sleep(1)  # the server has accepted (and refused) what it will by now
+    held = []
+    for sock in opened:
+        readable, _, _ = select.select([sock], [], [], 0)
+        if not readable:
+            held.append(sock)  # accepted and idle
+            continue
+        try:
+            data = sock.recv(4096)
+            attack.count("refused 503" if data.startswith(b"HTTP/1.1 503") else "refused closed")
+        except ConnectionResetError:
+            attack.count("refused reset")
+        sock.close()
+    attack.count("held", len(held))
+    while time.monotonic() < deadline and not attack.stop.is_set():
+        time.sleep(0.2)
+    for sock in held:
+        sock.close()
+
+
+def stream_flood(attack, index, deadline):
+    """Opens up to 60 live-page event streams from one address and holds them."""
+    source = "127.0.0.4"
+    held = []
+    for _ in range(60):
+        if time.monotonic() >= deadline or attack.stop.is_set():
+            break
+        sock = raw_connect(attack.server, source)
+        sock.sendall(b"GET /quotes/1/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+        status = read_status(sock)
+        attack.count(f"stream {status}")
+        if status == 200:
+            held.append(sock)
+        else:
+            sock.close()
+    while time.monotonic() < deadline and not attack.stop.is_set():
+        time.sleep(0.2)
+    for sock in held:
+        sock.close()
+
+
+def signin_flood(attack, index, deadline):
+    """A loop of wrong sign-ins for random usernames from one address, one cookie and token."""
+    source = "127.0.0.5"
+    visitor = Visitor(attack.server, source)
+    visitor.get("/login")
+    while time.monotonic() < deadline and not attack.stop.is_set():
+        name = "nobody%06d" % random.randrange(10**6)
+        status, headers, _ = visitor.post("/login", {"username": name, "password": "wrong password"})
+        attack.count(f"sign-in {status}")
+        if status in (429, 503):
+            time.sleep(0.05)  # an attacker may well not wait; the bound on this loop's rate is ours
+    visitor.close()
+
+
+ATTACKS = {
+    "slow-bodies": (slow_bodies, 12),
+    "connection-flood": (connection_flood, 1),
+    "stream-flood": (stream_flood, 1),
+    "signin-flood": (signin_flood, 4),
+}
+
+
+def process_figures(pid):
+    """(RSS in kB, open descriptors) of the server process."""
+    rss = 0
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                rss = int(line.split()[1])
+    return rss, len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def run_attack(server, legit, name, results):
+    target, threads = ATTACKS[name]
+    attack = Attack(name, threads)
+    attack.server = server
+    deadline = time.monotonic() + ATTACK_SECONDS
+    workers = attack.run(target, deadline)
+    time.sleep(3)  # let the attack take hold
+    rounds = 0
+    while rounds < 2 or time.monotonic() < deadline - 1:  # the whole attack long, at least twice
+        rounds += 1
+        legit.round(f"{name} #{rounds}")
+        time.sleep(0.5)
+    attack.stop.set()
+    for worker in workers:
+        worker.join(timeout=ATTACK_SECONDS + 10)
+        check(not worker.is_alive(), f"{name}: an attacker thread did not stop")
+    results[name] = dict(attack.counts)
+    print(f"  {name}: legit visitor fine; attacker saw {dict(sorted(attack.counts.items()))}", flush=True)
+    return attack.counts
+
+
+def check_attack_outcomes(name, counts):
+    if name == "slow-bodies":
+        cut = sum(v for k, v in counts.items() if k.startswith("answered 408") or k.startswith("cut off"))
+        check(cut > 0, f"slow-bodies: no trickling body was cut off: {counts}")
+    elif name == "connection-flood":
+        refused = sum(v for k, v in counts.items() if k.startswith("refused"))
+        check(refused > 0, f"connection-flood: 400 connections from one address were all kept: {counts}")
+        check(counts.get("held", 0) <= 256, f"connection-flood: more than 256 held: {counts}")
+    elif name == "stream-flood":
+        check(counts.get("stream 200", 0) <= 32, f"stream-flood: more than 32 streams from one address: {counts}")
+        check(counts.get("stream 503", 0) > 0, f"stream-flood: no stream refused: {counts}")
+
+
+def hostile_inputs(server):
+    """NUL, control characters and bidirectional overrides: 422, never 500."""
+    visitor = Visitor(server, "127.0.0.9")
+    visitor.get("/signup")
+    status, _, _ = visitor.post("/signup", {"username": "nuller", "display_name": "Nul",
+                                            "password": "aaaaaaaa\x00", "password_confirmation": "aaaaaaaa\x00"})
+    check(status == 422, f"a NUL in the sign-up password answered {status}")
+    status, _, _ = visitor.post("/signup", {"username": "bidi", "display_name": "evil\u202egnp.exe",
+                                            "password": PASSWORD, "password_confirmation": PASSWORD})
+    check(status == 422, f"a right-to-left override in a display name answered {status}")
+    visitor.close()
+    print("  inputs: NUL and bidirectional override refused with 422", flush=True)
+
+
+def signin_race(server):
+    """60 wrong passwords for one username at once: at most 5 reach the hash; then even the right
+    password answers 429."""
+    owner = Legit(server, "racetarget")
+    owner.sign_up()
+    owner.visitor.close()
+    cookies, token = presession(server, "127.0.0.6")
+    statuses = []
+    lock = threading.Lock()
+
+    def guess(_):
+        visitor = Visitor(server, "127.0.0.6")
+        visitor.cookies, visitor.token = dict(cookies), token
+        status, _, _ = visitor.post("/login", {"username": "racetarget", "password": "wrong guess"})
+        visitor.close()
+        with lock:
+            statuses.append(status)
+    workers = [threading.Thread(target=guess, args=(i,), daemon=True) for i in range(60)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=60)
+    checked = statuses.count(401)
+    check(len(statuses) == 60, f"sign-in race: {len(statuses)} of 60 answered")
+    check(checked <= 5, f"sign-in race: {checked} of 60 wrong guesses got a password check (401); at most 5 may")
+    visitor = Visitor(server, "127.0.0.7")
+    visitor.get("/login")
+    status, _, _ = visitor.post("/login", {"username": "racetarget", "password": PASSWORD})
+    check(status == 429, f"sign-in race: the right password after the lock answered {status}, not 429")
+    print(f"  sign-in race: {checked} password checks of 60 guesses; the right password then 429", flush=True)
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    executable, root = sys.argv[1], sys.argv[2]
+    only = None
+    if "--only" in sys.argv:
+        only = sys.argv[sys.argv.index("--only") + 1].split(",")
+    with tempfile.TemporaryDirectory(prefix="quotebook-hostile-") as data:
+        server = Server(executable, root, data)
+        try:
+            pid = server.process.pid
+            legit = Legit(server, "legit")
+            legit.sign_up()
+            legit.round("warm-up")
+            legit.round("quiet")
+            before = process_figures(pid)
+            print(f"before: RSS {before[0]} kB, {before[1]} descriptors", flush=True)
+            results = {}
+            for name in ATTACKS:
+                if only and name not in only:
+                    continue
+                counts = run_attack(server, legit, name, results)
+                check_attack_outcomes(name, counts)
+            if not only or "inputs" in only:
+                hostile_inputs(server)
+            if not only or "signin-race" in only:
+                signin_race(server)
+            legit.visitor.close()
+            # Closed connections and ended streams are let go within a moment.
+            after = None
+            for _ in range(50):
+                after = process_figures(pid)
+                if after[1] <= before[1] + 16:
+                    break
+                time.sleep(0.2)
+            print(f"after: RSS {after[0]} kB, {after[1]} descriptors", flush=True)
+            check(after[1] <= before[1] + 16, f"descriptors: {before[1]} before, {after[1]} after the attacks")
+            check(after[0] <= before[0] + 64 * 1024, f"RSS: {before[0]} kB before, {after[0]} kB after the attacks")
+            for name, values in sorted(legit.timings.items()):
+                values = sorted(values)
+                print(f"  legit {name}: n={len(values)} median {values[len(values) // 2] * 1000:.1f} ms, "
+                      f"max {values[-1] * 1000:.1f} ms", flush=True)
+            server.stop()
+        except BaseException:
+            server.kill_if_running()
+            raise
+    print("hostile clients: all checks passed")
+
+
+if __name__ == "__main__":
+    main()
