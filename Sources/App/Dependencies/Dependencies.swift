@@ -18,7 +18,8 @@ package struct Dependencies: Sendable {
     package var hashingPool: BlockingThreadPool
     /// The key CSRF tokens are made with, kept in the database so tokens survive a restart.
     package var csrfKey: [UInt8]
-    /// `--secure-cookies`: cookies carry `Secure` (the app is served over HTTPS by a proxy).
+    /// `--secure-cookies`: cookies carry `Secure` and the `__Host-` prefix (``AppCookies``; the app
+    /// is served over HTTPS by a proxy).
     package var secureCookies: Bool
     /// The current time; tests pass a fixed one.
     package var now: @Sendable () -> Date
