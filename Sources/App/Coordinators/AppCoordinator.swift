@@ -27,6 +27,7 @@ package struct AppCoordinator: HTTPResponder {
     /// The journal is shared with other instances: state-changing POSTs set the
     /// ``SeenWriteCookie`` and requests carrying it wait for this instance to catch up.
     private let sharesJournal: Bool
+    private let seen: SeenWriteCookie
     private let now: @Sendable () -> Date
     private let renderer: PageRenderer
     private let logger: Logger
@@ -71,6 +72,7 @@ package struct AppCoordinator: HTTPResponder {
         self.sessions = sessions
         csrf = CSRFProtection(key: dependencies.csrfKey)
         cookies = AppCookies(isSecure: dependencies.secureCookies)
+        seen = SeenWriteCookie(bookSecret: dependencies.csrfKey, names: cookies)
         sharesJournal = store.sharesJournal
         now = dependencies.now
         renderer = PageRenderer(
@@ -90,8 +92,9 @@ package struct AppCoordinator: HTTPResponder {
     package var openEventStreams: Int { feed.listenerCount }
 
     package func respond(to request: HTTPRequest) async -> HTTPResponse {
-        if sharesJournal, let seen = SeenWriteCookie.sequence(in: request.cookies, names: cookies),
-            !(await store.waitForJournal(through: seen, timeout: SeenWriteCookie.catchUpTimeout))
+        // Only a position this book signed is waited for: a forged one is ignored at once.
+        if sharesJournal, let sequence = seen.sequence(in: request.cookies),
+            !(await store.waitForJournal(through: sequence, timeout: SeenWriteCookie.catchUpTimeout))
         {
             logger.warning("\(request.method) \(request.path): served before this instance caught up with the visitor's last save")
         }
@@ -112,7 +115,7 @@ package struct AppCoordinator: HTTPResponder {
         }
         if sharesJournal, request.method == .post, response.status == .seeOther {
             // After the save, so the sequence includes it: the next page may come from another instance.
-            exchange.cookies.append(SeenWriteCookie.setting(store.appliedJournalSequence, names: cookies))
+            exchange.cookies.append(seen.setting(store.appliedJournalSequence))
         }
         return finish(response, exchange: exchange)
     }
@@ -132,7 +135,7 @@ package struct AppCoordinator: HTTPResponder {
     /// catches up first). Runs on the event loop.
     package func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
         guard request.method == .get || request.method == .head else { return nil }
-        if sharesJournal, let seen = SeenWriteCookie.sequence(in: request.cookies, names: cookies), seen > store.appliedJournalSequence {
+        if sharesJournal, let sequence = seen.sequence(in: request.cookies), sequence > store.appliedJournalSequence {
             return nil  // this visitor saved something this instance has not applied yet: catch up first
         }
         let revision = store.revision
