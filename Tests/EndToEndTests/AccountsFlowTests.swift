@@ -54,7 +54,8 @@ import Testing
         #expect(await browser.get("/").text.contains(">Ada Lovelace</a>"))
 
         // The same token under the unprefixed name could have been set by anyone: it signs no one in.
-        let plain = await app.respond(HTTPRequest(method: .get, target: "/", headers: ["Host": "test", "Cookie": "quotebook_session=\(token)"]))
+        let plain = await app.respond(
+            HTTPRequest(method: .get, target: "/", headers: ["Host": "test", "Cookie": "quotebook_session=\(token)"]))
         #expect(plain.text.contains(">Sign in</a>"))
         #expect(!plain.text.contains("Ada Lovelace"))
 

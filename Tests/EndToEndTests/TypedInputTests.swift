@@ -39,9 +39,10 @@ import Testing
         _ page: ClientResponse, _ scalar: Unicode.Scalar, beside errorID: String, sourceLocation: SourceLocation = #_sourceLocation
     ) {
         #expect(page.status == 422, sourceLocation: sourceLocation)
-        let message = fieldError(errorID, in: page)
+        let message = fieldError(errorID, in: page) ?? "no message"
         let hex = String(scalar.value, radix: 16, uppercase: true)
-        #expect(message?.contains("U+" + String(repeating: "0", count: 4 - hex.count) + hex) == true, "\(message ?? "no message")", sourceLocation: sourceLocation)
+        let codePoint = "U+" + String(repeating: "0", count: 4 - hex.count) + hex
+        #expect(message.contains(codePoint), "\(message)", sourceLocation: sourceLocation)
         if scalar.value < 0xA0 { #expect(!page.text.unicodeScalars.contains(scalar), sourceLocation: sourceLocation) }
     }
 
@@ -82,10 +83,12 @@ import Testing
         try await Self.withServer { app, browser in
             #expect(try await browser.signUp("ada").status == 303)
             var visitor = SocketBrowser(port: browser.port)
-            let username = try await visitor.submit("/login", [("username", "ada" + c), ("password", "correct horse battery")], formPage: "/login")
+            let username = try await visitor.submit(
+                "/login", [("username", "ada" + c), ("password", "correct horse battery")], formPage: "/login")
             Self.expectRefused(username, scalar, beside: "username-error")
             #expect(!username.text.contains("correct horse battery"))
-            let password = try await visitor.submit("/login", [("username", "ada"), ("password", "correct horse battery" + c)], formPage: "/login")
+            let password = try await visitor.submit(
+                "/login", [("username", "ada"), ("password", "correct horse battery" + c)], formPage: "/login")
             #expect(password.status == 401)
             #expect(visitor.cookies["quotebook_session"] == nil)
         }
@@ -118,7 +121,8 @@ import Testing
     func theDisplayNameOfAProfileRefusesTheCharacter(_ scalar: Unicode.Scalar) async throws {
         try await Self.withServer { app, browser in
             #expect(try await browser.signUp("ada").status == 303)
-            let page = try await browser.submit("/profile/name", [("display_name", "Ada " + String(scalar) + "Lovelace")], formPage: "/profile/edit")
+            let page = try await browser.submit(
+                "/profile/name", [("display_name", "Ada " + String(scalar) + "Lovelace")], formPage: "/profile/edit")
             Self.expectRefused(page, scalar, beside: "name-error")
             #expect(app.store.state.user(named: try #require(Username("ada")))?.displayName == "ada")
         }

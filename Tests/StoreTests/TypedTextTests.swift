@@ -41,7 +41,10 @@ import Testing
         (QuoteDraft(text: "Fine\u{0}", author: "Ada"), [QuoteField.text: FieldProblem.forbiddenCharacter("\u{0}")]),
         (QuoteDraft(text: "Fine", author: "Ada\u{202E}"), [.author: .forbiddenCharacter("\u{202E}")]),
         (QuoteDraft(text: "Fine", author: "Ada\tLovelace"), [.author: .forbiddenCharacter("\t")]),
-        (QuoteDraft(text: "Fi\u{7F}ne", author: "A\u{2066}da"), [.text: .forbiddenCharacter("\u{7F}"), .author: .forbiddenCharacter("\u{2066}")]),
+        (
+            QuoteDraft(text: "Fi\u{7F}ne", author: "A\u{2066}da"),
+            [.text: .forbiddenCharacter("\u{7F}"), .author: .forbiddenCharacter("\u{2066}")]
+        ),
     ])
     func quoteDraftsWithRefusedCharactersHaveProblems(draft: QuoteDraft, problems: [QuoteField: FieldProblem]) {
         #expect(draft.problems == problems)
