@@ -27,6 +27,7 @@ package struct AppCoordinator: HTTPResponder {
     /// The journal is shared with other instances: state-changing POSTs set the
     /// ``SeenWriteCookie`` and requests carrying it wait for this instance to catch up.
     private let sharesJournal: Bool
+    /// Signs and checks that cookie's journal positions with the book's secret.
     private let seen: SeenWriteCookie
     private let now: @Sendable () -> Date
     private let renderer: PageRenderer
@@ -162,8 +163,9 @@ package struct AppCoordinator: HTTPResponder {
         return finished
     }
 
-    /// Whether a request with `cookies` carries neither a session nor a pre-session cookie: its
-    /// visitor is nobody, and its page is the one every such request for the same target gets.
+    /// Whether a request with `requestCookies` carries neither a session nor a pre-session
+    /// cookie: its visitor is nobody, and its page is the one every such request for the same
+    /// target gets.
     private func isAnonymous(_ requestCookies: HTTPCookies) -> Bool {
         cookies.value(.session, in: requestCookies) == nil && cookies.value(.preSession, in: requestCookies) == nil
     }
