@@ -11,8 +11,9 @@ import Templates
 /// The database is the run's ``TestBackend``: SQLite in memory (or the file at `journalPath`),
 /// or with `QUOTEBOOK_TEST_BACKEND=postgres` a fresh PostgreSQL schema (the same one again for
 /// the same `journalPath`), so every suite built on it runs on both backends. A test that wants
-/// one instance of several on a shared journal passes `sharedJournal`; one about a backend's
-/// own behaviour names it as `backend`.
+/// one instance of several on a shared journal passes `sharedJournal` (and the same
+/// `bookSecret` to each, as instances of one book read it from their shared database); one
+/// about a backend's own behaviour names it as `backend`.
 ///
 /// The storage is closed by ``close()``, or when the last copy of the app is gone.
 package struct TestApp: Sendable {
@@ -39,7 +40,7 @@ package struct TestApp: Sendable {
         isDevelopment: Bool = false, templates: URL = RepositoryPaths.templates, secureCookies: Bool = false,
         now: @escaping @Sendable () -> Date = { TestApp.fixedNow }, hashingQueueLimit: Int = 64, metrics: Bool = false,
         live: LiveSettings = LiveSettings(), sharedJournal: (@Sendable () throws -> any JournalStorage)? = nil,
-        backend: TestBackend? = nil
+        backend: TestBackend? = nil, bookSecret: [UInt8] = SecureRandom.bytes(32)
     ) async throws {
         logSink = InMemoryLogSink()
         let logger = Logger(label: "test", level: .debug, sink: logSink)
@@ -72,7 +73,7 @@ package struct TestApp: Sendable {
             photoStorage: storage.photos,
             signInFailures: storage.signInFailures,
             hashingPool: hashingPool,
-            csrfKey: SecureRandom.bytes(32),
+            csrfKey: bookSecret,
             secureCookies: secureCookies,
             now: now,
             templates: isDevelopment

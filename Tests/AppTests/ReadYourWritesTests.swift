@@ -31,8 +31,10 @@ struct ReadYourWritesTests {
         let open = { @Sendable () throws -> PostgresJournal in
             try PostgresJournal(url: url, schema: schema, pollInterval: .seconds(60), logger: .discarding())
         }
-        let first = try await TestApp(sharedJournal: { try open() })
-        let second = try await TestApp(sharedJournal: { DeafJournal(try open()) })
+        // One book: its instances share its secret, which signs the cookie.
+        let secret = SecureRandom.bytes(32)
+        let first = try await TestApp(sharedJournal: { try open() }, bookSecret: secret)
+        let second = try await TestApp(sharedJournal: { DeafJournal(try open()) }, bookSecret: secret)
         do {
             try await body(first, second)
         } catch {
@@ -59,13 +61,16 @@ struct ReadYourWritesTests {
             #expect(saved.status == .seeOther)
             let cookie = try #require(saved.headers.values(for: "Set-Cookie").first { $0.hasPrefix("quotebook_seen=") })
             #expect(cookie.contains("; HttpOnly") && cookie.contains("; SameSite=Lax") && cookie.contains("; Path=/"))
-            let seen = try #require(Int64(cookie.dropFirst("quotebook_seen=".count).prefix { $0.isNumber }))
+            let value = String(cookie.dropFirst("quotebook_seen=".count).prefix { $0 != ";" })
+            let seen = try #require(Int64(value.prefix { $0.isNumber }))
             #expect(seen == first.store.appliedJournalSequence)
             #expect(second.store.appliedJournalSequence < seen)
 
-            // Without the cookie, the deaf instance does not know the account yet.
+            // Without the cookie, or with its position but not its code, the deaf instance does
+            // not know the account yet.
             #expect(await second.get("/users/ada").status == .notFound)
-            let request = Self.request("/users/ada", cookie: "quotebook_seen=\(seen)")
+            #expect(await second.respond(Self.request("/users/ada", cookie: "quotebook_seen=\(seen)")).status == .notFound)
+            let request = Self.request("/users/ada", cookie: "quotebook_seen=\(value)")
             #expect(second.coordinator.respondImmediately(to: request) == nil)
             let page = await second.respond(request)
             #expect(page.status == .ok)

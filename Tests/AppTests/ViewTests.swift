@@ -57,6 +57,13 @@ import Testing
 
     @Test(arguments: [
         (FieldProblem.empty, "Please enter the text."), (.tooLong(maximum: 5), "Please keep the text to 5 characters or fewer."),
+        (.forbiddenCharacter("\u{0}"), "Please remove the invisible control character U+0000 from the text."),
+        (.forbiddenCharacter("\u{9B}"), "Please remove the invisible control character U+009B from the text."),
+        (
+            .forbiddenCharacter("\u{202E}"),
+            "Please remove the text-direction control U+202E from the text: it can make the page read in the wrong order."
+        ),
+        (.forbiddenCharacter("\n"), "Please write the text on one line, without tabs or line breaks."),
     ])
     func fieldProblemsReadAsSentences(problem: FieldProblem, sentence: String) {
         #expect(QuoteEditView.message(for: problem, field: "the text") == sentence)

@@ -36,10 +36,40 @@ import Testing
         #expect(!app.logSink.entries.contains { $0.message.contains(TestApp.password) || $0.message.contains(token) })
     }
 
-    @Test func secureCookiesAddSecure() async throws {
-        var browser = try await TestApp(secureCookies: true).browser()
+    @Test func secureCookiesAreSecureHostCookiesAndAreReadByThatName() async throws {
+        let app = try await TestApp(secureCookies: true)
+        var browser = app.browser()
+        let form = await browser.get("/signup")
+        #expect(form.headers["Set-Cookie"]?.hasPrefix("__Host-quotebook_presession=") == true)
         let response = try await browser.submit("/signup", signUpFields("ada"))
-        #expect(response.headers.values(for: "Set-Cookie").allSatisfy { $0.contains("; Secure") })
+        #expect(response.status == .seeOther)
+        let setCookies = response.headers.values(for: "Set-Cookie")
+        #expect(setCookies.contains { $0.hasPrefix("__Host-quotebook_session=") })
+        // What `__Host-` demands (RFC 6265bis §4.1.3.2): Secure, Path=/, no Domain.
+        for cookie in setCookies + [form.headers["Set-Cookie"] ?? ""] {
+            #expect(cookie.hasPrefix("__Host-") && cookie.contains("; Secure") && cookie.contains("; Path=/"), "\(cookie)")
+            #expect(!cookie.lowercased().contains("domain="), "\(cookie)")
+        }
+        let token = try #require(browser.cookies["__Host-quotebook_session"])
+        #expect(await browser.get("/").text.contains(">Ada Lovelace</a>"))
+
+        // The same token under the unprefixed name could have been set by anyone: it signs no one in.
+        let plain = await app.respond(
+            HTTPRequest(method: .get, target: "/", headers: ["Host": "test", "Cookie": "quotebook_session=\(token)"]))
+        #expect(plain.text.contains(">Sign in</a>"))
+        #expect(!plain.text.contains("Ada Lovelace"))
+
+        // Signing out deletes the prefixed cookie.
+        let out = try await browser.submit("/logout", [:])
+        #expect(out.headers.values(for: "Set-Cookie").contains { $0.hasPrefix("__Host-quotebook_session=;") && $0.contains("Max-Age=0") })
+        #expect(browser.cookies["__Host-quotebook_session"] == nil)
+    }
+
+    @Test func withoutSecureCookiesTheNamesArePlain() async throws {
+        var browser = try await TestApp().browser()
+        let response = try await browser.submit("/signup", signUpFields("ada"))
+        #expect(response.headers.values(for: "Set-Cookie").allSatisfy { !$0.hasPrefix("__Host-") && !$0.contains("Secure") })
+        #expect(browser.cookies["quotebook_session"] != nil)
     }
 
     @Test func aSignUpWithErrorsIs422KeepingWhatWasTypedButNoPassword() async throws {

@@ -25,6 +25,18 @@ import Testing
         #expect(response.headers["Referrer-Policy"] == "same-origin")
     }
 
+    @Test(arguments: ["/site.css", "/live.js"])
+    func publicFilesSayNosniffAnd304sToo(path: String) async throws {
+        let app = try await TestApp()
+        let file = await app.get(path)
+        #expect(file.status == .ok)
+        #expect(file.headers["X-Content-Type-Options"] == "nosniff")
+        let etag = try #require(file.headers["ETag"])
+        let again = await app.respond(HTTPRequest(method: .get, target: path, headers: ["Host": "test", "If-None-Match": etag]))
+        #expect(again.status == .notModified)
+        #expect(again.headers["X-Content-Type-Options"] == "nosniff")
+    }
+
     @Test(arguments: ["/signup", "/login", "/", "/quotes/1"])
     func signedOutPagesFollowTheRulesToo(path: String) async throws {
         var browser = try await TestApp().browser()

@@ -58,6 +58,7 @@ import Testing
         let again = await app.respond(HTTPRequest(method: .get, target: "/users/ada/photo", headers: ["Host": "t", "If-None-Match": etag]))
         #expect(again.status == .notModified)
         #expect(again.body.isEmpty)
+        #expect(again.headers["X-Content-Type-Options"] == "nosniff")
         let page = await app.get("/users/ada").text
         #expect(page.contains("<img class=\"avatar\" src=\"/users/ada/photo\""))
         // The journal records the hash, never the bytes.

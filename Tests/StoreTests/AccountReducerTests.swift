@@ -38,6 +38,19 @@ import Testing
         }
     }
 
+    @Test func displayNamesRefuseControlAndDirectionCharacters() throws {
+        var state = AppState()
+        #expect(throws: ActionRejection.invalidDisplayName(.forbiddenCharacter("\u{0}"))) {
+            try AppReducer.reduce(&state, signUp("ada", display: "Ada\u{0}"))
+        }
+        _ = try AppReducer.reduce(&state, signUp("ada"))
+        let before = state
+        #expect(throws: ActionRejection.invalidDisplayName(.forbiddenCharacter("\u{202E}"))) {
+            try AppReducer.reduce(&state, .changeDisplayName(UserID(1), to: "Ada \u{202E}ecalevoL", at: date))
+        }
+        #expect(state == before)
+    }
+
     @Test func profileChangesNeedAnExistingUserAndQuote() throws {
         var state = AppState()
         #expect(throws: ActionRejection.userNotFound(UserID(1))) { try AppReducer.reduce(&state, .setPhoto(UserID(1), nil, at: date)) }

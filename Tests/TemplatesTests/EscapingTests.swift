@@ -2,7 +2,8 @@ import Foundation
 import Templates
 import Testing
 
-/// `{{name}}` escapes exactly `& < > " '`; `{{{name}}}` and `{{&name}}` copy verbatim.
+/// `{{name}}` escapes exactly `& < > " '` and replaces the controls HTML does not allow;
+/// `{{{name}}}` and `{{&name}}` copy verbatim.
 @Suite struct EscapingTests {
     static let cases: [(input: String, escaped: String)] = [
         ("plain text", "plain text"),
@@ -30,6 +31,23 @@ import Testing
     func copiesRawValuesVerbatim(_ input: String, _ escaped: String) throws {
         let library = try TemplateLibrary(sources: ["t": "{{{value}}}|{{&value}}"])
         #expect(try library.render("t", context: ["value": .string(input)]) == input + "|" + input)
+    }
+
+    @Test(arguments: [
+        ("a\u{0}b", "a\u{FFFD}b"),
+        ("\u{1}\u{8}\u{B}\u{E}\u{1B}\u{1F}", String(repeating: "\u{FFFD}", count: 6)),
+        ("del\u{7F}", "del\u{FFFD}"),
+        ("\u{80}c1\u{85}\u{9F}", "\u{FFFD}c1\u{FFFD}\u{FFFD}"),
+        ("<\u{0}&", "&lt;\u{FFFD}&amp;"),
+        // Allowed: HTML's whitespace controls, and the Latin-1 letters that share C1's lead byte.
+        ("tab\tLF\nFF\u{C}CR\r", "tab\tLF\nFF\u{C}CR\r"),
+        ("\u{A0}©¿ÀĀ\u{202E}", "\u{A0}©¿ÀĀ\u{202E}"),
+        ("Â ends with ©", "Â ends with ©"),
+        ("ends with \u{85}", "ends with \u{FFFD}"),
+    ])
+    func replacesTheControlsHTMLDoesNotAllow(_ input: String, _ escaped: String) throws {
+        let library = try TemplateLibrary(sources: ["t": "{{value}}|{{{value}}}"])
+        #expect(try library.render("t", context: ["value": .string(input)]) == escaped + "|" + input)
     }
 
     @Test func escapesLongValuesWithSpecialCharactersFarApart() throws {

@@ -32,10 +32,15 @@ package enum AddUserCommand {
         }
         let name = displayName ?? username.rawValue
         if let problem = User.problem(withDisplayName: name) {
-            return Outcome(exitCode: 65, message: "invalid display name: \(problem == .empty ? "empty" : "longer than \(User.maximumDisplayNameLength) characters")")
+            return Outcome(exitCode: 65, message: "invalid display name: \(describe(problem))")
         }
-        guard password.count >= AccountsController.minimumPasswordLength else {
+        switch AccountsController.problem(withPassword: password) {
+        case .forbiddenCharacter(let scalar):
+            return Outcome(exitCode: 65, message: "the password holds \(describe(scalar)), which no password may")
+        case .some:
             return Outcome(exitCode: 65, message: "the password must have at least \(AccountsController.minimumPasswordLength) characters")
+        case nil:
+            break
         }
         guard store.state.user(named: username) == nil else {
             return Outcome(exitCode: 65, message: "the username \(username) is taken")
@@ -50,5 +55,18 @@ package enum AddUserCommand {
         } catch {
             return Outcome(exitCode: 1, message: "could not create the account: \(error)")
         }
+    }
+
+    private static func describe(_ problem: FieldProblem) -> String {
+        switch problem {
+        case .empty: "empty"
+        case .tooLong, .tooLarge: "longer than \(User.maximumDisplayNameLength) characters"
+        case .forbiddenCharacter(let scalar): "it holds \(describe(scalar)), which no name may"
+        }
+    }
+
+    /// The code point of a refused character (most are invisible on a terminal).
+    private static func describe(_ scalar: Unicode.Scalar) -> String {
+        "the control character " + TypedTextMessage.codePoint(scalar)
     }
 }

@@ -27,7 +27,7 @@ package struct AppOptions: Sendable, Equatable {
     package var timeouts = HTTPTimeouts()
     /// Event-loop threads; nil means one per core.
     package var eventLoops: Int?
-    /// `--secure-cookies`: cookies carry `Secure` (served over HTTPS behind a proxy).
+    /// `--secure-cookies`: cookies carry `Secure` and the `__Host-` prefix (served over HTTPS behind a proxy).
     package var secureCookies = false
     /// Threads that hash passwords (`--hashing-threads`).
     package var hashingThreads = 2
@@ -158,7 +158,7 @@ package struct AppOptions: Sendable, Equatable {
                              directory, then the package root)
           --dev              re-read templates when they change; error pages show details
           --log-level LEVEL  trace, debug, info, notice, warning or error (default info)
-          --secure-cookies   mark cookies Secure (when served over HTTPS by a proxy)
+          --secure-cookies   mark cookies Secure, named __Host-… (when served over HTTPS by a proxy)
           --hashing-threads N  threads that hash passwords (default 2)
           --metrics          count requests and store actions; serve them at GET /metrics
                              in the Prometheus text format (without it /metrics is a 404)

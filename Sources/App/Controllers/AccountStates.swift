@@ -17,6 +17,8 @@ package struct SignUpForm: Sendable, Equatable {
 
 /// Why a sign-up field was refused.
 package enum SignUpProblem: Sendable, Equatable {
+    /// Holds a character no typed text may (``TypedText``): the username or the password.
+    case forbiddenCharacter(Unicode.Scalar)
     /// Not 3–32 of `a-z 0-9 _ -`.
     case invalidUsername
     case usernameTaken
@@ -55,6 +57,9 @@ package enum SignInFormState: Sendable, Equatable {
     case form(username: String, returnTo: ReturnPath?)
     /// Wrong username or password: one message that does not say which.
     case rejected(username: String, returnTo: ReturnPath?)
+    /// The username holds a character no typed text may (``TypedText``), so it names no
+    /// account; nothing was checked or counted.
+    case forbiddenCharacter(Unicode.Scalar, username: String, returnTo: ReturnPath?)
     /// Too many failures for this username in the last minute.
     case throttled(username: String, returnTo: ReturnPath?)
     /// Too many password hashes are queued; try again shortly.

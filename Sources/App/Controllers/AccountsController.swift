@@ -28,14 +28,16 @@ package struct AccountsController: Sendable {
     package func signUp(_ form: SignUpForm) async throws -> SignUpState {
         var problems: [SignUpField: SignUpProblem] = [:]
         let username = Username(form.username)
-        if username == nil {
+        if let scalar = TypedText.firstForbiddenScalar(in: form.username, layout: .singleLine) {
+            problems[.username] = .forbiddenCharacter(scalar)
+        } else if username == nil {
             problems[.username] = .invalidUsername
         } else if let username, store.state.user(named: username) != nil {
             problems[.username] = .usernameTaken
         }
         if let problem = User.problem(withDisplayName: form.displayName) { problems[.displayName] = .displayName(problem) }
-        if form.password.count < Self.minimumPasswordLength {
-            problems[.password] = .passwordTooShort
+        if let problem = Self.problem(withPassword: form.password) {
+            problems[.password] = problem
         } else if form.password != form.passwordConfirmation {
             problems[.passwordConfirmation] = .confirmationMismatch
         }
@@ -64,9 +66,25 @@ package struct AccountsController: Sendable {
         }
     }
 
+    /// What is wrong with a new password, nil when it may be chosen: a character no typed text
+    /// may hold (``TypedText``; `crypt` cannot take a NUL at all), or too short. Sign-up and
+    /// `quotebook user add` both ask.
+    package static func problem(withPassword password: String) -> SignUpProblem? {
+        if let scalar = TypedText.firstForbiddenScalar(in: password, layout: .singleLine) { return .forbiddenCharacter(scalar) }
+        return password.count < minimumPasswordLength ? .passwordTooShort : nil
+    }
+
     /// Checks `password` for `typedUsername` and starts a session. An unknown username still
     /// spends one hash, so timing does not tell which usernames exist.
+    ///
+    /// A username holding a character ``TypedText`` refuses names no account: it is answered at
+    /// once, before the throttle's storage (PostgreSQL text cannot hold a NUL) or the hash. The
+    /// password is not held to that rule here: one that cannot match (a NUL) simply fails as a
+    /// wrong password, and an account made before the rule keeps working.
     package func signIn(username typedUsername: String, password: String, returnTo: ReturnPath?) async throws -> SignInState {
+        if let scalar = TypedText.firstForbiddenScalar(in: typedUsername, layout: .singleLine) {
+            return .showing(.forbiddenCharacter(scalar, username: typedUsername, returnTo: returnTo))
+        }
         let date = now()
         guard try await !throttle.isLocked(typedUsername, now: date) else {
             return .showing(.throttled(username: typedUsername, returnTo: returnTo))

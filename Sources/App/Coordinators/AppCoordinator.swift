@@ -22,10 +22,13 @@ package struct AppCoordinator: HTTPResponder {
     private let feed: QuoteFeed
     private let sessions: SessionKeeper
     private let csrf: CSRFProtection
-    private let secureCookies: Bool
+    /// The cookies' names and attributes (`--secure-cookies`).
+    private let cookies: AppCookies
     /// The journal is shared with other instances: state-changing POSTs set the
     /// ``SeenWriteCookie`` and requests carrying it wait for this instance to catch up.
     private let sharesJournal: Bool
+    /// Signs and checks that cookie's journal positions with the book's secret.
+    private let seen: SeenWriteCookie
     private let now: @Sendable () -> Date
     private let renderer: PageRenderer
     private let logger: Logger
@@ -69,7 +72,8 @@ package struct AppCoordinator: HTTPResponder {
         self.feed = feed
         self.sessions = sessions
         csrf = CSRFProtection(key: dependencies.csrfKey)
-        secureCookies = dependencies.secureCookies
+        cookies = AppCookies(isSecure: dependencies.secureCookies)
+        seen = SeenWriteCookie(bookSecret: dependencies.csrfKey, names: cookies)
         sharesJournal = store.sharesJournal
         now = dependencies.now
         renderer = PageRenderer(
@@ -89,8 +93,9 @@ package struct AppCoordinator: HTTPResponder {
     package var openEventStreams: Int { feed.listenerCount }
 
     package func respond(to request: HTTPRequest) async -> HTTPResponse {
-        if sharesJournal, let seen = SeenWriteCookie.sequence(in: request),
-            !(await store.waitForJournal(through: seen, timeout: SeenWriteCookie.catchUpTimeout))
+        // Only a position this book signed is waited for: a forged one is ignored at once.
+        if sharesJournal, let sequence = seen.sequence(in: request.cookies),
+            !(await store.waitForJournal(through: sequence, timeout: SeenWriteCookie.catchUpTimeout))
         {
             logger.warning("\(request.method) \(request.path): served before this instance caught up with the visitor's last save")
         }
@@ -111,7 +116,7 @@ package struct AppCoordinator: HTTPResponder {
         }
         if sharesJournal, request.method == .post, response.status == .seeOther {
             // After the save, so the sequence includes it: the next page may come from another instance.
-            exchange.cookies.append(SeenWriteCookie.setting(store.appliedJournalSequence, isSecure: secureCookies))
+            exchange.cookies.append(seen.setting(store.appliedJournalSequence))
         }
         return finish(response, exchange: exchange)
     }
@@ -131,19 +136,19 @@ package struct AppCoordinator: HTTPResponder {
     /// catches up first). Runs on the event loop.
     package func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
         guard request.method == .get || request.method == .head else { return nil }
-        if sharesJournal, let seen = SeenWriteCookie.sequence(in: request), seen > store.appliedJournalSequence {
+        if sharesJournal, let sequence = seen.sequence(in: request.cookies), sequence > store.appliedJournalSequence {
             return nil  // this visitor saved something this instance has not applied yet: catch up first
         }
         let revision = store.revision
-        let cookies = request.cookies
-        let cache = Self.isAnonymous(cookies) ? pageCache : nil
+        let requestCookies = request.cookies
+        let cache = isAnonymous(requestCookies) ? pageCache : nil
         if let entry = cache?.entry(for: request.target, revision: revision) {
             let response = request.ifNoneMatch(includes: entry.tag, starMatches: false) ? Self.notModified(entry.tag) : entry.response
             requestCounters?.count(entry.routeLabel, status: response.status.code)
             return response
         }
         var exchange = Exchange(visitor: Visitor(), revision: revision)
-        guard let navigation = routeImmediately(request, cookies: cookies, exchange: &exchange) else { return nil }
+        guard let navigation = routeImmediately(request, cookies: requestCookies, exchange: &exchange) else { return nil }
         let response: HTTPResponse
         switch navigation {
         case .present, .redirect, .respond: response = resolvePage(navigation, exchange: exchange)
@@ -165,8 +170,9 @@ package struct AppCoordinator: HTTPResponder {
     /// event loop.
     package func respondBeforeBody(to request: HTTPRequest) -> HTTPResponse? {
         guard request.method == .post else { return nil }
-        let cookies = request.cookies
-        guard cookies[SessionKeeper.cookieName] == nil, csrfBinding(request, visitor: Visitor()) == nil else { return nil }
+        guard cookies.value(.session, in: request.cookies) == nil, csrfBinding(request, visitor: Visitor()) == nil else {
+            return nil
+        }
         var exchange = Exchange(visitor: Visitor(), revision: store.revision)
         guard let segments = decodedSegments(of: request, exchange: &exchange) else {
             return finish(resolvePage(.present(ErrorView.page(for: .notFound)), exchange: exchange), exchange: exchange)
@@ -183,10 +189,11 @@ package struct AppCoordinator: HTTPResponder {
         return finish(resolvePage(navigation, exchange: exchange), exchange: exchange)
     }
 
-    /// Whether a request with `cookies` carries neither a session nor a pre-session cookie: its
-    /// visitor is nobody, and its page is the one every such request for the same target gets.
-    private static func isAnonymous(_ cookies: HTTPCookies) -> Bool {
-        cookies[SessionKeeper.cookieName] == nil && cookies[CSRFProtection.preSessionCookieName] == nil
+    /// Whether a request with `requestCookies` carries neither a session nor a pre-session
+    /// cookie: its visitor is nobody, and its page is the one every such request for the same
+    /// target gets.
+    private func isAnonymous(_ requestCookies: HTTPCookies) -> Bool {
+        cookies.value(.session, in: requestCookies) == nil && cookies.value(.preSession, in: requestCookies) == nil
     }
 
     /// The answer to a GET whose `If-None-Match` names the page's current `tag`.
@@ -337,7 +344,7 @@ package struct AppCoordinator: HTTPResponder {
         }
         if issuesFormToken, exchange.visitor.csrfToken == nil {
             let value = CSRFProtection.makePreSessionValue()
-            exchange.cookies.append(SetCookie(name: CSRFProtection.preSessionCookieName, value: value, isSecure: secureCookies))
+            exchange.cookies.append(cookies.setting(.preSession, to: value))
             exchange.visitor.csrfToken = csrf.token(for: .preSession(value))
         }
         if tagsPages, route.method == .get {
@@ -386,10 +393,10 @@ package struct AppCoordinator: HTTPResponder {
 
     /// The signed-in person, from the session cookie, and the CSRF token their forms carry.
     private func identify(_ request: HTTPRequest, exchange: inout Exchange) async throws -> Visitor {
-        let cookies = request.cookies
+        let requestCookies = request.cookies
         let date = now()
         var session: SessionRecord?
-        if let token = cookies[SessionKeeper.cookieName] {
+        if let token = cookies.value(.session, in: requestCookies) {
             session = try await sessions.session(forToken: token, now: date)
         }
         if let session, store.state.users[session.userID] == nil {
@@ -397,29 +404,29 @@ package struct AppCoordinator: HTTPResponder {
             // applies the sign-up from the shared journal a moment later, or now.
             await store.catchUpWithJournal()
         }
-        return visitor(cookies: cookies, session: session, date: date, exchange: &exchange)
+        return visitor(cookies: requestCookies, session: session, date: date, exchange: &exchange)
     }
 
     /// ``identify(_:exchange:)`` from the session cache alone, given the request's `cookies`: nil
     /// when only storage can tell.
-    private func identifyImmediately(_ cookies: HTTPCookies, exchange: inout Exchange) -> Visitor? {
+    private func identifyImmediately(_ requestCookies: HTTPCookies, exchange: inout Exchange) -> Visitor? {
         let date = now()
         var session: SessionRecord?
-        if let token = cookies[SessionKeeper.cookieName] {
+        if let token = cookies.value(.session, in: requestCookies) {
             switch sessions.cachedSession(forToken: token, now: date) {
             case .notAToken: session = nil
             case .live(let record) where store.state.users[record.userID] != nil: session = record
             case .live, .needsStorage: return nil
             }
         }
-        return visitor(cookies: cookies, session: session, date: date, exchange: &exchange)
+        return visitor(cookies: requestCookies, session: session, date: date, exchange: &exchange)
     }
 
     /// Who is asking, given the session the cookie names (nil: none, or not live). The cookie is
     /// deleted only when the session is not live: a live one whose account this instance has not
     /// applied yet (made on another instance) is signed out for this request alone.
-    private func visitor(cookies: HTTPCookies, session: SessionRecord?, date: Date, exchange: inout Exchange) -> Visitor {
-        if let token = cookies[SessionKeeper.cookieName] {
+    private func visitor(cookies requestCookies: HTTPCookies, session: SessionRecord?, date: Date, exchange: inout Exchange) -> Visitor {
+        if let token = cookies.value(.session, in: requestCookies) {
             if let session, let user = store.state.users[session.userID] {
                 if session.lastUsedAt == date, session.createdAt != date {
                     // Used again after an hour or more: the browser's copy gets a fresh lifetime too.
@@ -427,9 +434,9 @@ package struct AppCoordinator: HTTPResponder {
                 }
                 return Visitor(user: user, session: session, csrfToken: csrf.token(for: .session(id: session.id)))
             }
-            if session == nil { exchange.cookies.append(.deleting(SessionKeeper.cookieName, isSecure: secureCookies)) }
+            if session == nil { exchange.cookies.append(cookies.deleting(.session)) }
         }
-        if let value = cookies[CSRFProtection.preSessionCookieName], CSRFProtection.isPreSessionValue(value) {
+        if let value = cookies.value(.preSession, in: requestCookies), CSRFProtection.isPreSessionValue(value) {
             return Visitor(csrfToken: csrf.token(for: .preSession(value)))
         }
         return Visitor()
@@ -438,7 +445,7 @@ package struct AppCoordinator: HTTPResponder {
     /// What a POST's CSRF token must be bound to: the session, or the pre-session cookie.
     private func csrfBinding(_ request: HTTPRequest, visitor: Visitor) -> CSRFProtection.Binding? {
         if let session = visitor.session { return .session(id: session.id) }
-        guard let value = request.cookies[CSRFProtection.preSessionCookieName], CSRFProtection.isPreSessionValue(value) else {
+        guard let value = cookies.value(.preSession, in: request.cookies), CSRFProtection.isPreSessionValue(value) else {
             return nil
         }
         return .preSession(value)
@@ -453,11 +460,11 @@ package struct AppCoordinator: HTTPResponder {
             return .push(QuotesRoute.list(page: 1))
         case let .signedIn(session, returnTo):
             if let old = exchange.visitor.session { try await sessions.end(old) }
-            exchange.cookies.removeAll { $0.name == SessionKeeper.cookieName }
+            exchange.cookies.removeAll { $0.name == cookies.name(.session) }
             exchange.cookies.append(sessionCookie(session.token))
             return .redirect(returnTo.flatMap(Self.location(for:)) ?? Location(QuotesRoute.home))
         case .signedOut:
-            exchange.cookies.append(.deleting(SessionKeeper.cookieName, isSecure: secureCookies))
+            exchange.cookies.append(cookies.deleting(.session))
             return .push(QuotesRoute.home)
         case .profileUpdated(let username):
             return .push(ProfilesRoute.show(username))
@@ -479,7 +486,7 @@ package struct AppCoordinator: HTTPResponder {
     }
 
     private func sessionCookie(_ token: String) -> SetCookie {
-        SetCookie(name: SessionKeeper.cookieName, value: token, maxAge: Int(SessionKeeper.idleLifetime), isSecure: secureCookies)
+        cookies.setting(.session, to: token, maxAge: Int(SessionKeeper.idleLifetime))
     }
 
     /// Performs a navigation: renders, redirects, or passes a response through.

@@ -16,9 +16,12 @@ package struct Dependencies: Sendable {
     package var signInFailures: any SignInFailureStorage
     /// The threads that hash passwords (never an event loop or the cooperative pool).
     package var hashingPool: BlockingThreadPool
-    /// The key CSRF tokens are made with, kept in the database so tokens survive a restart.
+    /// The book's secret, kept in the database (so tokens survive a restart, and every instance
+    /// of one book has the same): CSRF tokens are made with it, and the `quotebook_seen`
+    /// cookie's code with a key derived from it (``SeenWriteCookie``).
     package var csrfKey: [UInt8]
-    /// `--secure-cookies`: cookies carry `Secure` (the app is served over HTTPS by a proxy).
+    /// `--secure-cookies`: cookies carry `Secure` and the `__Host-` prefix (``AppCookies``; the app
+    /// is served over HTTPS by a proxy).
     package var secureCookies: Bool
     /// The current time; tests pass a fixed one.
     package var now: @Sendable () -> Date

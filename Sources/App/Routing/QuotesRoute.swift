@@ -7,7 +7,8 @@ package enum QuotesRoute: Route {
     case home
     /// `GET /quotes?page=N&q=WORDS`: every quote (or those matching every word of `search`),
     /// newest first; `page` is 0 when the query's was not a positive number (the page then says
-    /// there is no such page). An empty `search` is no search.
+    /// there is no such page). An empty `search` is no search; it never holds a character a
+    /// quote's text may not (``TypedText``: they are dropped, so the search box never echoes one).
     case list(page: Int, search: String = "")
     /// `GET /quotes/new`: the form to add a quote.
     case new
@@ -36,7 +37,10 @@ package enum QuotesRoute: Route {
             return [.home]
         case 1 where segments[0] == "quotes":
             let page = query["page"].map { PathSegments.identifier($0) ?? 0 } ?? 1
-            return [.list(page: page, search: query[QuoteSearchField.query.rawValue] ?? ""), .create]
+            // Characters no field may hold are ignored rather than refused: a search stores
+            // nothing, and the words around them still find what they would.
+            let search = TypedText.removingForbiddenScalars(from: query[QuoteSearchField.query.rawValue] ?? "", layout: .multiline)
+            return [.list(page: page, search: search), .create]
         case 2 where segments == ["quotes", "new"]:
             return [.new]
         case 2 where segments[0] == "quotes":

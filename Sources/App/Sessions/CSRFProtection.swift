@@ -12,8 +12,6 @@ import Synchronization
 /// an HMAC. The cache only remembers what the HMAC gives; it decides nothing. A token is still
 /// valid only for the binding it was computed for, and checking one still compares every byte.
 package struct CSRFProtection: Sendable {
-    /// The cookie that binds signed-out forms: random, HttpOnly, SameSite=Lax, for the browser session.
-    package static let preSessionCookieName = "quotebook_presession"
     static let preSessionTokenByteCount = 16
 
     /// What a token is bound to.

@@ -20,7 +20,6 @@ package struct IssuedSession: Sendable, Equatable {
 /// the storage cannot hear endings nothing is cached. A cached session due for a "last used"
 /// write is read again first, since another instance may have used or ended it since.
 package final class SessionKeeper: Sendable {
-    package static let cookieName = "quotebook_session"
     /// Sessions end after 30 days without use.
     package static let idleLifetime: TimeInterval = 30 * 86_400
     /// "Last used" is written when it is at least this old.

@@ -42,12 +42,15 @@ package enum SignUpView {
             template: .signUp, status: status, headers: headers,
             context: Context(
                 action: AccountsRoute.signUp.path, signInURL: AccountsRoute.signInForm(returnTo: nil).path,
-                username: form.username, displayName: form.displayName, errors: problems.mapValues(message(for:))))
+                username: form.username, displayName: form.displayName,
+                errors: Dictionary(uniqueKeysWithValues: problems.map { ($0.key, message(for: $0.value, in: $0.key)) })))
     }
 
-    /// The sentence shown beside a wrong field.
-    package static func message(for problem: SignUpProblem) -> String {
+    /// The sentence shown beside `field`, which has `problem`.
+    package static func message(for problem: SignUpProblem, in field: SignUpField) -> String {
         switch problem {
+        case .forbiddenCharacter(let scalar):
+            TypedTextMessage.forbidden(scalar, in: field == .username ? "your username" : "your password")
         case .invalidUsername:
             "Please choose a username of \(Username.lengths.lowerBound) to \(Username.lengths.upperBound) letters a–z, digits, “_” or “-”."
         case .usernameTaken: "That username is taken. Please choose another."
@@ -59,7 +62,8 @@ package enum SignUpView {
 }
 
 /// Renders ``SignInFormState``: the form (200), wrong credentials (401, one message for both
-/// fields), too many tries (429), too busy (503). The username is kept, the password never.
+/// fields), a username no account can have (422, beside the field), too many tries (429), too
+/// busy (503). The username is kept, the password never.
 package enum SignInView {
     static let fieldNames = FormFieldNames.of(SignInField.self)
 
@@ -69,12 +73,14 @@ package enum SignInView {
         let username: String
         let returnTo: String?
         let message: String?
+        /// The message beside the username field (a character it may not hold).
+        var usernameError: String? = nil
 
         var templateValue: TemplateValue {
             .object([
                 "action": .string(action), "signUpURL": .string(signUpURL), "username": .string(username),
                 "returnTo": returnTo.map(TemplateValue.string) ?? .null, "message": message.map(TemplateValue.string) ?? .null,
-                "fields": SignInView.fieldNames,
+                "usernameError": usernameError.map(TemplateValue.string) ?? .null, "fields": SignInView.fieldNames,
             ])
         }
     }
@@ -85,6 +91,10 @@ package enum SignInView {
             page(username, returnTo, nil, .ok)
         case let .rejected(username, returnTo):
             page(username, returnTo, "That username and password do not match an account. Please try again.", .unauthorized)
+        case let .forbiddenCharacter(scalar, username, returnTo):
+            page(
+                username, returnTo, "Please correct the marked field.", .unprocessableContent,
+                usernameError: TypedTextMessage.forbidden(scalar, in: "your username"))
         case let .throttled(username, returnTo):
             page(username, returnTo, "Too many failed tries for this username. Please wait a minute and try again.", .tooManyRequests, ["Retry-After": "60"])
         case let .busy(username, returnTo):
@@ -93,12 +103,13 @@ package enum SignInView {
     }
 
     private static func page(
-        _ username: String, _ returnTo: ReturnPath?, _ message: String?, _ status: HTTPStatus, _ headers: HTTPHeaders = [:]
+        _ username: String, _ returnTo: ReturnPath?, _ message: String?, _ status: HTTPStatus, _ headers: HTTPHeaders = [:],
+        usernameError: String? = nil
     ) -> Page {
         Page(
             template: .signIn, status: status, headers: headers,
             context: Context(
                 action: AccountsRoute.signIn.path, signUpURL: AccountsRoute.signUpForm.path, username: username,
-                returnTo: returnTo?.rawValue, message: message))
+                returnTo: returnTo?.rawValue, message: message, usernameError: usernameError))
     }
 }

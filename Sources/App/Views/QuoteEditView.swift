@@ -101,6 +101,7 @@ package enum QuoteEditView {
         case .empty: "Please enter \(field)."
         case .tooLong(let maximum): "Please keep \(field) to \(maximum) characters or fewer."
         case .tooLarge: "Please shorten \(field): it has too many accents or marks for its length."
+        case .forbiddenCharacter(let scalar): TypedTextMessage.forbidden(scalar, in: field)
         }
     }
 }

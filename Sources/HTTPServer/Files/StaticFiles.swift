@@ -3,7 +3,8 @@ import Synchronization
 
 /// Serves regular files below a root folder (`Public/`) for GET and HEAD, with validators and
 /// conditional requests (RFC 9110 §8.8 `ETag`/`Last-Modified`, §13.1 `If-None-Match`/
-/// `If-Modified-Since` → 304; RFC 9111 §5.2 `Cache-Control`).
+/// `If-Modified-Since` → 304; RFC 9111 §5.2 `Cache-Control`), and `X-Content-Type-Options:
+/// nosniff` on every answer, 304 included.
 ///
 /// Nothing outside the root is reachable: the request path is decoded and vetted by
 /// ``StaticPath`` (no `..`, encoded separators, backslashes, NUL, bad UTF-8), then the file's
@@ -94,6 +95,9 @@ package struct StaticFiles: Sendable {
             "ETag": etag,
             "Last-Modified": HTTPDate.format(secondsSinceEpoch: status.modifiedSeconds),
             "Cache-Control": cacheControl,
+            // The type is the extension's: a browser must not guess another from the bytes
+            // (WHATWG Fetch, the `X-Content-Type-Options` header).
+            "X-Content-Type-Options": "nosniff",
         ]
         var entry = Entry(realPath: realPath, status: status, body: nil, headers: headers, etag: etag)
         if status.size <= Self.cacheableSize {

@@ -45,8 +45,10 @@ package struct QuoteDraft: Codable, Sendable, Equatable {
     package var problems: [QuoteField: FieldProblem] {
         let draft = trimmed
         var problems: [QuoteField: FieldProblem] = [:]
-        problems[.text] = FieldProblem.check(draft.text, maximum: Self.maximumTextLength, maximumBytes: Self.maximumTextBytes)
-        problems[.author] = FieldProblem.check(draft.author, maximum: Self.maximumAuthorLength, maximumBytes: Self.maximumAuthorBytes)
+        problems[.text] = FieldProblem.check(
+            draft.text, layout: .multiline, maximum: Self.maximumTextLength, maximumBytes: Self.maximumTextBytes)
+        problems[.author] = FieldProblem.check(
+            draft.author, layout: .singleLine, maximum: Self.maximumAuthorLength, maximumBytes: Self.maximumAuthorBytes)
         return problems
     }
 }
@@ -63,11 +65,14 @@ package enum FieldProblem: Sendable, Equatable {
     case tooLong(maximum: Int)
     /// Within the character limit but too many bytes (characters piled with combining marks).
     case tooLarge(maximumBytes: Int)
+    /// Holds a character no typed text may (``TypedText``): the first one found.
+    case forbiddenCharacter(Unicode.Scalar)
 
-    /// The problem with `value`, checking bytes first so that counting characters (which walks
-    /// grapheme clusters) never runs over an oversized value.
-    static func check(_ value: String, maximum: Int, maximumBytes: Int) -> FieldProblem? {
+    /// The problem with `value`, a field laid out as `layout`, checking bytes first so that
+    /// counting characters (which walks grapheme clusters) never runs over an oversized value.
+    static func check(_ value: String, layout: TypedText.Layout, maximum: Int, maximumBytes: Int) -> FieldProblem? {
         if value.isEmpty { return .empty }
+        if let scalar = TypedText.firstForbiddenScalar(in: value, layout: layout) { return .forbiddenCharacter(scalar) }
         let bytes = value.utf8.count
         if bytes > maximumBytes {
             // Too many characters is the likelier and more useful thing to say.

@@ -42,6 +42,42 @@ import Testing
         #expect(store.dispatched.isEmpty)
     }
 
+    @Test func refusedCharactersInTheUsernameAndPasswordAreReportedBesideThem() async throws {
+        let (controller, store, _) = try make()
+        let state = try await controller.signUp(form("ada\u{0}", "Ada", "long enough\u{0}"))
+        #expect(
+            state
+                == .showing(
+                    .editing(
+                        form("ada\u{0}", "Ada", "", ""),
+                        problems: [.username: .forbiddenCharacter("\u{0}"), .password: .forbiddenCharacter("\u{0}")])))
+        let bidi = try await controller.signUp(form("ada", "Ada\u{202E}", "\u{202E}long enough", "other"))
+        let rlo: Unicode.Scalar = "\u{202E}"
+        #expect(
+            bidi
+                == .showing(
+                    .editing(
+                        form("ada", "Ada\u{202E}", "", ""),
+                        problems: [.displayName: .displayName(.forbiddenCharacter(rlo)), .password: .forbiddenCharacter(rlo)])))
+        #expect(store.dispatched.isEmpty)
+    }
+
+    @Test func aUsernameWithARefusedCharacterIsAnsweredBeforeTheThrottleCounts() async throws {
+        let (controller, _, _) = try make()
+        // More tries than the throttle allows: none is counted, so none is throttled.
+        for _ in 0..<7 {
+            let state = try await controller.signIn(username: "ada\u{7}", password: "long enough", returnTo: nil)
+            #expect(state == .showing(.forbiddenCharacter("\u{7}", username: "ada\u{7}", returnTo: nil)))
+        }
+    }
+
+    @Test func aPasswordWithANULFailsAsAWrongPassword() async throws {
+        let (controller, _, _) = try make()
+        _ = try await controller.signUp(form("ada"))
+        let state = try await controller.signIn(username: "ada", password: "long enough\u{0}", returnTo: nil)
+        #expect(state == .showing(.rejected(username: "ada", returnTo: nil)))
+    }
+
     @Test func signingInWithTheRightPasswordStartsASession() async throws {
         let (controller, store, _) = try make()
         _ = try await controller.signUp(form("ada"))

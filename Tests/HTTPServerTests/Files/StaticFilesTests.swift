@@ -52,6 +52,24 @@ import Testing
         #expect(fixture.get("/site.css", headers: ["If-None-Match": etag])?.status == .notModified)
     }
 
+    /// A file is served with the type its extension names and no other: browsers must not sniff.
+    @Test func everyFileAnswerSaysNosniff() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let large = fixture.base.appendingPathComponent("public/large.js")
+        try Data(repeating: UInt8(ascii: " "), count: StaticFiles.cacheableSize + 1).write(to: large)
+        for path in ["/site.css", "/a/b.js", "/large.js", "/link.css"] {
+            let response = try #require(fixture.get(path))
+            #expect(response.status == .ok)
+            #expect(response.headers["X-Content-Type-Options"] == "nosniff", "\(path)")
+            #expect(fixture.get(path, method: .head)?.headers["X-Content-Type-Options"] == "nosniff", "\(path)")
+            let etag = try #require(response.headers["ETag"])
+            let notModified = try #require(fixture.get(path, headers: ["If-None-Match": etag]))
+            #expect(notModified.status == .notModified)
+            #expect(notModified.headers["X-Content-Type-Options"] == "nosniff", "\(path)")
+        }
+    }
+
     @Test func servesFileWithTypeAndValidators() throws {
         let fixture = try Fixture()
         defer { fixture.remove() }

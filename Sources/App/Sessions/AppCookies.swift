@@ -1,0 +1,56 @@
+package import HTTPServer
+
+/// The app's cookies by purpose, named and marked as `--secure-cookies` asks: the one place their
+/// names are spelled, for setting and for reading alike.
+///
+/// With `--secure-cookies` every name carries the `__Host-` prefix (RFC 6265bis §4.1.3.2), and
+/// every cookie is `Secure`, `Path=/` and has no `Domain` (``SetCookie`` never sets one), as the
+/// prefix demands: a browser then accepts the cookie only from this very host over HTTPS, so
+/// neither a sibling subdomain nor a plain-HTTP answer can plant or overwrite a session, a
+/// pre-session binding or a journal position. Reading asks for the prefixed name only: a cookie
+/// without the prefix could have come from anywhere, so it is ignored (after switching the option
+/// on, people sign in once more). Without the option the names are the plain ones, because
+/// browsers refuse a `__Host-` cookie that is not `Secure`.
+package struct AppCookies: Sendable {
+    /// What a cookie is for; the raw value is its name without the prefix.
+    package enum Purpose: String, Sendable, CaseIterable {
+        /// The session token (``SessionKeeper``).
+        case session = "quotebook_session"
+        /// The value signed-out forms' CSRF tokens are bound to (``CSRFProtection``): 128 random
+        /// bits, for the browser session.
+        case preSession = "quotebook_presession"
+        /// The journal position of the visitor's last save (``SeenWriteCookie``).
+        case seen = "quotebook_seen"
+    }
+
+    /// The prefix of every name with `--secure-cookies`.
+    package static let securePrefix = "__Host-"
+
+    /// `--secure-cookies`: the app is served over HTTPS (by a proxy in front).
+    package let isSecure: Bool
+
+    package init(isSecure: Bool) {
+        self.isSecure = isSecure
+    }
+
+    /// The name the cookie for `purpose` goes by.
+    package func name(_ purpose: Purpose) -> String {
+        isSecure ? Self.securePrefix + purpose.rawValue : purpose.rawValue
+    }
+
+    /// The value of the cookie for `purpose` among `cookies`, or nil.
+    package func value(_ purpose: Purpose, in cookies: HTTPCookies) -> String? {
+        cookies[name(purpose)]
+    }
+
+    /// A `Set-Cookie` for `purpose` carrying `value`, kept `maxAge` seconds (nil: for the
+    /// browser session).
+    func setting(_ purpose: Purpose, to value: String, maxAge: Int? = nil) -> SetCookie {
+        SetCookie(name: name(purpose), value: value, maxAge: maxAge, isSecure: isSecure)
+    }
+
+    /// A `Set-Cookie` that makes the browser delete the cookie for `purpose`.
+    func deleting(_ purpose: Purpose) -> SetCookie {
+        .deleting(name(purpose), isSecure: isSecure)
+    }
+}
