@@ -38,6 +38,14 @@ import Testing
         #expect(app.coordinator.respondBeforeBody(to: HTTPRequest(method: .get, target: "/login")) == nil)
     }
 
+    @Test func withSecureCookiesOnlyTheHostPrefixedNamesCount() async throws {
+        let app = try await TestApp(secureCookies: true)
+        // A plain-named cookie could come from anywhere: it binds nothing, so 403 from the head.
+        let plain = app.coordinator.respondBeforeBody(to: Self.head("/login", cookie: "quotebook_session=x"))
+        #expect(plain?.status == .forbidden)
+        #expect(app.coordinator.respondBeforeBody(to: Self.head("/login", cookie: "__Host-quotebook_session=x")) == nil)
+    }
+
     @Test func routingStillComesFirst() async throws {
         let app = try await TestApp()
         // No route: the usual path answers its 404.
