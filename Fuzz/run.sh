@@ -24,7 +24,7 @@ request_sources=(
     "$src"/Message/Hex.swift "$src"/Message/PercentEncoding.swift
     "$src"/Message/HTTPMethod.swift "$src"/Message/HTTPVersion.swift "$src"/Message/HTTPStatus.swift
     "$src"/Message/HTTPHeaders.swift "$src"/Message/HTTPRequest.swift "$src"/Message/URLEncodedForm.swift
-    "$here"/FuzzRequestParser.swift
+    "$src"/Server/IPAddress.swift "$here"/FuzzRequestParser.swift
 )
 multipart_sources=(
     "$src"/HTTP1/ASCII.swift "$src"/Message/HTTPHeaders.swift "$src"/Message/HeaderParameters.swift
