@@ -71,8 +71,8 @@ package struct QuotesCoordinator: FlowCoordinator {
                 return .present(ErrorView.page(for: .forbidden("Only the person who added a quote may delete it.")))
             case .notFound: return .present(ErrorView.page(for: .notFound))
             }
-        case .history(let id):
-            return .present(QuoteHistoryView.page(for: try await controller.history(of: id, viewer: visitor.user?.id)))
+        case .history(let id, let page):
+            return .present(QuoteHistoryView.page(for: try await controller.history(of: id, page: page, viewer: visitor.user?.id)))
         case .restore(let id):
             guard let user = visitor.user else { return .present(ErrorView.page(for: .notFound)) }
             guard let version = form[QuoteFormField.version].flatMap(Int.init) else {

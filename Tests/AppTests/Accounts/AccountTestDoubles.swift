@@ -7,6 +7,7 @@ import Synchronization
 /// records them, or fails every dispatch when `failing` is set.
 final class StateStoreDouble: StateStore {
     private let contents: Mutex<(state: AppState, actions: [AppAction], byQuote: [QuoteID: [AppAction]])>
+    private let reads = Mutex<[ClosedRange<Int>]>([])
     let failing: Bool
 
     init(_ actions: [AppAction] = [], failing: Bool = false) throws {
@@ -22,6 +23,8 @@ final class StateStoreDouble: StateStore {
 
     var state: AppState { contents.withLock { $0.state } }
     var dispatched: [AppAction] { contents.withLock { $0.actions } }
+    /// The version ranges history was read for, in order.
+    var historyReads: [ClosedRange<Int>] { reads.withLock { $0 } }
 
     func dispatch(_ action: AppAction) async throws(StoreError) -> Result<AppEvent, ActionRejection> {
         if failing { throw StoreError.sqlite(operation: "append", code: 10, message: "disk I/O error") }
@@ -37,10 +40,14 @@ final class StateStoreDouble: StateStore {
         }
     }
 
-    func history(of id: QuoteID) async throws(StoreError) -> [QuoteVersion] {
+    func history(of id: QuoteID, versions: ClosedRange<Int>) async throws(StoreError) -> [QuoteVersion] {
         if failing { throw StoreError.sqlite(operation: "history", code: 10, message: "disk I/O error") }
+        reads.withLock { $0.append(versions) }
         return contents.withLock { contents in
-            contents.state.quotes[id] == nil ? [] : QuoteVersion.history(from: contents.byQuote[id] ?? [])
+            let actions = contents.byQuote[id] ?? []
+            let first = max(1, versions.lowerBound)
+            let page = actions.dropFirst(first - 1).prefix(versions.upperBound - first + 1)
+            return QuoteVersion.versions(from: page, startingAt: first)
         }
     }
 }
