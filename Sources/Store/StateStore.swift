@@ -8,6 +8,11 @@ package protocol StateStore: Sendable {
     /// Versions `versions` of quote `id` that exist, oldest first, read from the journal; see
     /// ``Store/history(of:versions:)``.
     func history(of id: QuoteID, versions: ClosedRange<Int>) async throws(StoreError) -> [QuoteVersion]
+    /// The newest journal entry the current ``state`` includes; see ``Store/appliedJournalSequence``.
+    var appliedJournalSequence: Int64 { get }
+    /// Applies what other processes appended to a shared journal, now; see
+    /// ``Store/catchUpWithJournal()``.
+    func catchUpWithJournal() async
 }
 
 extension Store: StateStore {}

@@ -23,6 +23,9 @@ final class StateStoreDouble: StateStore {
 
     var state: AppState { contents.withLock { $0.state } }
     var dispatched: [AppAction] { contents.withLock { $0.actions } }
+    /// One entry per action dispatched and applied, as a journal only this process writes.
+    var appliedJournalSequence: Int64 { contents.withLock { Int64($0.actions.count) } }
+    func catchUpWithJournal() async {}
     /// The version ranges history was read for, in order.
     var historyReads: [ClosedRange<Int>] { reads.withLock { $0 } }
 
@@ -98,8 +101,18 @@ actor AccountStorageDouble: SessionStorage, PhotoStorage {
         return before - sessions.count
     }
     func secret(named name: String, orCreate make: @Sendable () -> [UInt8]) -> [UInt8] { make() }
-    func save(_ photo: StoredPhoto) { photos[photo.reference.hash] = photo }
+    var claims: [String: Int] = [:]
+    func save(_ photo: StoredPhoto) {
+        photos[photo.reference.hash] = photo
+        claims[photo.reference.hash, default: 0] += 1
+    }
     func photo(hash: String) -> StoredPhoto? { photos[hash] }
+    func release(hash: String, referencedThrough sequence: Int64?) { claims[hash, default: 1] -= 1 }
+    func delete(hash: String, unreferencedThrough sequence: Int64, abandoningClaimsOlderThan seconds: Double) -> Bool {
+        guard claims[hash, default: 0] == 0 else { return false }
+        return photos.removeValue(forKey: hash) != nil
+    }
+    func storedHashes() -> [String] { Array(photos.keys) }
 }
 
 /// Session storage (a double or a real backend) counting the reads and touches that reach it,
