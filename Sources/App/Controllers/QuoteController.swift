@@ -40,23 +40,44 @@ package struct QuoteController: Sendable {
     ///
     /// Costs the same on every page: the whole book's page is a slice of the order quotes were
     /// added in; a search is one pass of the search index (``QuoteSearchIndex``), then a slice.
+    /// That pass takes milliseconds on a large book: see ``listImmediately(page:search:)``.
     package func list(page: Int, search: String = "") -> QuoteListState {
         let state = store.state
         let query = SearchQuery(search)
-        if query.isEmpty {
-            let order = state.quoteOrder
-            let pageCount = Self.pageCount(of: order.count)
-            guard page >= 1, page <= pageCount else { return .noSuchPage(pageCount: pageCount, search: nil) }
-            let end = order.count - (page - 1) * Self.pageSize
-            let start = max(0, end - Self.pageSize)
-            return .showing(order[start..<end].reversed().compactMap { state.quotes[$0] }, page: page, pageCount: pageCount, search: nil)
-        }
-        let matches = state.searchIndex.matches(query)
-        let summary = QuoteSearch(typed: search, matchCount: matches.count, isTruncated: query.isTruncated)
-        let pageCount = Self.pageCount(of: matches.count)
+        guard !query.isEmpty else { return Self.page(page, ofBook: state) }
+        return Self.page(page, of: state.searchIndex.matches(query), for: query, typed: search, in: state)
+    }
+
+    /// ``list(page:search:)`` when it is quick: no search, a search already made in this version
+    /// of the book (kept), or a small book (``QuoteSearchIndex/quickMatches(_:)``). Nil when it
+    /// needs a byte search of a large book, milliseconds that must not be spent on an event loop.
+    package func listImmediately(page: Int, search: String = "") -> QuoteListState? {
+        let state = store.state
+        let query = SearchQuery(search)
+        guard !query.isEmpty else { return Self.page(page, ofBook: state) }
+        guard let matches = state.searchIndex.quickMatches(query) else { return nil }
+        return Self.page(page, of: matches, for: query, typed: search, in: state)
+    }
+
+    /// Page `page` of every quote in `state`, newest first.
+    private static func page(_ page: Int, ofBook state: AppState) -> QuoteListState {
+        let order = state.quoteOrder
+        let pageCount = pageCount(of: order.count)
+        guard page >= 1, page <= pageCount else { return .noSuchPage(pageCount: pageCount, search: nil) }
+        let end = order.count - (page - 1) * pageSize
+        let start = max(0, end - pageSize)
+        return .showing(order[start..<end].reversed().compactMap { state.quotes[$0] }, page: page, pageCount: pageCount, search: nil)
+    }
+
+    /// Page `page` of the quotes a search for `query` (as `typed`) found in `state`.
+    private static func page(_ page: Int, of matches: [QuoteID], for query: SearchQuery, typed: String, in state: AppState)
+        -> QuoteListState
+    {
+        let summary = QuoteSearch(typed: typed, matchCount: matches.count, isTruncated: query.isTruncated)
+        let pageCount = pageCount(of: matches.count)
         guard page >= 1, page <= pageCount else { return .noSuchPage(pageCount: pageCount, search: summary) }
-        let start = (page - 1) * Self.pageSize
-        let quotes = matches[start..<min(matches.count, start + Self.pageSize)].compactMap { state.quotes[$0] }
+        let start = (page - 1) * pageSize
+        let quotes = matches[start..<min(matches.count, start + pageSize)].compactMap { state.quotes[$0] }
         return .showing(quotes, page: page, pageCount: pageCount, search: summary)
     }
 
