@@ -44,14 +44,10 @@ package struct PhotoKeeper: Sendable {
         }
         let hash = photo.reference.hash
         try await storage.save(photo)
-        let answer: Result<AppEvent, ActionRejection>
-        do {
-            answer = try await store.dispatch(.setPhoto(user, photo.reference, at: now()))
-        } catch {
-            await release(hash, referencedThrough: nil)
-            await collect([hash])
-            throw error
-        }
+        // A dispatch that throws may yet have been applied (PostgreSQL: the connection lost during
+        // COMMIT), so its claim is left to lapse (``claimLifetime``): by then any state shows
+        // whether the photo is referred to, and the start-up sweep frees it if not.
+        let answer = try await store.dispatch(.setPhoto(user, photo.reference, at: now()))
         var offered = [hash]
         switch answer {
         case .success(let event):

@@ -38,6 +38,17 @@ import Testing
         #expect(await storage.base.storedHashes().isEmpty)
     }
 
+    /// A save that failed may yet have been applied (a connection lost during its commit): its
+    /// photo stays claimed, so no deletion takes it until the claim lapses.
+    @Test func aPhotoWhoseSaveFailedStaysClaimed() async throws {
+        let store = try StateStoreDouble([AccountFixtures.signUp("ada")], failing: true)
+        let storage = InterleavingPhotoStorage()
+        let keeper = PhotoKeeper(store: store, storage: storage, now: { AccountFixtures.date }, logger: .discarding())
+        await #expect(throws: StoreError.self) { try await keeper.setPhoto(Self.photo(1), of: UserID(1)) }
+        #expect(await storage.base.claims[Self.photo(1).reference.hash] == 1)
+        #expect(await storage.base.storedHashes() == [Self.photo(1).reference.hash])
+    }
+
     /// Another change of the same person's photo lands while this one is between storing its
     /// bytes and being applied: the first to be replaced is freed by whichever finishes last.
     @Test func overlappingChangesLeaveOnlyTheCurrentPhoto() async throws {
