@@ -6,6 +6,10 @@
 //        (defaults: 100000 quotes, 300000 actions, tail 999)
 //        ScaleBenchmark phases DIR [--runs N]   times the parts that grow with the book, in process
 //        (PhaseTimer); rewrites DIR's snapshot with the same state.
+//        ScaleBenchmark search DIR [--runs N]   times byte searches with nothing kept, on the whole
+//        book and on its first quotes (SearchTimer).
+//        ScaleBenchmark history DIR [--versions N] [--writers N] [--reads N] [--rounds N]   times a quote's newest
+//        history page in a new book in DIR (removed after), idle and under writers (HistoryTimer).
 import Foundation
 import Store
 
@@ -25,10 +29,33 @@ func number(after flag: String, in arguments: [String], default fallback: Int) -
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count >= 2, ["build", "phases"].contains(arguments[0]) else {
-    fail("usage: ScaleBenchmark build DIR [--quotes N] [--actions N] [--tail N] | phases DIR [--runs N]")
+guard arguments.count >= 2, ["build", "phases", "search", "history"].contains(arguments[0]) else {
+    fail(
+        "usage: ScaleBenchmark build DIR [--quotes N] [--actions N] [--tail N] | phases DIR [--runs N] | search DIR [--runs N]"
+            + " | history DIR [--versions N] [--writers N] [--reads N] [--rounds N]")
 }
 let directory = URL(fileURLWithPath: arguments[1], isDirectory: true)
+if arguments[0] == "history" {
+    do {
+        try await HistoryTimer(
+            directory: directory, versions: max(50, number(after: "--versions", in: arguments, default: 2_000)),
+            writers: max(1, number(after: "--writers", in: arguments, default: 16)),
+            reads: max(1, number(after: "--reads", in: arguments, default: 200)),
+            rounds: max(1, number(after: "--rounds", in: arguments, default: 3))
+        ).run()
+    } catch {
+        fail("\(error)")
+    }
+    exit(0)
+}
+if arguments[0] == "search" {
+    do {
+        try SearchTimer(directory: directory, runs: number(after: "--runs", in: arguments, default: 9)).run()
+    } catch {
+        fail("\(error)")
+    }
+    exit(0)
+}
 if arguments[0] == "phases" {
     let timer = PhaseTimer(directory: directory, runs: number(after: "--runs", in: arguments, default: 7))
     do {

@@ -1,8 +1,9 @@
 import Logging
 
 /// The journal's owner once the store is running: appends each batch the store hands it in one
-/// transaction, saves a snapshot every `snapshotInterval` entries, and reads a quote's history
-/// and, from a shared journal, the entries other processes appended.
+/// transaction, saves a snapshot every `snapshotInterval` entries, and reads, from a shared
+/// journal, the entries other processes appended (and a quote's history, when the journal has no
+/// ``JournalHistoryReader`` of its own).
 ///
 /// Ownership: the journal (and its database connection) is touched only by this actor, which runs
 /// on its own serial dispatch queue. The database's blocking calls — above all the sync of the WAL
@@ -100,10 +101,12 @@ actor JournalWriter {
         return try journal.loadEntries(after: sequence)
     }
 
-    /// The actions indexed under `quote`, oldest first: its whole history as far as it is durable.
-    func actions(forQuote quote: QuoteID) throws(StoreError) -> [AppAction] {
+    /// A page of the actions indexed under `quote`, oldest first (see
+    /// ``JournalStorage/actions(forQuote:offset:limit:)``), for a journal without a
+    /// ``JournalHistoryReader``: read here, between appends.
+    func actions(forQuote quote: QuoteID, offset: Int, limit: Int) throws(StoreError) -> [AppAction] {
         guard !isClosed else { throw StoreError.journalClosed(operation: "history") }
-        return try journal.actions(forQuote: quote)
+        return try journal.actions(forQuote: quote, offset: offset, limit: limit)
     }
 
     /// Encodes and saves `state` off this actor (encoding 100,000 quotes takes ~13 ms, writing

@@ -41,7 +41,7 @@ package struct ActionLogMiddleware: StoreMiddleware {
         var line = "action=\(event.kind) sequence=\(sequence)"
         if let quote = event.quoteID { line += " quote=\(quote)" }
         switch event {
-        case .userSignedUp(let user), .profileChanged(let user): line += " user=\(user)"
+        case .userSignedUp(let user), .profileChanged(let user), .photoChanged(let user, _): line += " user=\(user)"
         case .quoteAdded, .quoteEdited, .quoteRestored, .quoteDeleted: break
         }
         if let actor = action.actor { line += " by=\(actor)" }

@@ -104,8 +104,9 @@ package enum AppReducer {
             return .profileChanged(id)
 
         case let .setPhoto(id, photo, _):
+            let replaced = state.users[id]?.photo
             state.users[id]?.photo = photo
-            return .profileChanged(id)
+            return .photoChanged(id, replaced: replaced)
 
         case let .setFavourite(id, quoteID, _):
             state.users[id]?.favourite = quoteID

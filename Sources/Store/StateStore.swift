@@ -5,8 +5,14 @@ package protocol StateStore: Sendable {
     var state: AppState { get }
     /// Validates, records and applies `action`; see ``Store/dispatch(_:)``.
     func dispatch(_ action: AppAction) async throws(StoreError) -> Result<AppEvent, ActionRejection>
-    /// Every version of quote `id`, oldest first; see ``Store/history(of:)``.
-    func history(of id: QuoteID) async throws(StoreError) -> [QuoteVersion]
+    /// Versions `versions` of quote `id` that exist, oldest first, read from the journal; see
+    /// ``Store/history(of:versions:)``.
+    func history(of id: QuoteID, versions: ClosedRange<Int>) async throws(StoreError) -> [QuoteVersion]
+    /// The newest journal entry the current ``state`` includes; see ``Store/appliedJournalSequence``.
+    var appliedJournalSequence: Int64 { get }
+    /// Applies what other processes appended to a shared journal, now; see
+    /// ``Store/catchUpWithJournal()``.
+    func catchUpWithJournal() async
 }
 
 extension Store: StateStore {}

@@ -40,6 +40,11 @@ import Synchronization
 /// waiting for writers.
 package actor Store {
     let writer: JournalWriter
+    /// Reads history beside the writer, on a connection of its own; nil: the writer reads it
+    /// between appends (an in-memory journal). See ``history(of:versions:)``.
+    let historyReader: (any JournalHistoryReader)?
+    /// False from the moment ``close()`` begins: history reads are refused from then on.
+    private let readsHistory = Atomic(true)
     /// The state and its revision, which grows by one with every applied action (from 0 at start-up).
     let published: Mutex<(state: AppState, revision: UInt64)>
     /// The published state plus every action accepted since: what the next action is validated against.
@@ -67,8 +72,8 @@ package actor Store {
     let logger: Logger
     /// Sees every action and its outcome, in order (logging, metrics).
     private let middleware: [any StoreMiddleware]
-    /// Set by ``close()``: from then on dispatches and history reads throw
-    /// ``StoreError/storeClosed(operation:)`` (what was queued is still committed).
+    /// Set by ``close()``: from then on dispatches throw ``StoreError/storeClosed(operation:)``
+    /// (what was queued is still committed), as history reads do (``readsHistory``).
     package private(set) var isClosed = false
 
     /// Rebuilds the state from the journal's snapshot (if any) and the entries after it; when the
@@ -104,6 +109,7 @@ package actor Store {
             _ = AppReducer.apply(entry.action, to: &state)
             lastSequence = entry.sequence
         }
+        self.historyReader = journal.makeHistoryReader()
         self.writer = JournalWriter(
             journal: journal, state: state, through: lastSequence, entriesSinceSnapshot: entriesSinceSnapshot,
             snapshotInterval: snapshotInterval, logger: logger)
@@ -334,11 +340,35 @@ package actor Store {
     }
 
     /// Every version of quote `id`, oldest first, read from the journal (the state keeps only the
-    /// current one); empty when there is no such quote.
-    package func history(of id: QuoteID) async throws(StoreError) -> [QuoteVersion] {
-        guard !isClosed else { throw StoreError.storeClosed(operation: "history") }
+    /// current one); empty when there is no such quote. A long history is better read a page at a
+    /// time: ``history(of:versions:)``.
+    package nonisolated func history(of id: QuoteID) async throws(StoreError) -> [QuoteVersion] {
+        guard readsHistory.load(ordering: .acquiring) else { throw StoreError.storeClosed(operation: "history") }
         guard published.withLock({ $0.state.quotes[id] }) != nil else { return [] }
-        return QuoteVersion.history(from: try await writer.actions(forQuote: id))
+        return try await history(of: id, versions: 1...Int.max)
+    }
+
+    /// Versions `versions` of quote `id` (those of them that exist), oldest first, read from the
+    /// journal: only their entries, found through the journal's index by quote (the entry at
+    /// offset `k` made version `k + 1`). Empty when the quote was deleted among them.
+    ///
+    /// Off the actor and off the writer: on the journal's ``JournalHistoryReader``, a connection
+    /// of its own, so a history page never queues behind the commits in flight, however many
+    /// people save meanwhile (an in-memory journal has no second connection; the writer reads
+    /// it between batches). Every version the published state shows is there: a version is
+    /// published only once its entry is committed.
+    package nonisolated func history(of id: QuoteID, versions: ClosedRange<Int>) async throws(StoreError) -> [QuoteVersion] {
+        guard readsHistory.load(ordering: .acquiring) else { throw StoreError.storeClosed(operation: "history") }
+        let first = max(1, versions.lowerBound)
+        guard first <= versions.upperBound else { return [] }
+        let (offset, limit) = (first - 1, versions.upperBound - first + 1)
+        let actions: [AppAction]
+        if let historyReader {
+            actions = try await historyReader.actions(forQuote: id, offset: offset, limit: limit)
+        } else {
+            actions = try await writer.actions(forQuote: id, offset: offset, limit: limit)
+        }
+        return QuoteVersion.versions(from: actions, startingAt: first)
     }
 
     /// Calls `observer` with every event applied from now on, synchronously, after the new state
@@ -369,10 +399,13 @@ package actor Store {
     /// subscriptions and closes the journal.
     package func close() async {
         isClosed = true
+        readsHistory.store(false, ordering: .releasing)
         wakes.finish()
         if isCommitting { await withCheckedContinuation { idleWaiters.append($0) } }
         for continuation in subscribers.values { continuation.finish() }
         subscribers.removeAll()
+        // Before the journal: a SQLite journal's own connection must close last, to checkpoint.
+        await historyReader?.close()
         await writer.close()
     }
 }

@@ -114,9 +114,9 @@ package enum TestBackendError: Error, CustomStringConvertible {
     }
 }
 
-/// Bounds how many test apps hold PostgreSQL connections at once (each holds up to seven: the
-/// journal, its listener and its snapshot saver; the account storage's two clients and its
-/// listener; the admin client that made the schema), so a parallel test run stays inside the test
+/// Bounds how many test apps hold PostgreSQL connections at once (each holds up to eight: the
+/// journal, its listener, its snapshot saver and its history reader; the account storage's two
+/// clients and its listener; the admin client that made the schema), so a parallel test run stays inside the test
 /// server's `max_connections` (300, `.ci/postgres.sh`).
 final class PostgresAppSlots: Sendable {
     static let shared = PostgresAppSlots(limit: 24)

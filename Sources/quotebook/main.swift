@@ -125,6 +125,15 @@ do {
 } catch {
     fail("\(error)")
 }
+// Photos nobody refers to: left by a process killed mid-upload, or kept by versions that never
+// deleted a replaced photo. Before serving, so with SQLite no upload is in flight.
+do {
+    let photos = PhotoKeeper(store: store, storage: accountStorage.photos, now: { Date() }, logger: logger.labeled("photos"))
+    let freed = try await photos.collectUnreferenced(claimsLapseAfter: store.sharesJournal ? PhotoKeeper.claimLifetime : 0)
+    if freed > 0 { logger.info("deleted \(freed) photos nobody refers to") }
+} catch {
+    logger.warning("could not look for photos nobody refers to (tried again at the next start): \(error)")
+}
 // Niceness 10: under contention the event loops run first, yet hashing still gets a share.
 // SCHED_IDLE kept GET / p99 lower under sign-ins (Benchmarks/signin-results/RESULTS.md), but
 // when the machine is saturated it starves hashing until sign-ins queue up and answer 503.

@@ -74,6 +74,27 @@ import Testing
         try await expectSame(request(.get, "/quotes", cookies: cookies), on: app)
     }
 
+    /// A search of a large book that nothing kept is a byte search of milliseconds: never on the
+    /// event loop. The async path answers it (and the index keeps it); then the same search is
+    /// answered at once, with the same page.
+    @Test func aSearchOfALargeBookGoesToTheAsyncPathUntilItIsKept() async throws {
+        let filler = String(repeating: "lorem ipsum dolor ", count: 6)
+        let seed = (1...3_000).map {
+            AppAction.addQuote(QuoteDraft(text: "\(filler)quote \($0)", author: "Author"), by: nil, at: TestApp.fixedNow)
+        }
+        let app = try await TestApp(seed: seed)
+        #expect(app.store.state.searchIndex.byteCount > QuoteSearchIndex.quickSearchBytes)
+        for (number, cookies) in [(2999, ""), (2998, try await app.signedIn("ada").cookieHeader)] {
+            let search = request(.get, "/quotes?q=quote+\(number)", cookies: cookies)
+            #expect(app.coordinator.respondImmediately(to: search) == nil)
+            let usual = await app.coordinator.respond(to: search)
+            #expect(usual.status == .ok)
+            #expect(usual.text.contains("quote \(number)”</a>"))
+            try await expectSame(search, on: app)
+        }
+        #expect(app.coordinator.respondImmediately(to: request(.get, "/quotes?page=2", cookies: "")) != nil, "no search: at once")
+    }
+
     @Test(arguments: [
         (HTTPMethod.post, "/quotes"), (.get, "/login"), (.get, "/signup"), (.get, "/quotes/1/history"), (.get, "/healthz"),
         (.get, "/site.css"), (.get, "/nowhere"), (.get, "/profile"),

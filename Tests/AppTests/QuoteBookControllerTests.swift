@@ -52,7 +52,7 @@ import Testing
 
     @Test func historyIsNewestFirstWithEditorsAndRestoreForTheSignedIn() async throws {
         let (controller, store) = try makeController()
-        guard case let .showing(quote, versions, canRestore) = try await controller.history(of: QuoteID(1), viewer: ada) else {
+        guard case let .showing(quote, versions, _, _, canRestore) = try await controller.history(of: QuoteID(1), viewer: ada) else {
             Issue.record("not showing")
             return
         }
@@ -60,12 +60,52 @@ import Testing
         #expect(versions.map(\.version.text) == ["Uno", "One"])
         #expect(versions.map(\.editor?.username.rawValue) == ["bob", "ada"])
         #expect(canRestore)
-        guard case .showing(_, _, let anonymous) = try await controller.history(of: QuoteID(1), viewer: nil) else {
+        guard case .showing(_, _, _, _, let anonymous) = try await controller.history(of: QuoteID(1), viewer: nil) else {
             Issue.record("not showing")
             return
         }
         #expect(!anonymous)
         #expect(try await controller.history(of: QuoteID(3), viewer: ada) == .notFound)
+    }
+
+    @Test func historyIsFiftyVersionsAPageNewestFirstAndReadsOnlyThePageAskedFor() async throws {
+        let at = Date(timeIntervalSince1970: 1_000)
+        var actions: [AppAction] = [
+            .signUp(Username("ada")!, displayName: "Ada", passwordHash: PasswordHash(encoded: "$y$x"), at: at),
+            .addQuote(QuoteDraft(text: "v1", author: "A"), by: ada, at: at),
+        ]
+        for version in 1..<120 {
+            actions.append(.editQuote(QuoteID(1), QuoteDraft(text: "v\(version + 1)", author: "A"), baseVersion: version, by: ada, at: at))
+        }
+        let store = try StateStoreDouble(actions)
+        let controller = QuoteController(store: store, now: { at })
+        guard case let .showing(quote, versions, page, pageCount, _) = try await controller.history(of: QuoteID(1), page: 2, viewer: nil)
+        else {
+            Issue.record("not showing")
+            return
+        }
+        #expect(quote.version == 120)
+        #expect((page, pageCount) == (2, 3))
+        #expect(versions.map(\.version.version) == Array((21...70).reversed()))
+        #expect(versions.map(\.version.text) == (21...70).reversed().map { "v\($0)" })
+        guard case .showing(_, let first, _, _, _) = try await controller.history(of: QuoteID(1), viewer: nil),
+            case .showing(_, let last, _, _, _) = try await controller.history(of: QuoteID(1), page: 3, viewer: nil)
+        else {
+            Issue.record("not showing")
+            return
+        }
+        #expect(first.map(\.version.version) == Array((71...120).reversed()))
+        #expect(last.map(\.version.version) == Array((1...20).reversed()))
+        #expect(store.historyReads == [21...70, 71...120, 1...20], "each page reads its own versions, no more")
+        #expect(try await controller.history(of: QuoteID(1), page: 4, viewer: nil) == .noSuchPage(quote, pageCount: 3))
+        #expect(try await controller.history(of: QuoteID(1), page: 0, viewer: nil) == .noSuchPage(quote, pageCount: 3))
+        #expect(store.historyReads.count == 3, "a page that does not exist reads nothing")
+    }
+
+    @Test func restoreReadsOnlyTheVersionAndTheOneAfterIt() async throws {
+        let (controller, store) = try makeController()
+        #expect(try await controller.restore(QuoteID(1), version: 1, by: ada) == .restored(QuoteID(1), version: 3))
+        #expect(store.historyReads == [1...2])
     }
 
     @Test func restoreMakesANewVersionOrSaysWhyNot() async throws {

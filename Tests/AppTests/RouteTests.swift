@@ -81,6 +81,18 @@ import Testing
         #expect(QuotesRoute.match(method: .get, segments: ["quotes"], query: try URLEncodedForm(Array("page=-2".utf8))) == .found(.list(page: 0)))
     }
 
+    @Test func historyPageComesFromTheQueryAndRoundTrips() throws {
+        #expect(QuotesRoute.history(QuoteID(6)).path == "/quotes/6/history")
+        #expect(QuotesRoute.history(QuoteID(6), page: 3).path == "/quotes/6/history?page=3")
+        #expect(try claims(QuotesRoute.history(QuoteID(6), page: 3)) == ["QuotesRoute"])
+        let segments = ["quotes", "6", "history"]
+        for bad in ["page=x", "page=0", "page=03", "page=-1"] {
+            #expect(
+                QuotesRoute.match(method: .get, segments: segments, query: try URLEncodedForm(Array(bad.utf8)))
+                    == .found(.history(QuoteID(6), page: 0)), "\(bad)")
+        }
+    }
+
     @Test func signInCarriesWhereToReturnInItsQuery() {
         #expect(AccountsRoute.signInForm(returnTo: ReturnPath("/quotes/1/edit")).path == "/login?return_to=/quotes/1/edit")
         #expect(AccountsRoute.signInForm(returnTo: nil).path == "/login")

@@ -42,6 +42,7 @@ database cluster and the temporary directory are removed in `finally`, failure o
 or FAIL with the failed check (and the end of each log); exits non-zero on failure. Needs
 python3's standard library, nginx and PostgreSQL (CI installs both).
 """
+import html
 import http.client
 import json
 import math
@@ -214,15 +215,20 @@ def await_version(cluster, quote, version, timeout=2):
 
 
 def history(client, quote):
-    """{version: text} from the quote's history page."""
-    page = client.get(f"/quotes/{quote}/history")
-    check(page.status == 200, f"GET /quotes/{quote}/history answered {page.status}")
+    """{version: text} from every page of the quote's history (50 versions a page, newest first,
+    each linking to the next older one with rel="next")."""
     versions = {}
-    for item in re.findall(r'<li class="version[^"]*">(.*?)</li>', page.body, re.S):
-        number = re.search(r'<h2 class="version-heading">Version (\d+)', item)
-        text = re.search(r'<blockquote class="quote-text"><p>(.*?)</p></blockquote>', item, re.S)
-        if number and text:
-            versions[int(number.group(1))] = text.group(1)
+    target = f"/quotes/{quote}/history"
+    while target:
+        page = client.get(target)
+        check(page.status == 200, f"GET {target} answered {page.status}")
+        for item in re.findall(r'<li class="version[^"]*">(.*?)</li>', page.body, re.S):
+            number = re.search(r'<h2 class="version-heading">Version (\d+)', item)
+            text = re.search(r'<blockquote class="quote-text"><p>(.*?)</p></blockquote>', item, re.S)
+            if number and text:
+                versions[int(number.group(1))] = text.group(1)
+        older = re.search(r'<a href="([^"]+)" rel="next">', page.body)
+        target = html.unescape(older.group(1)) if older else None
     return versions
 
 

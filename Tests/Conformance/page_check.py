@@ -134,15 +134,25 @@ def collect(server):
         fail(f"adding a quote answered {added.status_line}")
     ada.post(quote, {"text": "Edited once.", "author": "Ada", "version": "1"})
     grace.post(quote + "/favorite", {})
+    # A quote with two pages of history (50 versions a page), for the pager's markup.
+    long = ada.post("/quotes", {"text": "Version 1", "author": "Ada"}).header("Location")
+    token = ada.token("/")
+    for version in range(1, 60):
+        saved = ada.post(long, {"text": f"Version {version + 1}", "author": "Ada", "version": str(version),
+                                "csrf_token": token})
+        if saved.status != 303:
+            fail(f"saving version {version + 1} answered {saved.status_line}")
 
-    for name, target in [("home", "/"), ("quotes", "/quotes"), ("quotes page 2 (none)", "/quotes?page=2"),
-                         ("search", "/quotes?q=edited"), ("search, nothing found", "/quotes?q=%3Cb%3Enothing"),
-                         ("quote", quote), ("history", quote + "/history"), ("profile", "/users/ada"),
-                         ("sign-in", "/login?return_to=/quotes/new"), ("sign-up", "/signup")]:
-        response = visitor.get(target)
-        keep(f"{name}, signed out", 404 if "page=2" in target else 200, response)
+    for name, target, status in [
+            ("home", "/", 200), ("quotes", "/quotes", 200), ("quotes page 2 (none)", "/quotes?page=2", 404),
+            ("search", "/quotes?q=edited", 200), ("search, nothing found", "/quotes?q=%3Cb%3Enothing", 200),
+            ("quote", quote, 200), ("history", quote + "/history", 200), ("profile", "/users/ada", 200),
+            ("history page 1 of 2", long + "/history", 200), ("history page 2 of 2", long + "/history?page=2", 200),
+            ("history page 3 (none)", long + "/history?page=3", 404),
+            ("sign-in", "/login?return_to=/quotes/new", 200), ("sign-up", "/signup", 200)]:
+        keep(f"{name}, signed out", status, visitor.get(target))
     for name, target in [("home", "/"), ("quotes", "/quotes"), ("quote", quote), ("history", quote + "/history"),
-                         ("new quote", "/quotes/new"), ("edit quote", quote + "/edit"), ("profile", "/users/grace"),
+                         ("history page 2 of 2", long + "/history?page=2"), ("new quote", "/quotes/new"), ("edit quote", quote + "/edit"), ("profile", "/users/grace"),
                          ("edit profile", "/profile/edit")]:
         keep(f"{name}, signed in", 200, grace.get(target))
 

@@ -113,6 +113,53 @@ import Testing
         #expect(after.contains("Restore version 2") && after.contains("Restore version 1") && !after.contains("Restore version 3"))
     }
 
+    @Test func historyIsFiftyVersionsAPageWithLinksToNewerAndOlderPages() async throws {
+        let app = try await TestApp()
+        var ada = try await app.signedIn("ada", displayName: "Ada")
+        let date = TestApp.fixedNow
+        for version in 1..<120 {
+            let edit = AppAction.editQuote(QuoteID(1), QuoteDraft(text: "Words \(version + 1)", author: "A"), baseVersion: version, by: nil, at: date)
+            #expect(try await app.store.dispatch(edit) == .success(.quoteEdited(QuoteID(1), version: version + 1)))
+        }
+        func shown(_ page: String) -> [Int] {
+            page.components(separatedBy: "<h2 class=\"version-heading\">Version ").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) }
+        }
+
+        let first = await app.get("/quotes/1/history")
+        #expect(first.status == .ok)
+        #expect(shown(first.text) == Array((71...120).reversed()))
+        #expect(first.text.contains("<ol class=\"history\" reversed start=\"120\">"))
+        #expect(first.text.contains("<a href=\"/quotes/1/history?page=2\" rel=\"next\">Older versions</a>"))
+        #expect(!first.text.contains("rel=\"prev\""))
+        #expect(first.text.contains("Page 1 of 3"))
+
+        let second = await ada.get("/quotes/1/history?page=2")
+        #expect(second.status == .ok)
+        #expect(shown(second.text) == Array((21...70).reversed()))
+        #expect(second.text.contains("<title>History of the quote by A, page 2 · Quotebook</title>"))
+        #expect(second.text.contains("<a href=\"/quotes/1/history\" rel=\"prev\">Newer versions</a>"))
+        #expect(second.text.contains("<a href=\"/quotes/1/history?page=3\" rel=\"next\">Older versions</a>"))
+        #expect(second.text.contains("Restore version 70") && second.text.contains("Restore version 21"))
+        #expect(second.text.contains("<input type=\"hidden\" name=\"version\" value=\"70\">"))
+        #expect(second.text.contains("Words 70") && !second.text.contains("Words 71<"))
+
+        let last = await app.get("/quotes/1/history?page=3")
+        #expect(shown(last.text) == Array((1...20).reversed()))
+        #expect(last.text.contains("<a href=\"/quotes/1/history?page=2\" rel=\"prev\">Newer versions</a>"))
+        #expect(!last.text.contains("rel=\"next\""))
+
+        for missing in ["/quotes/1/history?page=4", "/quotes/1/history?page=0", "/quotes/1/history?page=x"] {
+            let page = await app.get(missing)
+            #expect(page.status == .notFound, "\(missing)")
+            #expect(page.text.contains("It has 3 pages; the first is at /quotes/1/history."), "\(missing)")
+        }
+        // One version: one page, and no pager at all.
+        #expect(try await ada.submit("/quotes", ["text": "Alone", "author": "B"]).status == .seeOther)
+        let single = await app.get("/quotes/2/history").text
+        #expect(shown(single) == [1])
+        #expect(!single.contains("class=\"pager\""))
+    }
+
     @Test func restoringAnUnknownVersionIs404AndAMissingOneIs400() async throws {
         let app = try await TestApp()
         var ada = try await app.signedIn("ada")

@@ -89,3 +89,57 @@ enum SHA256Fixture {
         (0..<32).map { UInt8(truncatingIfNeeded: Int($0) * 7 + Int(seed)) }
     }
 }
+
+/// What keeps a photo's bytes (``PhotoStorage``): an open claim, or a reference recorded after
+/// the journal entry the deleting caller's state is at; nothing else.
+@Suite struct PhotoKeepingTests {
+    func photo(_ seed: UInt8) -> StoredPhoto {
+        StoredPhoto(reference: PhotoReference(hash: "hash\(seed)", mediaType: "image/png"), bytes: [seed, 1, 2, 3])
+    }
+
+    @Test(arguments: AccountBackend.configured)
+    func aClaimedPhotoIsKeptUntilReleasedAndThenUntilTheCallerHasSeenItsReference(backend: AccountBackend) async throws {
+        try await backend.withDatabase { database in
+            let storage = try await database.makeInstance().photos
+            let kept = photo(1)
+            try await storage.save(kept)
+            #expect(try await !storage.delete(hash: "hash1", unreferencedThrough: 10, abandoningClaimsOlderThan: 3600), "claimed")
+            try await storage.release(hash: "hash1", referencedThrough: 12)
+            #expect(try await !storage.delete(hash: "hash1", unreferencedThrough: 11, abandoningClaimsOlderThan: 3600),
+                    "referenced after the caller's state")
+            #expect(try await storage.photo(hash: "hash1") == kept)
+            #expect(try await storage.delete(hash: "hash1", unreferencedThrough: 12, abandoningClaimsOlderThan: 3600))
+            #expect(try await storage.photo(hash: "hash1") == nil)
+            #expect(try await storage.storedHashes().isEmpty)
+            #expect(try await !storage.delete(hash: "hash1", unreferencedThrough: 12, abandoningClaimsOlderThan: 3600), "gone already")
+        }
+    }
+
+    @Test(arguments: AccountBackend.configured)
+    func theSameBytesUploadedTwiceAreOneCopyClaimedTwice(backend: AccountBackend) async throws {
+        try await backend.withDatabase { database in
+            let first = try await database.makeInstance().photos
+            let second = try await database.makeInstance().photos
+            try await first.save(photo(2))
+            try await second.save(photo(2))
+            #expect(try await first.storedHashes() == ["hash2"])
+            try await first.release(hash: "hash2", referencedThrough: nil)
+            #expect(try await !second.delete(hash: "hash2", unreferencedThrough: 5, abandoningClaimsOlderThan: 3600), "one claim open")
+            try await second.release(hash: "hash2", referencedThrough: nil)
+            #expect(try await second.delete(hash: "hash2", unreferencedThrough: 5, abandoningClaimsOlderThan: 3600))
+            #expect(try await first.storedHashes().isEmpty)
+        }
+    }
+
+    @Test(arguments: AccountBackend.configured)
+    func aClaimNeverReleasedLapses(backend: AccountBackend) async throws {
+        try await backend.withDatabase { database in
+            let storage = try await database.makeInstance().photos
+            try await storage.save(photo(3))
+            try await storage.save(photo(4))
+            #expect(try await !storage.delete(hash: "hash3", unreferencedThrough: 0, abandoningClaimsOlderThan: 3600))
+            #expect(try await storage.delete(hash: "hash3", unreferencedThrough: 0, abandoningClaimsOlderThan: 0), "a stale claim")
+            #expect(try await storage.storedHashes() == ["hash4"])
+        }
+    }
+}

@@ -163,6 +163,29 @@ import Testing
         }
     }
 
+    /// A small index is searched on the spot; a large one only when the search was kept, so a
+    /// caller on an event loop can leave the byte search of a large book to another thread.
+    @Test func quickMatchesSearchASmallIndexButOnlyRecallALargeOne() throws {
+        let small = try book((1...300).map { ("quote number \($0)", "author") })
+        #expect(small.searchIndex.byteCount <= QuoteSearchIndex.quickSearchBytes)
+        #expect(small.searchIndex.quickMatches(SearchQuery("number 300"))?.map(\.rawValue) == [300])
+
+        var large = AppState()
+        let filler = String(repeating: "lorem ipsum dolor ", count: 6)
+        for number in 1...3_000 {
+            large.searchIndex.update(QuoteID(number), text: "\(filler) quote \(number)", author: "Author \(number % 10)")
+        }
+        #expect(large.searchIndex.byteCount > QuoteSearchIndex.quickSearchBytes)
+        let query = SearchQuery("quote 2999")
+        #expect(large.searchIndex.quickMatches(query) == nil, "a byte search of a large index is not quick")
+        #expect(large.searchIndex.keptSearchCount == 0)
+        let found = large.searchIndex.matches(query)
+        #expect(found.map(\.rawValue) == [2999])
+        #expect(large.searchIndex.quickMatches(query) == found, "kept: recalled at once")
+        large.searchIndex.update(QuoteID(5), text: "changed", author: "A")
+        #expect(large.searchIndex.quickMatches(query) == nil, "a new version of the index keeps nothing yet")
+    }
+
     @Test func deletingTheNewestQuotesDropsTheirEmptyChunks() throws {
         var state = try book((1...300).map { ("q\($0)", "a") })
         for id in 257...300 { _ = try AppReducer.reduce(&state, .deleteQuote(QuoteID(id), by: UserID(1), at: date)) }

@@ -9,12 +9,12 @@ package struct ProfileController: Sendable {
 
     private let store: any StateStore
     private let cache: any ProfileCaching
-    private let photos: any PhotoStorage
+    private let photos: PhotoKeeper
     private let sessions: SessionKeeper
     private let now: @Sendable () -> Date
 
     package init(
-        store: any StateStore, cache: any ProfileCaching, photos: any PhotoStorage, sessions: SessionKeeper,
+        store: any StateStore, cache: any ProfileCaching, photos: PhotoKeeper, sessions: SessionKeeper,
         now: @escaping @Sendable () -> Date
     ) {
         self.store = store
@@ -49,26 +49,25 @@ package struct ProfileController: Sendable {
     }
 
     /// Stores `bytes` as `user`'s photo if they are a PNG, JPEG, GIF or WebP image of at most
-    /// ``maximumPhotoBytes``; the journal records only the hash.
+    /// ``maximumPhotoBytes``; the journal records only the hash, and the photo it replaces is
+    /// deleted once nobody refers to it (``PhotoKeeper``).
     package func changePhoto(of user: UserID, to bytes: [UInt8]?) async throws(StoreError) -> ProfileState {
         guard let profile = profile(of: user) else { return .notFound }
         guard let bytes, !bytes.isEmpty else { return .failed(profile, .noPhotoChosen) }
         guard bytes.count <= Self.maximumPhotoBytes else { return .failed(profile, .photoTooLarge(maximumBytes: Self.maximumPhotoBytes)) }
         guard let format = ImageFormat.detect(bytes) else { return .failed(profile, .unsupportedPhoto) }
         let reference = PhotoReference(hash: SHA256.hexDigest(bytes), mediaType: format.mediaType)
-        try await photos.save(StoredPhoto(reference: reference, bytes: bytes))
-        return try await apply(.setPhoto(user, reference, at: now()), for: user)
+        return answer(try await photos.setPhoto(StoredPhoto(reference: reference, bytes: bytes), of: user), for: user)
     }
 
+    /// Removes `user`'s photo; its bytes are deleted once nobody refers to them.
     package func removePhoto(of user: UserID) async throws(StoreError) -> ProfileState {
-        try await apply(.setPhoto(user, nil, at: now()), for: user)
+        answer(try await photos.setPhoto(nil, of: user), for: user)
     }
 
-    /// The photo of `username`, if they have one.
+    /// The photo of `username`, if they have one (the new one, when it was replaced meanwhile).
     package func photo(of username: Username) async throws(StoreError) -> ProfilePhotoState {
-        guard let reference = store.state.user(named: username)?.photo,
-            let photo = try await photos.photo(hash: reference.hash)
-        else { return .notFound }
+        guard let photo = try await photos.photo(of: username) else { return .notFound }
         return .photo(photo)
     }
 
@@ -78,8 +77,9 @@ package struct ProfileController: Sendable {
         return .signedOut
     }
 
-    private func apply(_ action: AppAction, for user: UserID) async throws(StoreError) -> ProfileState {
-        switch try await store.dispatch(action) {
+    /// The state after the store's `answer` to a change of `user`'s profile.
+    private func answer(_ answer: Result<AppEvent, ActionRejection>, for user: UserID) -> ProfileState {
+        switch answer {
         case .success: updated(user)
         case .failure: .notFound
         }

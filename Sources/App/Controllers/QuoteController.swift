@@ -40,29 +40,53 @@ package struct QuoteController: Sendable {
     ///
     /// Costs the same on every page: the whole book's page is a slice of the order quotes were
     /// added in; a search is one pass of the search index (``QuoteSearchIndex``), then a slice.
+    /// That pass takes milliseconds on a large book: see ``listImmediately(page:search:)``.
     package func list(page: Int, search: String = "") -> QuoteListState {
         let state = store.state
         let query = SearchQuery(search)
-        if query.isEmpty {
-            let order = state.quoteOrder
-            let pageCount = Self.pageCount(of: order.count)
-            guard page >= 1, page <= pageCount else { return .noSuchPage(pageCount: pageCount, search: nil) }
-            let end = order.count - (page - 1) * Self.pageSize
-            let start = max(0, end - Self.pageSize)
-            return .showing(order[start..<end].reversed().compactMap { state.quotes[$0] }, page: page, pageCount: pageCount, search: nil)
-        }
-        let matches = state.searchIndex.matches(query)
-        let summary = QuoteSearch(typed: search, matchCount: matches.count, isTruncated: query.isTruncated)
-        let pageCount = Self.pageCount(of: matches.count)
+        guard !query.isEmpty else { return Self.page(page, ofBook: state) }
+        return Self.page(page, of: state.searchIndex.matches(query), for: query, typed: search, in: state)
+    }
+
+    /// ``list(page:search:)`` when it is quick: no search, a search already made in this version
+    /// of the book (kept), or a small book (``QuoteSearchIndex/quickMatches(_:)``). Nil when it
+    /// needs a byte search of a large book, milliseconds that must not be spent on an event loop.
+    package func listImmediately(page: Int, search: String = "") -> QuoteListState? {
+        let state = store.state
+        let query = SearchQuery(search)
+        guard !query.isEmpty else { return Self.page(page, ofBook: state) }
+        guard let matches = state.searchIndex.quickMatches(query) else { return nil }
+        return Self.page(page, of: matches, for: query, typed: search, in: state)
+    }
+
+    /// Page `page` of every quote in `state`, newest first.
+    private static func page(_ page: Int, ofBook state: AppState) -> QuoteListState {
+        let order = state.quoteOrder
+        let pageCount = pageCount(of: order.count)
+        guard page >= 1, page <= pageCount else { return .noSuchPage(pageCount: pageCount, search: nil) }
+        let end = order.count - (page - 1) * pageSize
+        let start = max(0, end - pageSize)
+        return .showing(order[start..<end].reversed().compactMap { state.quotes[$0] }, page: page, pageCount: pageCount, search: nil)
+    }
+
+    /// Page `page` of the quotes a search for `query` (as `typed`) found in `state`.
+    private static func page(_ page: Int, of matches: [QuoteID], for query: SearchQuery, typed: String, in state: AppState)
+        -> QuoteListState
+    {
+        let summary = QuoteSearch(typed: typed, matchCount: matches.count, isTruncated: query.isTruncated)
+        let pageCount = pageCount(of: matches.count)
         guard page >= 1, page <= pageCount else { return .noSuchPage(pageCount: pageCount, search: summary) }
-        let start = (page - 1) * Self.pageSize
-        let quotes = matches[start..<min(matches.count, start + Self.pageSize)].compactMap { state.quotes[$0] }
+        let start = (page - 1) * pageSize
+        let quotes = matches[start..<min(matches.count, start + pageSize)].compactMap { state.quotes[$0] }
         return .showing(quotes, page: page, pageCount: pageCount, search: summary)
     }
 
-    /// Pages needed for `count` quotes; an empty list is still one page.
-    private static func pageCount(of count: Int) -> Int {
-        max(1, (count + pageSize - 1) / pageSize)
+    /// How many versions a page of a quote's history shows (SPEC.md: 50).
+    package static let historyPageSize = 50
+
+    /// Pages of `size` needed for `count` items; an empty list is still one page.
+    private static func pageCount(of count: Int, size: Int = pageSize) -> Int {
+        max(1, (count + size - 1) / size)
     }
 
     /// Makes quote `id` the favourite of `user`.
@@ -97,21 +121,31 @@ package struct QuoteController: Sendable {
         }
     }
 
-    /// Every version of quote `id`, newest first, with who made each.
-    package func history(of id: QuoteID, viewer: UserID?) async throws(StoreError) -> QuoteHistoryState {
-        let versions = try await store.history(of: id)
-        let state = store.state
-        guard let quote = state.quotes[id], !versions.isEmpty else { return .notFound }
+    /// Page `page` (1-based) of quote `id`'s versions, newest first, ``historyPageSize`` a page,
+    /// with who made each. Only that page's versions are read from the journal: the quote's
+    /// current version, in the state, says which they are (page 1 ends with it).
+    package func history(of id: QuoteID, page: Int = 1, viewer: UserID?) async throws(StoreError) -> QuoteHistoryState {
+        guard let quote = store.state.quotes[id] else { return .notFound }
+        let pageCount = Self.pageCount(of: quote.version, size: Self.historyPageSize)
+        guard page >= 1, page <= pageCount else { return .noSuchPage(quote, pageCount: pageCount) }
+        let newest = quote.version - (page - 1) * Self.historyPageSize
+        let versions = try await store.history(of: id, versions: max(1, newest - Self.historyPageSize + 1)...newest)
+        // Empty when the quote was deleted since the state was read.
+        guard !versions.isEmpty else { return .notFound }
+        let users = store.state.users
         return .showing(
-            quote, versions: versions.reversed().map { VersionEntry($0, editor: $0.editedBy.flatMap { state.users[$0] }) },
-            canRestore: viewer != nil)
+            quote, versions: versions.reversed().map { VersionEntry($0, editor: $0.editedBy.flatMap { users[$0] }) },
+            page: page, pageCount: pageCount, canRestore: viewer != nil)
     }
 
-    /// Makes version `version` of quote `id` current again, as a new version by `user`.
+    /// Makes version `version` of quote `id` current again, as a new version by `user`. Reads
+    /// that version and the one after it from the journal, no more: without a next one, it is
+    /// the current version already.
     package func restore(_ id: QuoteID, version: Int, by user: UserID) async throws(StoreError) -> RestoreState {
-        let versions = try await store.history(of: id)
-        guard let old = versions.first(where: { $0.version == version }) else { return .notFound }
-        if version == versions.last?.version { return .alreadyCurrent(id) }
+        guard store.state.quotes[id] != nil, version >= 1, version < .max else { return .notFound }
+        let versions = try await store.history(of: id, versions: version...version + 1)
+        guard let old = versions.first, old.version == version else { return .notFound }
+        if versions.count == 1 { return .alreadyCurrent(id) }
         let draft = QuoteDraft(text: old.text, author: old.author)
         switch try await store.dispatch(.restoreQuote(id, draft, fromVersion: version, by: user, at: now())) {
         case .success(.quoteRestored(_, let newVersion)): return .restored(id, version: newVersion)

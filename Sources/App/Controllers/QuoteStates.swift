@@ -73,11 +73,14 @@ package enum DeleteQuoteState: Sendable, Equatable {
     case notFound
 }
 
-/// A quote's history page.
+/// A page of a quote's history.
 package enum QuoteHistoryState: Sendable, Equatable {
-    /// The quote as it is now and every version, newest first, each with who made it (nil for
-    /// the seed, or an account that no longer exists); `canRestore` when the viewer is signed in.
-    case showing(Quote, versions: [VersionEntry], canRestore: Bool)
+    /// The quote as it is now and the versions of page `page` (1-based) of `pageCount`, newest
+    /// first, each with who made it (nil for the seed, or an account that no longer exists);
+    /// `canRestore` when the viewer is signed in.
+    case showing(Quote, versions: [VersionEntry], page: Int, pageCount: Int, canRestore: Bool)
+    /// The quote has no such page of history (out of range, or not a number): it has `pageCount`.
+    case noSuchPage(Quote, pageCount: Int)
     case notFound
 }
 

@@ -52,8 +52,9 @@ package struct AppCoordinator: HTTPResponder {
         let sessions = SessionKeeper(storage: dependencies.sessionStorage)
         let profileCache = ProfileCache()
         store.observe { _ in profileCache.invalidateAll() }
-        let profileController = ProfileController(
-            store: store, cache: profileCache, photos: dependencies.photoStorage, sessions: sessions, now: dependencies.now)
+        let photos = PhotoKeeper(
+            store: store, storage: dependencies.photoStorage, now: dependencies.now, logger: dependencies.logger.labeled("photos"))
+        let profileController = ProfileController(store: store, cache: profileCache, photos: photos, sessions: sessions, now: dependencies.now)
         let accountsController = AccountsController(
             store: store, hasher: PasswordHasher(pool: dependencies.hashingPool), sessions: sessions,
             throttle: SignInThrottle(storage: dependencies.signInFailures), now: dependencies.now)

@@ -15,15 +15,16 @@ package struct QuotesCoordinator: FlowCoordinator {
         self.feed = feed
     }
 
-    /// The pages that need nothing asynchronous (they read the store's current state), or nil
-    /// for the flows that must wait for the store (saving, deleting, history from the journal).
-    /// The root calls this on the event loop for GETs it can answer at once.
+    /// The pages that need nothing asynchronous and little time (they read the store's current
+    /// state), or nil for the flows that must wait for the store (saving, deleting, history from
+    /// the journal) and for a search of a large book that nothing kept. The root calls this on the
+    /// event loop for GETs it can answer at once.
     package func startImmediately(_ route: QuotesRoute, visitor: Visitor) -> Navigation? {
         switch route {
         case .home:
             return .present(HomeView.page(for: controller.home(viewer: visitor.user?.id)))
         case .list(let page, let search):
-            return .present(QuoteListView.page(for: controller.list(page: page, search: search)))
+            return controller.listImmediately(page: page, search: search).map { .present(QuoteListView.page(for: $0)) }
         case .show(let id):
             return .present(QuoteView.page(for: controller.show(id, viewer: visitor.user?.id)))
         case .edit(let id):
@@ -38,8 +39,16 @@ package struct QuotesCoordinator: FlowCoordinator {
     package func start(_ route: QuotesRoute, request: HTTPRequest, form: SubmittedForm, visitor: Visitor) async throws -> Navigation {
         if let navigation = startImmediately(route, visitor: visitor) { return navigation }
         switch route {
-        case .home, .list, .show, .edit, .new:
+        case .home, .show, .edit, .new:
             preconditionFailure("\(route) is answered by startImmediately")
+        case .list(let page, let search):
+            // A byte search of a large book: milliseconds on the cooperative pool, never on an
+            // event loop, which the request's task prefers with ResponderExecution.eventLoop
+            // (SE-0417: a task executor preference holds until an explicit one replaces it).
+            let state = await withTaskExecutorPreference(globalConcurrentExecutor) {
+                controller.list(page: page, search: search)
+            }
+            return .present(QuoteListView.page(for: state))
         case .update(let id):
             guard let user = visitor.user, let version = form[QuoteFormField.version].flatMap(Int.init) else {
                 return .present(ErrorView.page(for: .badRequest("The form arrived incomplete. Please go back and try again.")))
@@ -71,8 +80,8 @@ package struct QuotesCoordinator: FlowCoordinator {
                 return .present(ErrorView.page(for: .forbidden("Only the person who added a quote may delete it.")))
             case .notFound: return .present(ErrorView.page(for: .notFound))
             }
-        case .history(let id):
-            return .present(QuoteHistoryView.page(for: try await controller.history(of: id, viewer: visitor.user?.id)))
+        case .history(let id, let page):
+            return .present(QuoteHistoryView.page(for: try await controller.history(of: id, page: page, viewer: visitor.user?.id)))
         case .restore(let id):
             guard let user = visitor.user else { return .present(ErrorView.page(for: .notFound)) }
             guard let version = form[QuoteFormField.version].flatMap(Int.init) else {

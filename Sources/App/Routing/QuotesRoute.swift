@@ -24,8 +24,10 @@ package enum QuotesRoute: Route {
     case favourite(QuoteID)
     /// `POST /quotes/{id}/delete`: only by the person who added it.
     case delete(QuoteID)
-    /// `GET /quotes/{id}/history`: every version, newest first.
-    case history(QuoteID)
+    /// `GET /quotes/{id}/history?page=N`: the quote's versions, newest first, a page at a time;
+    /// `page` is 0 when the query's was not a positive number (the page then says there is no
+    /// such page).
+    case history(QuoteID, page: Int = 1)
     /// `POST /quotes/{id}/restore`: make the form's `version` current again, as a new version.
     case restore(QuoteID)
     /// `GET /quotes/{id}/events`: a `text/event-stream` of the quote's changes.
@@ -36,11 +38,10 @@ package enum QuotesRoute: Route {
         case 0:
             return [.home]
         case 1 where segments[0] == "quotes":
-            let page = query["page"].map { PathSegments.identifier($0) ?? 0 } ?? 1
             // Characters no field may hold are ignored rather than refused: a search stores
             // nothing, and the words around them still find what they would.
             let search = TypedText.removingForbiddenScalars(from: query[QuoteSearchField.query.rawValue] ?? "", layout: .multiline)
-            return [.list(page: page, search: search), .create]
+            return [.list(page: page(in: query), search: search), .create]
         case 2 where segments == ["quotes", "new"]:
             return [.new]
         case 2 where segments[0] == "quotes":
@@ -52,7 +53,7 @@ package enum QuotesRoute: Route {
             case "edit": return [.edit(id)]
             case "favorite": return [.favourite(id)]
             case "delete": return [.delete(id)]
-            case "history": return [.history(id)]
+            case "history": return [.history(id, page: page(in: query))]
             case "restore": return [.restore(id)]
             case "events": return [.events(id)]
             default: return []
@@ -78,7 +79,7 @@ package enum QuotesRoute: Route {
         case .edit(let id): ["quotes", id.description, "edit"]
         case .favourite(let id): ["quotes", id.description, "favorite"]
         case .delete(let id): ["quotes", id.description, "delete"]
-        case .history(let id): ["quotes", id.description, "history"]
+        case .history(let id, _): ["quotes", id.description, "history"]
         case .restore(let id): ["quotes", id.description, "restore"]
         case .events(let id): ["quotes", id.description, "events"]
         }
@@ -88,8 +89,16 @@ package enum QuotesRoute: Route {
         switch self {
         case .list(let page, let search):
             (search.isEmpty ? [] : [(QuoteSearchField.query.rawValue, search)]) + (page == 1 ? [] : [("page", String(page))])
+        case .history(_, let page):
+            page == 1 ? [] : [("page", String(page))]
         default: []
         }
+    }
+
+    /// The `page` query parameter: 1 when absent, 0 when it is not a positive number in
+    /// canonical form (so every page has one address).
+    private static func page(in query: URLEncodedForm) -> Int {
+        query["page"].map { PathSegments.identifier($0) ?? 0 } ?? 1
     }
 
     package var access: RouteAccess {

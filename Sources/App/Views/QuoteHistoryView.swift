@@ -2,8 +2,9 @@ import HTTPServer
 import Store
 import Templates
 
-/// Renders ``QuoteHistoryState``: every version newest first, each with who made it and when,
-/// and a *Restore* form on every version but the current one when the viewer is signed in.
+/// Renders ``QuoteHistoryState``: a page of versions newest first, each with who made it and
+/// when, a *Restore* form on every version but the current one when the viewer is signed in, and
+/// links to the newer and older pages; or a 404 page naming how many pages there are.
 package enum QuoteHistoryView {
     static let fieldNames = FormFieldNames.of(QuoteFormField.self)
 
@@ -11,11 +12,21 @@ package enum QuoteHistoryView {
         let quote: QuoteCard
         let versions: [VersionContext]
         let restoreURL: String?
+        let page: Int
+        let pageCount: Int
+        /// The page of newer versions (`rel="prev"`), nil on the first.
+        let newerURL: String?
+        /// The page of older versions (`rel="next"`), nil on the last.
+        let olderURL: String?
 
         var templateValue: TemplateValue {
             .object([
                 "quote": quote.templateValue, "versions": .list(versions.map(\.templateValue)),
                 "restoreURL": restoreURL.map(TemplateValue.string) ?? .null, "fields": QuoteHistoryView.fieldNames,
+                // The list counts down from the newest version on the page.
+                "newestVersion": .int(versions.first?.version ?? 0), "pageNumber": .int(page), "pageCount": .int(pageCount),
+                "isPaged": .bool(pageCount > 1), "newerURL": newerURL.map(TemplateValue.string) ?? .null,
+                "olderURL": olderURL.map(TemplateValue.string) ?? .null,
             ])
         }
     }
@@ -48,7 +59,7 @@ package enum QuoteHistoryView {
 
     package static func page(for state: QuoteHistoryState) -> Page {
         switch state {
-        case let .showing(quote, versions, canRestore):
+        case let .showing(quote, versions, page, pageCount, canRestore):
             let restoreURL = canRestore ? QuotesRoute.restore(quote.id).path : nil
             return Page(
                 template: .quoteHistory,
@@ -65,7 +76,14 @@ package enum QuoteHistoryView {
                             isCurrent: isCurrent, isFirst: version.version == 1, restoredFrom: version.restoredFrom,
                             restoreURL: isCurrent ? nil : restoreURL)
                     },
-                    restoreURL: restoreURL))
+                    restoreURL: restoreURL, page: page, pageCount: pageCount,
+                    newerURL: page > 1 ? QuotesRoute.history(quote.id, page: page - 1).path : nil,
+                    olderURL: page < pageCount ? QuotesRoute.history(quote.id, page: page + 1).path : nil))
+        case let .noSuchPage(quote, pageCount):
+            let pages = "\(pageCount) page\(pageCount == 1 ? "" : "s")"
+            let first = QuotesRoute.history(quote.id).path
+            return ErrorView.page(
+                for: .notFoundMessage("There is no such page of this quote’s history. It has \(pages); the first is at \(first)."))
         case .notFound:
             return ErrorView.page(for: .notFound)
         }

@@ -31,8 +31,11 @@ package enum AppEvent: Sendable, Equatable {
     case quoteRestored(QuoteID, version: Int)
     case quoteDeleted(QuoteID)
     case userSignedUp(UserID)
-    /// A person's display name, photo or favourite changed.
+    /// A person's display name or favourite changed.
     case profileChanged(UserID)
+    /// A person's photo was set or removed; `replaced` is the one they had before, whose bytes
+    /// may now be unreferenced (see ``PhotoStorage``).
+    case photoChanged(UserID, replaced: PhotoReference?)
 }
 
 /// Why the reducer refused an action: nothing was stored.
@@ -53,7 +56,7 @@ extension AppEvent {
     package var quoteID: QuoteID? {
         switch self {
         case .quoteAdded(let id), .quoteEdited(let id, _), .quoteRestored(let id, _), .quoteDeleted(let id): id
-        case .userSignedUp, .profileChanged: nil
+        case .userSignedUp, .profileChanged, .photoChanged: nil
         }
     }
 
@@ -66,6 +69,7 @@ extension AppEvent {
         case .quoteDeleted: "quote_deleted"
         case .userSignedUp: "user_signed_up"
         case .profileChanged: "profile_changed"
+        case .photoChanged: "photo_changed"
         }
     }
 }

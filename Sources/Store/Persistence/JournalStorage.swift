@@ -56,8 +56,15 @@ package protocol JournalStorage: AnyObject {
     func lockHead() throws(StoreError)
     /// Lets go of the head ``lockHead()`` held without appending; nothing when none is held.
     func unlockHead()
-    /// The actions indexed under `quote`, oldest first: its whole history.
-    func actions(forQuote quote: QuoteID) throws(StoreError) -> [AppAction]
+    /// The actions indexed under `quote`, oldest first, after skipping the first `offset`, at
+    /// most `limit` of them: a page of its history. While the quote exists, the entry at offset
+    /// `k` is the action that made its version `k + 1` (the add, then each edit or restore).
+    func actions(forQuote quote: QuoteID, offset: Int, limit: Int) throws(StoreError) -> [AppAction]
+    /// Something that reads history on a connection of its own, so a history page never waits
+    /// for the appends queued on this journal's connection (nor they for it); nil (the default)
+    /// when there is no second way in (an in-memory database), and the writer reads it between
+    /// appends.
+    func makeHistoryReader() -> (any JournalHistoryReader)?
     /// For a journal other processes append to: from now until ``close()``, yields to `wake`
     /// whenever they may have appended (and now and then in any case), so the store reads the
     /// entries after its own; returns true. What it yields is the log's head when a notification
@@ -71,6 +78,13 @@ package protocol JournalStorage: AnyObject {
 
 extension JournalStorage {
     package func makeSnapshotSaver() -> (any SnapshotSaver)? { nil }
+
+    package func makeHistoryReader() -> (any JournalHistoryReader)? { nil }
+
+    /// The actions indexed under `quote`, oldest first: its whole history.
+    package func actions(forQuote quote: QuoteID) throws(StoreError) -> [AppAction] {
+        try actions(forQuote: quote, offset: 0, limit: .max)
+    }
 
     /// Appends `entries` whatever the journal's newest entry is; see ``append(_:basedOn:)``.
     package func append(_ entries: [(action: AppAction, quote: QuoteID?)]) throws(StoreError) -> [Int64] {
@@ -120,7 +134,20 @@ extension JournalWrapper {
     }
     package func lockHead() throws(StoreError) { try inner.lockHead() }
     package func unlockHead() { inner.unlockHead() }
-    package func actions(forQuote quote: QuoteID) throws(StoreError) -> [AppAction] { try inner.actions(forQuote: quote) }
+    package func actions(forQuote quote: QuoteID, offset: Int, limit: Int) throws(StoreError) -> [AppAction] {
+        try inner.actions(forQuote: quote, offset: offset, limit: limit)
+    }
+    package func makeHistoryReader() -> (any JournalHistoryReader)? { inner.makeHistoryReader() }
     package func followAppends(waking wake: AsyncStream<Int64?>.Continuation) -> Bool { inner.followAppends(waking: wake) }
     package func close() { inner.close() }
+}
+
+/// Reads a journal's history away from the connection that appends to it (see
+/// ``JournalStorage/makeHistoryReader()``): a read never queues behind a commit, nor a commit
+/// behind a read. Never blocks a cooperative-pool thread.
+package protocol JournalHistoryReader: Sendable {
+    /// ``JournalStorage/actions(forQuote:offset:limit:)``, as committed when the read begins.
+    func actions(forQuote quote: QuoteID, offset: Int, limit: Int) async throws(StoreError) -> [AppAction]
+    /// Releases the connection; later reads throw ``StoreError/journalClosed(operation:)``.
+    func close() async
 }

@@ -59,6 +59,19 @@ package enum QuotebookDatabase {
         ) WHERE json_type(action, '$.addQuote') IS NOT NULL;
         CREATE INDEX journal_quote ON journal (quote_id, sequence) WHERE quote_id IS NOT NULL;
         """,
+        // What keeps a photo's bytes: uploads between storing them and releasing them (`claims`,
+        // the newest at `claimed_at`, seconds since 1970 by the database's clock), and the newest
+        // journal entry an action referring to it was applied through (`referenced_through`).
+        // Apart from `photo`, so counting a claim never rewrites the bytes. See ``PhotoStorage``.
+        """
+        CREATE TABLE photo_use (
+            hash TEXT PRIMARY KEY,
+            claims INTEGER NOT NULL DEFAULT 0,
+            claimed_at REAL,
+            referenced_through INTEGER NOT NULL DEFAULT 0
+        ) WITHOUT ROWID;
+        INSERT INTO photo_use (hash) SELECT hash FROM photo;
+        """,
     ]
 
     /// A connection to the database at `path` (a file, or `:memory:`), its schema current:

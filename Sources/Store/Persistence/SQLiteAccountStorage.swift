@@ -1,7 +1,7 @@
 package import Foundation
 
-/// Sessions, secrets and photos in the SQLite database beside the journal, through a connection
-/// of their own.
+/// Sessions, secrets and photos (with what keeps each photo, see ``PhotoStorage``) in the SQLite
+/// database beside the journal, through a connection of their own.
 ///
 /// Ownership: the connection is touched only by this actor, which runs on its own serial
 /// dispatch queue, so SQLite's blocking calls never hold a cooperative-pool thread or an event
@@ -66,10 +66,20 @@ package actor SQLiteAccountStorage: SessionStorage, PhotoStorage {
         }
     }
 
+    /// The photo and its claim in one transaction; the bytes are written only when new.
     package func save(_ photo: StoredPhoto) throws(StoreError) {
-        try open(for: "save photo").prepare("INSERT OR IGNORE INTO photo (hash, media_type, bytes) VALUES (?, ?, ?)").run([
-            .text(photo.reference.hash), .text(photo.reference.mediaType), .blob(photo.bytes),
-        ])
+        let connection = try open(for: "save photo")
+        try connection.transaction { () throws(StoreError) in
+            try connection.prepare(
+                """
+                INSERT INTO photo_use (hash, claims, claimed_at) VALUES (?, 1, \(Self.now))
+                ON CONFLICT (hash) DO UPDATE SET claims = claims + 1, claimed_at = excluded.claimed_at
+                """
+            ).run([.text(photo.reference.hash)])
+            try connection.prepare("INSERT OR IGNORE INTO photo (hash, media_type, bytes) VALUES (?, ?, ?)").run([
+                .text(photo.reference.hash), .text(photo.reference.mediaType), .blob(photo.bytes),
+            ])
+        }
     }
 
     package func photo(hash: String) throws(StoreError) -> StoredPhoto? {
@@ -78,6 +88,40 @@ package actor SQLiteAccountStorage: SessionStorage, PhotoStorage {
             StoredPhoto(reference: PhotoReference(hash: hash, mediaType: row.text(at: 0)), bytes: row.blob(at: 1))
         }.first
     }
+
+    package func release(hash: String, referencedThrough sequence: Int64?) throws(StoreError) {
+        try open(for: "release photo").prepare(
+            "UPDATE photo_use SET claims = max(claims - 1, 0), referenced_through = max(referenced_through, ?) WHERE hash = ?"
+        ).run([.integer(sequence ?? 0), .text(hash)])
+    }
+
+    /// One transaction: the checks and both rows. The connection is this actor's alone, so no
+    /// claim can come between.
+    package func delete(hash: String, unreferencedThrough sequence: Int64, abandoningClaimsOlderThan seconds: Double) throws(StoreError)
+        -> Bool
+    {
+        let connection = try open(for: "delete photo")
+        return try connection.transaction { () throws(StoreError) -> Bool in
+            try connection.prepare(
+                """
+                DELETE FROM photo_use WHERE hash = ? AND referenced_through <= ?
+                AND (claims = 0 OR claimed_at <= \(Self.now) - ?)
+                """
+            ).run([.text(hash), .integer(sequence), .real(seconds)])
+            // Its use row is gone now exactly when nothing keeps it (a photo without one has no
+            // claim and no recorded reference: the migration gave every photo one).
+            try connection.prepare("DELETE FROM photo WHERE hash = ? AND NOT EXISTS (SELECT 1 FROM photo_use WHERE hash = ?)")
+                .run([.text(hash), .text(hash)])
+            return connection.changes > 0
+        }
+    }
+
+    package func storedHashes() throws(StoreError) -> [String] {
+        try open(for: "list photos").prepare("SELECT hash FROM photo").rows { $0.text(at: 0) }
+    }
+
+    /// The database's clock, in seconds since 1970 (https://sqlite.org/lang_datefunc.html).
+    private static let now = "((julianday('now') - 2440587.5) * 86400.0)"
 
     /// Closes the connection; later calls throw ``StoreError/accountStorageClosed(operation:)``.
     /// Close this before the journal, so that the journal's connection is the last and its close

@@ -46,11 +46,26 @@ package final class SQLiteJournal: JournalStorage {
         return try JournalEntryCoding.decode(try select.rows([.integer(sequence)]) { ($0.int(at: 0), $0.text(at: 1)) })
     }
 
-    package func actions(forQuote quote: QuoteID) throws(StoreError) -> [AppAction] {
-        let select = try openConnection(for: "history").prepare(
-            "SELECT sequence, action FROM journal WHERE quote_id = ? ORDER BY sequence")
-        return try JournalEntryCoding.decode(try select.rows([.integer(Int64(quote.rawValue))]) { ($0.int(at: 0), $0.text(at: 1)) })
-            .map(\.action)
+    package func actions(forQuote quote: QuoteID, offset: Int, limit: Int) throws(StoreError) -> [AppAction] {
+        try Self.actions(forQuote: quote, offset: offset, limit: limit, on: try openConnection(for: "history"))
+    }
+
+    /// A page of quote `quote`'s entries on `connection`: a walk of the `journal_quote` index
+    /// from the quote's first entry, `offset` steps and then `limit` rows
+    /// (https://sqlite.org/lang_select.html#limitoffset).
+    static func actions(forQuote quote: QuoteID, offset: Int, limit: Int, on connection: SQLiteConnection) throws(StoreError) -> [AppAction] {
+        let select = try connection.prepare(
+            "SELECT sequence, action FROM journal WHERE quote_id = ? ORDER BY sequence LIMIT ? OFFSET ?")
+        let rows = try select.rows([.integer(Int64(quote.rawValue)), .integer(Int64(max(0, limit))), .integer(Int64(max(0, offset)))]) {
+            ($0.int(at: 0), $0.text(at: 1))
+        }
+        return try JournalEntryCoding.decode(rows).map(\.action)
+    }
+
+    /// A reader on a connection of its own to the database file (see ``SQLiteHistoryReader``);
+    /// nil in memory, where a second connection would open another, empty database.
+    package func makeHistoryReader() -> (any JournalHistoryReader)? {
+        snapshotPath == nil ? nil : SQLiteHistoryReader(path: connection.path)
     }
 
     /// One `BEGIN IMMEDIATE … COMMIT` for the whole batch: with `synchronous=FULL` in WAL mode,

@@ -70,9 +70,35 @@ package struct StoredPhoto: Sendable, Equatable {
     }
 }
 
-/// Content-addressed photo bytes; the journal refers to them by hash.
+/// Content-addressed photo bytes; the journal refers to them by hash, and they are deleted once
+/// nothing does.
+///
+/// The journal is the only record of who refers to a photo, and it is written apart from this
+/// storage (another connection, or another process), so a photo's bytes are kept while either
+/// could still be needed:
+/// - an upload *claims* the photo when it stores it (``save(_:)``), before its action refers to
+///   it, and *releases* the claim once the action was applied or refused
+///   (``release(hash:referencedThrough:)``), recording the journal entry it was applied through;
+/// - ``delete(hash:unreferencedThrough:abandoningClaimsOlderThan:)`` is asked by a caller that
+///   has seen, in the state through some journal entry, that nobody refers to the photo. It
+///   deletes only when no claim is open and no reference was recorded after that entry (the
+///   caller's state may lag another instance's), checked and deleted atomically against claims.
+/// A claim that is never released (a process killed mid-upload) counts for a while only.
 package protocol PhotoStorage: Sendable {
-    /// Stores `photo`; storing the same bytes twice keeps one copy.
+    /// Stores `photo` (storing the same bytes twice keeps one copy) and claims it for the upload
+    /// in flight: until the claim is released, no deletion takes it.
     func save(_ photo: StoredPhoto) async throws(StoreError)
     func photo(hash: String) async throws(StoreError) -> StoredPhoto?
+    /// Ends one claim ``save(_:)`` made on `hash`. `sequence`: the journal entry through which the
+    /// action referring to the photo was applied (a later deletion must have seen it); nil when
+    /// the action was refused or failed.
+    func release(hash: String, referencedThrough sequence: Int64?) async throws(StoreError)
+    /// Deletes photo `hash`, which the caller's state through journal entry `sequence` shows no
+    /// one referring to, unless an upload claims it (a claim made `abandoningClaimsOlderThan`
+    /// seconds ago or earlier, by the database's clock, no longer counts: 0 counts none) or a
+    /// reference after `sequence` was recorded; true when deleted.
+    func delete(hash: String, unreferencedThrough sequence: Int64, abandoningClaimsOlderThan seconds: Double) async throws(StoreError)
+        -> Bool
+    /// The hash of every photo stored, referred to or not (for a sweep of the unreferenced).
+    func storedHashes() async throws(StoreError) -> [String]
 }

@@ -62,23 +62,29 @@ package struct QuoteVersion: Sendable, Equatable {
     /// indexed under `id`). Versions are numbered as the reducer numbers them: the add is 1, each
     /// edit or restore the next. Empty when the quote was deleted, as it is then gone.
     package static func history(from actions: some Sequence<AppAction>) -> [QuoteVersion] {
+        versions(from: actions, startingAt: 1)
+    }
+
+    /// Versions `first`, `first + 1`, … from the actions that made them, in journal order: a
+    /// page of ``history(from:)`` that starts with the entry that made version `first` (the
+    /// entry at that offset among the quote's). Empty when the quote was deleted among them.
+    package static func versions(from actions: some Sequence<AppAction>, startingAt first: Int) -> [QuoteVersion] {
         var versions: [QuoteVersion] = []
         for action in actions {
+            let number = first + versions.count
             switch action {
             case let .addQuote(draft, user, date):
                 let clean = draft.trimmed
-                versions = [QuoteVersion(version: 1, text: clean.text, author: clean.author, editedBy: user, editedAt: date)]
+                versions.append(QuoteVersion(version: number, text: clean.text, author: clean.author, editedBy: user, editedAt: date))
             case let .editQuote(_, draft, _, user, date):
                 let clean = draft.trimmed
-                versions.append(QuoteVersion(
-                    version: versions.count + 1, text: clean.text, author: clean.author, editedBy: user, editedAt: date))
+                versions.append(QuoteVersion(version: number, text: clean.text, author: clean.author, editedBy: user, editedAt: date))
             case let .restoreQuote(_, draft, from, user, date):
                 let clean = draft.trimmed
                 versions.append(QuoteVersion(
-                    version: versions.count + 1, text: clean.text, author: clean.author, editedBy: user, editedAt: date,
-                    restoredFrom: from))
+                    version: number, text: clean.text, author: clean.author, editedBy: user, editedAt: date, restoredFrom: from))
             case .deleteQuote:
-                versions = []
+                return []
             case .signUp, .changeDisplayName, .setPhoto, .setFavourite:
                 continue
             }

@@ -7,6 +7,7 @@ import Synchronization
 /// records them, or fails every dispatch when `failing` is set.
 final class StateStoreDouble: StateStore {
     private let contents: Mutex<(state: AppState, actions: [AppAction], byQuote: [QuoteID: [AppAction]])>
+    private let reads = Mutex<[ClosedRange<Int>]>([])
     let failing: Bool
 
     init(_ actions: [AppAction] = [], failing: Bool = false) throws {
@@ -22,6 +23,11 @@ final class StateStoreDouble: StateStore {
 
     var state: AppState { contents.withLock { $0.state } }
     var dispatched: [AppAction] { contents.withLock { $0.actions } }
+    /// One entry per action dispatched and applied, as a journal only this process writes.
+    var appliedJournalSequence: Int64 { contents.withLock { Int64($0.actions.count) } }
+    func catchUpWithJournal() async {}
+    /// The version ranges history was read for, in order.
+    var historyReads: [ClosedRange<Int>] { reads.withLock { $0 } }
 
     func dispatch(_ action: AppAction) async throws(StoreError) -> Result<AppEvent, ActionRejection> {
         if failing { throw StoreError.sqlite(operation: "append", code: 10, message: "disk I/O error") }
@@ -37,10 +43,14 @@ final class StateStoreDouble: StateStore {
         }
     }
 
-    func history(of id: QuoteID) async throws(StoreError) -> [QuoteVersion] {
+    func history(of id: QuoteID, versions: ClosedRange<Int>) async throws(StoreError) -> [QuoteVersion] {
         if failing { throw StoreError.sqlite(operation: "history", code: 10, message: "disk I/O error") }
+        reads.withLock { $0.append(versions) }
         return contents.withLock { contents in
-            contents.state.quotes[id] == nil ? [] : QuoteVersion.history(from: contents.byQuote[id] ?? [])
+            let actions = contents.byQuote[id] ?? []
+            let first = max(1, versions.lowerBound)
+            let page = actions.dropFirst(first - 1).prefix(versions.upperBound - first + 1)
+            return QuoteVersion.versions(from: page, startingAt: first)
         }
     }
 }
@@ -91,8 +101,18 @@ actor AccountStorageDouble: SessionStorage, PhotoStorage {
         return before - sessions.count
     }
     func secret(named name: String, orCreate make: @Sendable () -> [UInt8]) -> [UInt8] { make() }
-    func save(_ photo: StoredPhoto) { photos[photo.reference.hash] = photo }
+    var claims: [String: Int] = [:]
+    func save(_ photo: StoredPhoto) {
+        photos[photo.reference.hash] = photo
+        claims[photo.reference.hash, default: 0] += 1
+    }
     func photo(hash: String) -> StoredPhoto? { photos[hash] }
+    func release(hash: String, referencedThrough sequence: Int64?) { claims[hash, default: 1] -= 1 }
+    func delete(hash: String, unreferencedThrough sequence: Int64, abandoningClaimsOlderThan seconds: Double) -> Bool {
+        guard claims[hash, default: 0] == 0 else { return false }
+        return photos.removeValue(forKey: hash) != nil
+    }
+    func storedHashes() -> [String] { Array(photos.keys) }
 }
 
 /// Session storage (a double or a real backend) counting the reads and touches that reach it,

@@ -1,6 +1,7 @@
 import App
 import Foundation
 import HTTPServer
+import Logging
 import Store
 import Testing
 
@@ -14,8 +15,9 @@ import Testing
         let cache = ProfileCacheDouble()
         let storage = AccountStorageDouble()
         let clock = self.clock
+        let photos = PhotoKeeper(store: store, storage: storage, now: { clock.now }, logger: .discarding())
         let controller = ProfileController(
-            store: store, cache: cache, photos: storage, sessions: SessionKeeper(storage: storage), now: { clock.now })
+            store: store, cache: cache, photos: photos, sessions: SessionKeeper(storage: storage), now: { clock.now })
         return (controller, store, cache, storage)
     }
 

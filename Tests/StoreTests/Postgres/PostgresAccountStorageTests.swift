@@ -16,7 +16,7 @@ struct PostgresAccountStorageTests {
             let (url, schema) = try Self.postgresLocation(of: database)
             let version = try await PostgresClient(url: url).query(
                 "SELECT version FROM \(schema).quotebook_migration WHERE component = 'accounts'")
-            #expect(try version.rows.map { try $0.int64(at: 0) } == [1])
+            #expect(try version.rows.map { try $0.int64(at: 0) } == [Int64(PostgresAccountStorage.migrations.count)])
         }
     }
 
@@ -56,6 +56,30 @@ struct PostgresAccountStorageTests {
             let (url, schema) = try Self.postgresLocation(of: database)
             let names = try await PostgresClient(url: url).query("SELECT username FROM \(schema).sign_in_failure ORDER BY 1")
             #expect(names.rows.map { $0.string(at: 0) } == ["c", "d"], "c is still locked")
+        }
+    }
+
+    /// Photos stored before claims were counted get a use row each, so a claim and a deletion of
+    /// them meet on its lock like any other's, and nothing keeps them once released.
+    @Test func migratingGivesEveryPhotoStoredBeforeItAUseRow() async throws {
+        try await AccountBackend.postgres.withDatabase { database in
+            let (url, schema) = try Self.postgresLocation(of: database)
+            let admin = PostgresClient(url: url)
+            // The schema as the first migration left it, with one photo.
+            try await admin.withConnection { connection throws(StoreError) in
+                try connection.transaction { () throws(StoreError) in
+                    try connection.query("SET LOCAL search_path TO \(schema)")
+                    for statement in PostgresAccountStorage.migrations[0] { try connection.query(statement) }
+                    try connection.query("CREATE TABLE quotebook_migration (component text PRIMARY KEY, version integer NOT NULL)")
+                    try connection.query("INSERT INTO quotebook_migration VALUES ('accounts', 1)")
+                    try connection.query("INSERT INTO photo (hash, media_type, bytes) VALUES ('old', 'image/png', '\\x0102')")
+                }
+            }
+            await admin.close()
+            let storage = try await database.makeInstance().photos
+            #expect(try await storage.storedHashes() == ["old"])
+            #expect(try await storage.delete(hash: "old", unreferencedThrough: 0, abandoningClaimsOlderThan: 3600))
+            #expect(try await storage.storedHashes().isEmpty)
         }
     }
 

@@ -31,6 +31,7 @@ package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendab
         let session: String
         let secret: String
         let photo: String
+        let photoUse: String
         let signInFailure: String
 
         init(schema: String) {
@@ -38,6 +39,7 @@ package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendab
             session = prefix + "session"
             secret = prefix + "secret"
             photo = prefix + "photo"
+            photoUse = prefix + "photo_use"
             signInFailure = prefix + "sign_in_failure"
         }
     }
@@ -70,7 +72,7 @@ package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendab
     }
 
     /// The numbered schema changes of the account tables.
-    static let migrations: [[String]] = [
+    package static let migrations: [[String]] = [
         [
             """
             CREATE TABLE session (
@@ -92,7 +94,22 @@ package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendab
                 locked_until double precision
             )
             """,
-        ]
+        ],
+        // What keeps a photo's bytes (``PhotoStorage``): open claims, the newest at `claimed_at`
+        // (seconds since 1970, the server's clock), and the newest journal entry a reference was
+        // applied through. Apart from `photo`, and every photo has a row, so a claim and a
+        // deletion always meet on this row's lock.
+        [
+            """
+            CREATE TABLE photo_use (
+                hash text PRIMARY KEY,
+                claims integer NOT NULL DEFAULT 0,
+                claimed_at double precision,
+                referenced_through bigint NOT NULL DEFAULT 0
+            )
+            """,
+            "INSERT INTO photo_use (hash) SELECT hash FROM photo",
+        ],
     ]
 
     package func insert(_ session: SessionRecord) async throws(StoreError) {
@@ -172,11 +189,22 @@ package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendab
         return value
     }
 
+    /// One transaction, the claim first: its row lock orders it against a deletion of the same
+    /// photo (which deletes that row first), so either the deletion sees the claim and keeps the
+    /// photo, or it is over and the bytes are inserted again here
+    /// (https://www.postgresql.org/docs/15/transaction-iso.html#XACT-READ-COMMITTED).
     package func save(_ photo: StoredPhoto) async throws(StoreError) {
-        try await query(
-            "save photo", on: photos,
-            "INSERT INTO \(tables.photo) (hash, media_type, bytes) VALUES ($1, $2, $3) ON CONFLICT (hash) DO NOTHING",
-            [photo.reference.hash, photo.reference.mediaType, PostgresBytea.encode(photo.bytes)])
+        let tables = self.tables
+        try await transaction("save photo") { connection throws(StoreError) in
+            try connection.query(
+                """
+                INSERT INTO \(tables.photoUse) (hash, claims, claimed_at) VALUES ($1, 1, extract(epoch FROM clock_timestamp()))
+                ON CONFLICT (hash) DO UPDATE SET claims = photo_use.claims + 1, claimed_at = excluded.claimed_at
+                """, [photo.reference.hash])
+            try connection.query(
+                "INSERT INTO \(tables.photo) (hash, media_type, bytes) VALUES ($1, $2, $3) ON CONFLICT (hash) DO NOTHING",
+                [photo.reference.hash, photo.reference.mediaType, PostgresBytea.encode(photo.bytes)])
+        }
     }
 
     package func photo(hash: String) async throws(StoreError) -> StoredPhoto? {
@@ -186,6 +214,38 @@ package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendab
         guard let row = rows.first else { return nil }
         guard let mediaType = row.string(at: 0), let bytes = try row.bytes(at: 1) else { throw Self.missing("photo") }
         return StoredPhoto(reference: PhotoReference(hash: hash, mediaType: mediaType), bytes: bytes)
+    }
+
+    package func release(hash: String, referencedThrough sequence: Int64?) async throws(StoreError) {
+        try await query(
+            "release photo", on: photos,
+            """
+            UPDATE \(tables.photoUse) SET claims = greatest(claims - 1, 0), referenced_through = greatest(referenced_through, $2::bigint)
+            WHERE hash = $1
+            """, [hash, String(sequence ?? 0)])
+    }
+
+    /// One statement: the use row goes first, and only when nothing keeps the photo (a claim
+    /// that came meanwhile holds the row's lock, and the condition is checked again on the row it
+    /// left), then the bytes with it.
+    package func delete(hash: String, unreferencedThrough sequence: Int64, abandoningClaimsOlderThan seconds: Double)
+        async throws(StoreError) -> Bool
+    {
+        let deleted = try await query(
+            "delete photo", on: photos,
+            """
+            WITH unused AS (
+                DELETE FROM \(tables.photoUse) WHERE hash = $1 AND referenced_through <= $2::bigint
+                AND (claims = 0 OR claimed_at <= extract(epoch FROM clock_timestamp()) - $3::double precision)
+                RETURNING hash
+            )
+            DELETE FROM \(tables.photo) WHERE hash IN (SELECT hash FROM unused) RETURNING hash
+            """, [hash, String(sequence), String(seconds)])
+        return !deleted.rows.isEmpty
+    }
+
+    package func storedHashes() async throws(StoreError) -> [String] {
+        try await query("list photos", on: photos, "SELECT hash FROM \(tables.photo)", []).rows.compactMap { $0.string(at: 0) }
     }
 
     /// Closes the connections; later calls throw ``StoreError/accountStorageClosed(operation:)``.
@@ -198,6 +258,22 @@ package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendab
         listener.stop()
         await sessions.close()
         await photos.close()
+    }
+
+    /// Runs `body` in one transaction on the photos' connection as `operation`, unless
+    /// ``close()`` has been called.
+    private func transaction(_ operation: String, _ body: @escaping @Sendable (PostgresConnection) throws(StoreError) -> Void)
+        async throws(StoreError)
+    {
+        guard !isClosed.withLock({ $0 }) else { throw StoreError.accountStorageClosed(operation: operation) }
+        do {
+            try await photos.withConnection { connection throws(StoreError) in
+                try connection.transaction { () throws(StoreError) in try body(connection) }
+            }
+        } catch {
+            if case .postgresClosed = error { throw StoreError.accountStorageClosed(operation: operation) }
+            throw error
+        }
     }
 
     /// Runs `sql` on `client` as `operation`, unless ``close()`` has been called.

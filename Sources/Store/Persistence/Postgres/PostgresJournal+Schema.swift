@@ -37,6 +37,8 @@ extension PostgresJournal {
     /// The journal's SQL with its schema filled in.
     struct Statements {
         let entriesAfter: String
+        /// A page of quote `$1`'s entries, oldest first: `$2` rows (NULL: all) after skipping `$3`
+        /// (https://www.postgresql.org/docs/15/queries-limit.html), along the `journal_quote` index.
         let entriesOfQuote: String
         /// `$1` entries on top of entry `$2` (NULL: any), notifying channel `$3`: the new head, or
         /// no row when the head is not `$2`. In READ COMMITTED, an append that waited for another
@@ -53,7 +55,10 @@ extension PostgresJournal {
         init(schema: String) {
             self.schema = schema
             entriesAfter = "SELECT sequence, action FROM \(schema).journal WHERE sequence > $1 ORDER BY sequence"
-            entriesOfQuote = "SELECT sequence, action FROM \(schema).journal WHERE quote_id = $1 ORDER BY sequence"
+            entriesOfQuote = """
+                SELECT sequence, action FROM \(schema).journal WHERE quote_id = $1 ORDER BY sequence
+                LIMIT $2::bigint OFFSET $3::bigint
+                """
             advanceHead = """
                 WITH head AS (
                     UPDATE \(schema).journal_head SET sequence = sequence + $1::bigint
@@ -70,6 +75,11 @@ extension PostgresJournal {
                 ON CONFLICT (id) DO UPDATE SET sequence = EXCLUDED.sequence, state = EXCLUDED.state
                 WHERE kept.sequence < EXCLUDED.sequence
                 """
+        }
+
+        /// The parameters of ``entriesOfQuote``: no limit (NULL) for `Int.max`.
+        static func pageParameters(_ quote: QuoteID, offset: Int, limit: Int) -> [String?] {
+            [String(quote.rawValue), limit == .max ? nil : String(max(0, limit)), String(max(0, offset))]
         }
 
         /// An `INSERT` of `rows` entries, three parameters each: sequence, action, quote id.

@@ -69,11 +69,19 @@ package final class PostgresJournal: JournalStorage {
     }
 
     package func loadEntries(after sequence: Int64) throws(StoreError) -> [JournalEntry] {
-        try entries(try openConnection(for: "load entries").query(sql.entriesAfter, [String(sequence)]))
+        try Self.entries(try openConnection(for: "load entries").query(sql.entriesAfter, [String(sequence)]))
     }
 
-    package func actions(forQuote quote: QuoteID) throws(StoreError) -> [AppAction] {
-        try entries(try openConnection(for: "history").query(sql.entriesOfQuote, [String(quote.rawValue)])).map(\.action)
+    package func actions(forQuote quote: QuoteID, offset: Int, limit: Int) throws(StoreError) -> [AppAction] {
+        let connection = try openConnection(for: "history")
+        return try Self.entries(connection.query(sql.entriesOfQuote, Statements.pageParameters(quote, offset: offset, limit: limit)))
+            .map(\.action)
+    }
+
+    /// Reads history through a client of its own (connected at the first read), so a history
+    /// page never queues behind the appends on this journal's connection.
+    package func makeHistoryReader() -> (any JournalHistoryReader)? {
+        PostgresHistoryReader(client: PostgresClient(url: connection.url, label: "quotebook.history"), statement: sql.entriesOfQuote)
     }
 
     /// One transaction: the head moves first (taking its lock, checking `base`, notifying), then
@@ -215,7 +223,7 @@ package final class PostgresJournal: JournalStorage {
     }
 
     /// Rows of `sequence, action` as entries.
-    private func entries(_ result: PostgresResult) throws(StoreError) -> [JournalEntry] {
+    static func entries(_ result: PostgresResult) throws(StoreError) -> [JournalEntry] {
         var rows: [(sequence: Int64, json: String)] = []
         rows.reserveCapacity(result.rows.count)
         for row in result.rows { rows.append((try row.int64(at: 0) ?? 0, row.string(at: 1) ?? "")) }
@@ -234,6 +242,29 @@ struct PostgresSnapshotSaver: SnapshotSaver {
 
     func save(_ bytes: [UInt8], through sequence: Int64) async throws(StoreError) {
         try await client.query(statement, [String(sequence), PostgresBytea.encode(bytes)])
+    }
+
+    func close() async {
+        await client.close()
+    }
+}
+
+/// ``PostgresJournal``'s history read through a client of its own (see ``JournalHistoryReader``):
+/// its own connection and serial queue, so reads and appends never wait for each other.
+struct PostgresHistoryReader: JournalHistoryReader {
+    let client: PostgresClient
+    /// The journal's page of a quote's entries (``PostgresJournal/Statements/entriesOfQuote``).
+    let statement: String
+
+    func actions(forQuote quote: QuoteID, offset: Int, limit: Int) async throws(StoreError) -> [AppAction] {
+        let result: PostgresResult
+        do {
+            result = try await client.query(statement, PostgresJournal.Statements.pageParameters(quote, offset: offset, limit: limit))
+        } catch {
+            if case .postgresClosed = error { throw StoreError.journalClosed(operation: "history") }
+            throw error
+        }
+        return try PostgresJournal.entries(result).map(\.action)
     }
 
     func close() async {

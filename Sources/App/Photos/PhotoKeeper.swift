@@ -1,0 +1,121 @@
+package import Foundation
+package import Logging
+package import Store
+
+/// Keeps each person's photo and frees the bytes nobody refers to any more: replacing or
+/// removing a photo deletes the old one once nothing refers to it, so a loop of uploads leaves
+/// one photo per person in storage.
+///
+/// Who refers to a photo is known only from the journal (the state), which is written apart
+/// from the photo storage, so every change goes the same way (``PhotoStorage`` says why it is
+/// safe): store and claim the bytes, dispatch the action, release the claim with the journal
+/// entry the action was applied through, then offer for deletion the photo the action replaced
+/// and the one it set (a concurrent change may already have replaced it, or it was refused). A
+/// photo is offered against the state through a journal entry, after catching up with a shared
+/// journal, and the storage deletes it only when no claim is open and no reference was
+/// recorded after that entry; whichever of two overlapping changes finishes last frees what the
+/// other left. A failure to free is logged, never the person's problem: the start-up sweep
+/// (``collectUnreferenced()``) takes what was left.
+package struct PhotoKeeper: Sendable {
+    /// How long a claim that was never released (a process killed mid-upload) keeps its photo.
+    package static let claimLifetime: TimeInterval = 3600
+
+    private let store: any StateStore
+    private let storage: any PhotoStorage
+    private let now: @Sendable () -> Date
+    private let logger: Logger
+
+    package init(store: any StateStore, storage: any PhotoStorage, now: @escaping @Sendable () -> Date, logger: Logger) {
+        self.store = store
+        self.storage = storage
+        self.now = now
+        self.logger = logger
+    }
+
+    /// Makes `photo` (nil: none) `user`'s photo, and frees the one it replaced once nothing
+    /// refers to it. Returns what the store answered.
+    ///
+    /// - Throws: ``StoreError`` when the bytes cannot be stored or the action made durable.
+    package func setPhoto(_ photo: StoredPhoto?, of user: UserID) async throws(StoreError) -> Result<AppEvent, ActionRejection> {
+        guard let photo else {
+            let answer = try await store.dispatch(.setPhoto(user, nil, at: now()))
+            if case .success(.photoChanged(_, let replaced?)) = answer { await collect([replaced.hash]) }
+            return answer
+        }
+        let hash = photo.reference.hash
+        try await storage.save(photo)
+        // A dispatch that throws may yet have been applied (PostgreSQL: the connection lost during
+        // COMMIT), so its claim is left to lapse (``claimLifetime``): by then any state shows
+        // whether the photo is referred to, and the start-up sweep frees it if not.
+        let answer = try await store.dispatch(.setPhoto(user, photo.reference, at: now()))
+        var offered = [hash]
+        switch answer {
+        case .success(let event):
+            // Read after the answer, so it includes the action's own entry.
+            await release(hash, referencedThrough: store.appliedJournalSequence)
+            if case .photoChanged(_, let replaced?) = event, replaced.hash != hash { offered.append(replaced.hash) }
+        case .failure:
+            await release(hash, referencedThrough: nil)
+        }
+        await collect(offered)
+        return answer
+    }
+
+    /// The photo `username` has now, if any. When its bytes are gone between reading the state
+    /// and reading them (a replacement freed them), the state is read again, after catching up
+    /// with a shared journal: the new photo is served, so a page shown before a replacement never
+    /// meets a missing photo.
+    package func photo(of username: Username) async throws(StoreError) -> StoredPhoto? {
+        var reference = store.state.user(named: username)?.photo
+        for _ in 0..<3 {
+            guard let wanted = reference else { return nil }
+            if let photo = try await storage.photo(hash: wanted.hash) { return photo }
+            await store.catchUpWithJournal()
+            reference = store.state.user(named: username)?.photo
+            guard reference != wanted else { return nil }
+        }
+        return nil
+    }
+
+    /// Deletes every stored photo nobody refers to: what a failed deletion or a process killed
+    /// mid-upload left, and the photos earlier versions never deleted. Run at start-up, where a
+    /// claim older than `claimsLapseAfter` seconds no longer counts: ``claimLifetime`` when other
+    /// instances may be uploading, 0 when no upload can be in flight (a journal only this
+    /// process writes, before it serves). Returns how many were deleted.
+    @discardableResult
+    package func collectUnreferenced(claimsLapseAfter lifetime: TimeInterval) async throws(StoreError) -> Int {
+        await store.catchUpWithJournal()
+        let sequence = store.appliedJournalSequence
+        let referenced = Set(store.state.users.values.compactMap { $0.photo?.hash })
+        var deleted = 0
+        for hash in try await storage.storedHashes() where !referenced.contains(hash) {
+            if try await storage.delete(hash: hash, unreferencedThrough: sequence, abandoningClaimsOlderThan: lifetime) { deleted += 1 }
+        }
+        return deleted
+    }
+
+    /// Offers `hashes` for deletion: each that nobody in the state refers to (through the journal
+    /// entry read first, after catching up) is deleted unless the storage still keeps it.
+    private func collect(_ hashes: [String]) async {
+        await store.catchUpWithJournal()
+        let sequence = store.appliedJournalSequence
+        let state = store.state
+        for hash in hashes where !state.users.values.contains(where: { $0.photo?.hash == hash }) {
+            do {
+                _ = try await storage.delete(hash: hash, unreferencedThrough: sequence, abandoningClaimsOlderThan: Self.claimLifetime)
+            } catch {
+                logger.warning("could not delete photo \(hash.prefix(12)), which nobody refers to (the next start-up will): \(error)")
+            }
+        }
+    }
+
+    /// Ends the upload's claim; a failure is logged (the claim then lapses after ``claimLifetime``).
+    private func release(_ hash: String, referencedThrough sequence: Int64?) async {
+        do {
+            try await storage.release(hash: hash, referencedThrough: sequence)
+        } catch {
+            logger.warning("could not release the claim on photo \(hash.prefix(12)): \(error)")
+        }
+    }
+
+}
