@@ -143,3 +143,26 @@ enum SHA256Fixture {
         }
     }
 }
+
+/// On SQLite, photos are read through a connection of their own: a photo read does not wait for
+/// whatever the account storage's queue is doing (the session look-ups of signed-in pages).
+@Suite(.timeLimit(.minutes(1))) struct SQLitePhotoReadTests {
+    @Test func aPhotoIsReadWhileTheAccountQueueIsBusy() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.url.appendingPathComponent("book.sqlite3").path
+        let journal = try SQLiteJournal(path: path)
+        let storage = try SQLiteAccountStorage(path: path)
+        let photo = StoredPhoto(reference: PhotoReference(hash: "ab12", mediaType: "image/png"), bytes: [1, 2, 3])
+        try await storage.save(photo)
+        // Holds the account queue for 1.5 s: `make` runs on it.
+        let busy = Task { try await storage.secret(named: "slow", orCreate: { Thread.sleep(forTimeInterval: 1.5); return [1] }) }
+        try await Task.sleep(for: .milliseconds(200))
+        let started = ContinuousClock.now
+        #expect(try await storage.photo(hash: "ab12") == photo)
+        #expect(ContinuousClock.now - started < .milliseconds(800), "the photo read waited for the account queue")
+        _ = try await busy.value
+        await storage.close()
+        journal.close()
+    }
+}

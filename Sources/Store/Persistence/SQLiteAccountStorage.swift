@@ -6,9 +6,13 @@ package import Foundation
 /// Ownership: the connection is touched only by this actor, which runs on its own serial
 /// dispatch queue, so SQLite's blocking calls never hold a cooperative-pool thread or an event
 /// loop. The journal's writes and these contend only for SQLite's write lock (busy timeout 5 s).
+/// Photos are read through a ``SQLiteReader`` of their own, so that a crowd reading large photos
+/// never queues the session look-ups every signed-in page makes (a private `:memory:` database
+/// has no second connection and reads them here).
 package actor SQLiteAccountStorage: SessionStorage, PhotoStorage {
     private let executor = DispatchQueueExecutor(label: "quotebook.accounts")
     private let connection: SQLiteConnection
+    private let photoReader: SQLiteReader?
     private var isClosed = false
 
     package nonisolated var unownedExecutor: UnownedSerialExecutor {
@@ -18,6 +22,8 @@ package actor SQLiteAccountStorage: SessionStorage, PhotoStorage {
     /// Opens the database at `path` (normally the journal's file; `:memory:` makes a private one).
     package init(path: String) throws(StoreError) {
         connection = try QuotebookDatabase.open(path: path)
+        photoReader = path == ":memory:" ? nil : SQLiteReader(
+                path: path, label: "quotebook.photos", closedError: { .accountStorageClosed(operation: $0) })
     }
 
     package func insert(_ session: SessionRecord) throws(StoreError) {
@@ -82,8 +88,19 @@ package actor SQLiteAccountStorage: SessionStorage, PhotoStorage {
         }
     }
 
-    package func photo(hash: String) throws(StoreError) -> StoredPhoto? {
-        let select = try open(for: "read photo").prepare("SELECT media_type, bytes FROM photo WHERE hash = ?")
+    package nonisolated func photo(hash: String) async throws(StoreError) -> StoredPhoto? {
+        guard let photoReader else { return try await photoHere(hash: hash) }
+        return try await photoReader.read("read photo") { connection throws(StoreError) in
+            try Self.photo(hash: hash, on: connection)
+        }
+    }
+
+    private func photoHere(hash: String) throws(StoreError) -> StoredPhoto? {
+        try Self.photo(hash: hash, on: try open(for: "read photo"))
+    }
+
+    private static func photo(hash: String, on connection: SQLiteConnection) throws(StoreError) -> StoredPhoto? {
+        let select = try connection.prepare("SELECT media_type, bytes FROM photo WHERE hash = ?")
         return try select.rows([.text(hash)]) { row in
             StoredPhoto(reference: PhotoReference(hash: hash, mediaType: row.text(at: 0)), bytes: row.blob(at: 1))
         }.first
@@ -126,9 +143,10 @@ package actor SQLiteAccountStorage: SessionStorage, PhotoStorage {
     /// Closes the connection; later calls throw ``StoreError/accountStorageClosed(operation:)``.
     /// Close this before the journal, so that the journal's connection is the last and its close
     /// checkpoints the WAL.
-    package func close() {
+    package func close() async {
         guard !isClosed else { return }
         isClosed = true
+        await photoReader?.close()
         connection.close()
     }
 

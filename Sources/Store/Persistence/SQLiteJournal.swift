@@ -65,7 +65,7 @@ package final class SQLiteJournal: JournalStorage {
     /// A reader on a connection of its own to the database file (see ``SQLiteHistoryReader``);
     /// nil in memory, where a second connection would open another, empty database.
     package func makeHistoryReader() -> (any JournalHistoryReader)? {
-        snapshotPath == nil ? nil : SQLiteHistoryReader(path: connection.path)
+        snapshotPath == nil ? nil : SQLiteReader(path: connection.path, label: "quotebook.history")
     }
 
     /// One `BEGIN IMMEDIATE … COMMIT` for the whole batch: with `synchronous=FULL` in WAL mode,
