@@ -9,7 +9,9 @@ import Testing
 /// types into, over a real socket: each is a 422 page with a message naming the character beside
 /// its field, what was typed kept (never a password), nothing stored, and never a 500. A search
 /// ignores them. A quote's text may hold tabs and line breaks.
-@Suite struct TypedInputTests {
+/// Serialized: each case starts a server and signs up (a memory-hard hash), and 20 of them at
+/// once on two cores under ThreadSanitizer outlast the browser's 10 s patience.
+@Suite(.serialized) struct TypedInputTests {
     /// NUL, a C0 control (BEL), a C1 control (CSI), and U+202E RIGHT-TO-LEFT OVERRIDE.
     static let refused: [Unicode.Scalar] = ["\u{0}", "\u{7}", "\u{9B}", "\u{202E}"]
 

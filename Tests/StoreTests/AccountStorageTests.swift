@@ -155,12 +155,13 @@ enum SHA256Fixture {
         let storage = try SQLiteAccountStorage(path: path)
         let photo = StoredPhoto(reference: PhotoReference(hash: "ab12", mediaType: "image/png"), bytes: [1, 2, 3])
         try await storage.save(photo)
-        // Holds the account queue for 1.5 s: `make` runs on it.
-        let busy = Task { try await storage.secret(named: "slow", orCreate: { Thread.sleep(forTimeInterval: 1.5); return [1] }) }
-        try await Task.sleep(for: .milliseconds(200))
+        #expect(try await storage.photo(hash: "ab12") == photo)  // the reader's connection is open
+        // Holds the account queue for 4 s: `make` runs on it, in a write transaction.
+        let busy = Task { try await storage.secret(named: "slow", orCreate: { Thread.sleep(forTimeInterval: 4); return [1] }) }
+        try await Task.sleep(for: .milliseconds(300))
         let started = ContinuousClock.now
         #expect(try await storage.photo(hash: "ab12") == photo)
-        #expect(ContinuousClock.now - started < .milliseconds(800), "the photo read waited for the account queue")
+        #expect(ContinuousClock.now - started < .seconds(2), "the photo read waited for the account queue")
         _ = try await busy.value
         await storage.close()
         journal.close()

@@ -179,7 +179,7 @@ package struct AppOptions: Sendable, Equatable {
           --body-deadline SECONDS     longest a whole request body may take, else 408
                                       (default 120)
           --body-min-rate BYTES       bytes a second a body must average after its first
-                                      5 s, else 408; 0 turns it off (default 1024)
+                                      10 s, else 408; 0 turns it off (default 1024)
           --max-connections N         open connections at once; past it new ones get 503
                                       and are closed (default: the descriptor limit less
                                       a reserve for the database and files)

@@ -10,8 +10,9 @@ package struct HTTPTimeouts: Sendable, Equatable {
     /// Bytes per second a body must average after ``bodyRateGrace`` (Apache's `mod_reqtimeout`
     /// `MinRate`): a client that trickles is cut off with 408. 0 turns the minimum off.
     package var bodyMinimumRate = 1024
-    /// How long a body may start slowly before ``bodyMinimumRate`` applies.
-    package var bodyRateGrace: Duration = .seconds(5)
+    /// How long a body may start slowly before ``bodyMinimumRate`` applies: as long as the
+    /// pause ``bodyRead`` allows, so that the rate is never stricter than the pause at the start.
+    package var bodyRateGrace: Duration = .seconds(10)
     /// Longest wait between requests on a persistent connection.
     package var idle: Duration = .seconds(60)
     /// Longest wait for a client to accept more response bytes (a client that never reads).
@@ -20,6 +21,6 @@ package struct HTTPTimeouts: Sendable, Equatable {
     package var shutdownGrace: Duration = .seconds(10)
 
     /// The defaults of SPEC.md: 10 s header, 10 s body read, 60 s idle, 30 s write, 10 s grace;
-    /// a body within 120 s at 1 KiB/s on average after its first 5 s.
+    /// a body within 120 s at 1 KiB/s on average after its first 10 s.
     package init() {}
 }

@@ -163,11 +163,11 @@ import Testing
 
     @Test func aBodyTricklingBelowTheMinimumRateGets408() async throws {
         let clock = ManualServerClock()
-        let server = try TestServer(clock: clock)  // 1 KiB/s after 5 s
+        let server = try TestServer(clock: clock)  // 1 KiB/s after 10 s
         let trickler = try server.connect()
         trickler.send("POST /login HTTP/1.1\r\nHost: h\r\nContent-Length: 900000\r\n\r\nx")
         await clock.settle()
-        for _ in 0..<5 {
+        for _ in 0..<10 {
             await clock.advance(by: .seconds(1))
             trickler.send("x")
             await clock.settle()
