@@ -6,6 +6,8 @@ import HTTPServer
 package struct SocketBrowser: Sendable {
     package let port: Int
     package private(set) var cookies = CookieJar()
+    /// Sent with every request besides the usual ones (an `X-Forwarded-For`, say).
+    package var extraHeaders: [(String, String)] = []
 
     /// A browser on `port`, holding `cookies` (another process's session, say) from the start.
     package init(port: Int, cookies: CookieJar = CookieJar()) {
@@ -19,14 +21,30 @@ package struct SocketBrowser: Sendable {
 
     /// POSTs `fields` (urlencoded) plus the `csrf_token` of the page at `formPage`.
     package mutating func submit(_ target: String, _ fields: [(String, String)], formPage: String) async throws -> ClientResponse {
-        let page = try await get(formPage).text
+        let token = try await csrfToken(from: formPage)
+        return try await send("POST", target, headers: Self.formHeaders, body: Self.formBody(fields, token: token))
+    }
+
+    /// The bytes of the POST ``submit(_:_:formPage:)`` would send, with this browser's cookies
+    /// as they are now, for a test to send many times at once (each on a ``SocketClient`` of its own).
+    package mutating func preparedSubmit(_ target: String, _ fields: [(String, String)], formPage: String) async throws -> [UInt8] {
+        let token = try await csrfToken(from: formPage)
+        return request("POST", target, headers: Self.formHeaders, body: Self.formBody(fields, token: token))
+    }
+
+    /// The `csrf_token` value in the page at `target`.
+    private mutating func csrfToken(from target: String) async throws -> String {
+        let page = try await get(target).text
         guard let range = page.range(of: "name=\"csrf_token\" value=\"") else {
-            throw SocketClient.Failure(description: "no csrf_token on \(formPage)")
+            throw SocketClient.Failure(description: "no csrf_token on \(target)")
         }
-        let token = String(page[range.upperBound...].prefix { $0 != "\"" })
-        let body = URLEncodedForm.encode(pairs: (fields + [("csrf_token", token)]).map { (name: $0.0, value: $0.1) })
-        return try await send(
-            "POST", target, headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array(body.utf8))
+        return String(page[range.upperBound...].prefix { $0 != "\"" })
+    }
+
+    private static let formHeaders = [("Content-Type", "application/x-www-form-urlencoded")]
+
+    private static func formBody(_ fields: [(String, String)], token: String) -> [UInt8] {
+        Array(URLEncodedForm.encode(pairs: (fields + [("csrf_token", token)]).map { (name: $0.0, value: $0.1) }).utf8)
     }
 
     /// Signs up `username` with `password` and stays signed in.
@@ -37,16 +55,20 @@ package struct SocketBrowser: Sendable {
             formPage: "/signup")
     }
 
-    private mutating func send(_ method: String, _ target: String, headers: [(String, String)], body: [UInt8]) async throws -> ClientResponse {
-        var head = "\(method) \(target) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
-        if !cookies.isEmpty { head += "Cookie: \(cookies.header)\r\n" }
-        for (name, value) in headers { head += "\(name): \(value)\r\n" }
-        if method == "POST" { head += "Content-Length: \(body.count)\r\n" }
-        let client = try SocketClient(port: port)
-        try await client.send(Array((head + "\r\n").utf8) + body)
-        let response = try await client.readResponse()
-        client.close()
+    private mutating func send(
+        _ method: String, _ target: String, headers: [(String, String)], body: [UInt8]
+    ) async throws -> ClientResponse {
+        let response = try await SocketClient.exchangeOnce(port: port, request(method, target, headers: headers, body: body))
         for (name, value) in response.headers where name.lowercased() == "set-cookie" { cookies.store(setCookie: value) }
         return response
+    }
+
+    /// A request's bytes, with `Connection: close`, the cookies and ``extraHeaders``.
+    private func request(_ method: String, _ target: String, headers: [(String, String)], body: [UInt8]) -> [UInt8] {
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+        if !cookies.isEmpty { head += "Cookie: \(cookies.header)\r\n" }
+        for (name, value) in extraHeaders + headers { head += "\(name): \(value)\r\n" }
+        if method == "POST" { head += "Content-Length: \(body.count)\r\n" }
+        return Array((head + "\r\n").utf8) + body
     }
 }

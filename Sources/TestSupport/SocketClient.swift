@@ -48,6 +48,14 @@ package final class SocketClient: Sendable {
         connection.withLock { $0.close() }
     }
 
+    /// Sends `request` on a new connection to `port`, reads one response and closes.
+    package static func exchangeOnce(port: Int, _ request: [UInt8]) async throws -> ClientResponse {
+        let client = try SocketClient(port: port)
+        defer { client.close() }
+        try await client.send(request)
+        return try await client.readResponse()
+    }
+
     private func withConnection<T: Sendable>(
         _ body: @escaping @Sendable (inout BlockingConnection) throws -> T
     ) async throws -> T {

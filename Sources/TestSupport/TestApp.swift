@@ -38,7 +38,8 @@ package struct TestApp: Sendable {
     package init(
         journalPath: String? = nil, seed: [AppAction] = SeedContent.actions(at: TestApp.fixedNow),
         isDevelopment: Bool = false, templates: URL = RepositoryPaths.templates, secureCookies: Bool = false,
-        now: @escaping @Sendable () -> Date = { TestApp.fixedNow }, hashingQueueLimit: Int = 64, metrics: Bool = false,
+        now: @escaping @Sendable () -> Date = { TestApp.fixedNow }, hashingQueueLimit: Int = 64,
+        passwordCrypt: PasswordCryptClient = .yescrypt, metrics: Bool = false,
         live: LiveSettings = LiveSettings(), sharedJournal: (@Sendable () throws -> any JournalStorage)? = nil,
         backend: TestBackend? = nil, bookSecret: [UInt8] = SecureRandom.bytes(32)
     ) async throws {
@@ -73,6 +74,7 @@ package struct TestApp: Sendable {
             photoStorage: storage.photos,
             signInFailures: storage.signInFailures,
             hashingPool: hashingPool,
+            passwordCrypt: passwordCrypt,
             csrfKey: bookSecret,
             secureCookies: secureCookies,
             now: now,

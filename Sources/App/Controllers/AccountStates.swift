@@ -60,8 +60,9 @@ package enum SignInFormState: Sendable, Equatable {
     /// The username holds a character no typed text may (``TypedText``), so it names no
     /// account; nothing was checked or counted.
     case forbiddenCharacter(Unicode.Scalar, username: String, returnTo: ReturnPath?)
-    /// Too many failures for this username in the last minute.
-    case throttled(username: String, returnTo: ReturnPath?)
+    /// Too many tries for this username in the last minute; the next may count in
+    /// `retryAfter` seconds.
+    case throttled(username: String, returnTo: ReturnPath?, retryAfter: Int)
     /// Too many password hashes are queued; try again shortly.
     case busy(username: String, returnTo: ReturnPath?)
 }

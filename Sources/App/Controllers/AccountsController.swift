@@ -74,8 +74,9 @@ package struct AccountsController: Sendable {
         return password.count < minimumPasswordLength ? .passwordTooShort : nil
     }
 
-    /// Checks `password` for `typedUsername` and starts a session. An unknown username still
-    /// spends one hash, so timing does not tell which usernames exist.
+    /// Checks `password` for `typedUsername` and starts a session. The try is counted before the
+    /// password is checked, so the throttle's limit holds whatever the concurrency. An unknown
+    /// username still spends one hash, so timing does not tell which usernames exist.
     ///
     /// A username holding a character ``TypedText`` refuses names no account: it is answered at
     /// once, before the throttle's storage (PostgreSQL text cannot hold a NUL) or the hash. The
@@ -86,21 +87,24 @@ package struct AccountsController: Sendable {
             return .showing(.forbiddenCharacter(scalar, username: typedUsername, returnTo: returnTo))
         }
         let date = now()
-        guard try await !throttle.isLocked(typedUsername, now: date) else {
-            return .showing(.throttled(username: typedUsername, returnTo: returnTo))
+        let attempt: AttemptLimit.Attempt
+        switch try await throttle.reserve(typedUsername, now: date) {
+        case .allowed(let allowed): attempt = allowed
+        case .refused(let seconds): return .showing(.throttled(username: typedUsername, returnTo: returnTo, retryAfter: seconds))
         }
         let user = Username(typedUsername).flatMap { store.state.user(named: $0) }
         let matches: Bool
         do {
             matches = try await hasher.verify(password, against: user?.passwordHash.encoded)
         } catch {
+            try await throttle.release(attempt)
             return .showing(.busy(username: typedUsername, returnTo: returnTo))
         }
         guard matches, let user else {
-            try await throttle.recordFailure(typedUsername, now: date)
+            try await throttle.recordFailure(attempt, now: now())
             return .showing(.rejected(username: typedUsername, returnTo: returnTo))
         }
-        try await throttle.recordSuccess(typedUsername)
+        try await throttle.recordSuccess(attempt)
         return .signedIn(user, try await sessions.start(for: user.id, now: now()), returnTo: returnTo)
     }
 

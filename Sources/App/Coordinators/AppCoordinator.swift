@@ -56,7 +56,7 @@ package struct AppCoordinator: HTTPResponder {
             store: store, storage: dependencies.photoStorage, now: dependencies.now, logger: dependencies.logger.labeled("photos"))
         let profileController = ProfileController(store: store, cache: profileCache, photos: photos, sessions: sessions, now: dependencies.now)
         let accountsController = AccountsController(
-            store: store, hasher: PasswordHasher(pool: dependencies.hashingPool), sessions: sessions,
+            store: store, hasher: PasswordHasher(pool: dependencies.hashingPool, crypt: dependencies.passwordCrypt), sessions: sessions,
             throttle: SignInThrottle(storage: dependencies.signInFailures), now: dependencies.now)
         let feed = QuoteFeed(store: store, heartbeatInterval: dependencies.live.heartbeatInterval)
         store.observe { feed.publish($0) }

@@ -16,6 +16,8 @@ package struct Dependencies: Sendable {
     package var signInFailures: any SignInFailureStorage
     /// The threads that hash passwords (never an event loop or the cooperative pool).
     package var hashingPool: BlockingThreadPool
+    /// What those threads run: yescrypt; tests count or hold the checks with a stand-in.
+    package var passwordCrypt: PasswordCryptClient
     /// The book's secret, kept in the database (so tokens survive a restart, and every instance
     /// of one book has the same): CSRF tokens are made with it, and the `quotebook_seen`
     /// cookie's code with a key derived from it (``SeenWriteCookie``).
@@ -37,7 +39,8 @@ package struct Dependencies: Sendable {
 
     package init(
         store: Store, sessionStorage: any SessionStorage, photoStorage: any PhotoStorage,
-        signInFailures: any SignInFailureStorage, hashingPool: BlockingThreadPool, csrfKey: [UInt8],
+        signInFailures: any SignInFailureStorage, hashingPool: BlockingThreadPool,
+        passwordCrypt: PasswordCryptClient = .yescrypt, csrfKey: [UInt8],
         secureCookies: Bool, now: @escaping @Sendable () -> Date, templates: PageRenderer.Source,
         staticFiles: StaticFiles, isDevelopment: Bool, logger: Logger, metrics: MetricsRegistry? = nil,
         live: LiveSettings = LiveSettings()
@@ -47,6 +50,7 @@ package struct Dependencies: Sendable {
         self.photoStorage = photoStorage
         self.signInFailures = signInFailures
         self.hashingPool = hashingPool
+        self.passwordCrypt = passwordCrypt
         self.csrfKey = csrfKey
         self.secureCookies = secureCookies
         self.now = now

@@ -6,17 +6,19 @@
 /// does: response timing does not reveal which usernames are registered.
 package struct PasswordHasher: Sendable {
     private let pool: BlockingThreadPool
+    private let crypt: PasswordCryptClient
     private let dummyHash: String
 
-    /// A hasher using `pool`; computes the dummy hash synchronously (about 20 ms), so build
-    /// it once at start-up.
+    /// A hasher using `pool` and `crypt`; computes the dummy hash synchronously (about 20 ms),
+    /// so build it once at start-up.
     ///
-    /// Stops the process if libxcrypt cannot hash at all (no OS randomness), as nothing
-    /// could log in anyway.
-    package init(pool: BlockingThreadPool) {
+    /// Stops the process if `crypt` cannot hash at all (no OS randomness), as nothing could
+    /// log in anyway.
+    package init(pool: BlockingThreadPool, crypt: PasswordCryptClient = .yescrypt) {
         self.pool = pool
+        self.crypt = crypt
         do {
-            dummyHash = try PasswordCrypt.hash(Base64URL.encode(SecureRandom.bytes(24)))
+            dummyHash = try crypt.hash(Base64URL.encode(SecureRandom.bytes(24)))
         } catch {
             fatalError("cannot compute the dummy password hash: \(error)")
         }
@@ -27,8 +29,9 @@ package struct PasswordHasher: Sendable {
     /// - Throws: ``BlockingThreadPool/Overloaded`` when the pool refuses the job, or
     ///   ``PasswordCryptError`` (a NUL in the password, or a libxcrypt failure).
     package func hash(_ password: String) async throws -> String {
+        let crypt = self.crypt
         let result = try await pool.run { () -> Result<String, PasswordCryptError> in
-            Result { () throws(PasswordCryptError) in try PasswordCrypt.hash(password) }
+            Result { () throws(PasswordCryptError) in try crypt.hash(password) }
         }
         return try result.get()
     }
@@ -39,7 +42,8 @@ package struct PasswordHasher: Sendable {
     /// - Throws: ``BlockingThreadPool/Overloaded`` when the pool refuses the job.
     package func verify(_ password: String, against storedHash: String?) async throws(BlockingThreadPool.Overloaded) -> Bool {
         let hash = storedHash ?? dummyHash
-        let matches = try await pool.run { PasswordCrypt.verify(password, against: hash) }
+        let crypt = self.crypt
+        let matches = try await pool.run { crypt.verify(password, hash) }
         return storedHash != nil && matches
     }
 }

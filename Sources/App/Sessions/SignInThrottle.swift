@@ -1,46 +1,60 @@
 package import Foundation
 package import Store
 
-/// Limits guessing: after ``maximumFailures`` failed sign-ins for one username within
-/// ``window``, every try for that username is refused for ``lockout`` (SPEC.md: 5 in a minute,
-/// then 429 for a minute, even with the right password).
+/// Limits guessing at one username (SPEC.md: after 5 failures within a minute, every try for
+/// that username answers 429 for a minute, even with the right password).
 ///
-/// The rules live here; the counts live in `storage`: in memory for one process
-/// (``InMemorySignInFailures``), in the database when instances share one
-/// (``PostgresAccountStorage``), so failures spread over instances add up. Usernames are counted
-/// as typed, lower-cased, first 64 characters.
+/// Each try is counted before its password is checked (``reserve(_:now:)``, an
+/// ``AttemptLimit`` of ``maximumFailures`` per ``window``), so however many arrive at once, and
+/// on however many instances, at most ``maximumFailures`` checks for one username run within a
+/// window; the others are refused unchecked. The try that fails as the ``maximumFailures``-th
+/// locks the username for ``lockout``; a success forgets its count. Usernames are counted as
+/// typed, lower-cased, first 64 characters.
+///
+/// The counts live in `storage`: in memory for one process (``InMemorySignInFailures``), in the
+/// database when instances share one (``PostgresAccountStorage``), so tries spread over
+/// instances add up.
 package struct SignInThrottle: Sendable {
+    /// The storage namespace of its counts.
+    package static let namespace = "username"
+
     package let maximumFailures: Int
     package let window: TimeInterval
     package let lockout: TimeInterval
-    private let storage: any SignInFailureStorage
+    private let attempts: AttemptLimit
 
     package init(
         storage: any SignInFailureStorage = InMemorySignInFailures(), maximumFailures: Int = 5, window: TimeInterval = 60,
         lockout: TimeInterval = 60
     ) {
-        self.storage = storage
-        self.maximumFailures = maximumFailures
+        attempts = AttemptLimit(namespace: Self.namespace, limit: maximumFailures, window: window, storage: storage)
+        self.maximumFailures = attempts.limit
         self.window = window
         self.lockout = lockout
     }
 
-    /// Whether tries for `username` (as typed; compared lower-cased) are refused at `now`.
-    package func isLocked(_ username: String, now: Date) async throws(StoreError) -> Bool {
-        guard let end = try await storage.lockEnd(for: Self.key(username)) else { return false }
-        return end > now
+    /// Counts a try for `username` (as typed) at `now` before its password is checked; refused
+    /// when the username is locked, or ``maximumFailures`` tries are already under way or done
+    /// within the window.
+    package func reserve(_ username: String, now: Date) async throws(StoreError) -> AttemptLimit.Decision {
+        try await attempts.reserve(Self.key(username), now: now)
     }
 
-    /// Counts a failed try; the one that reaches the limit starts the lockout.
-    package func recordFailure(_ username: String, now: Date) async throws(StoreError) {
-        let key = Self.key(username)
-        let count = try await storage.recordFailure(for: key, at: now, forgettingBefore: now.addingTimeInterval(-window))
-        if count >= maximumFailures { try await storage.lock(key, until: now.addingTimeInterval(lockout)) }
+    /// The password of `attempt` was wrong: it stays counted, and the one that reached the limit
+    /// locks the username for ``lockout`` from `now`.
+    package func recordFailure(_ attempt: AttemptLimit.Attempt, now: Date) async throws(StoreError) {
+        guard attempt.number >= maximumFailures else { return }
+        try await attempts.lock(attempt.key, until: now.addingTimeInterval(lockout))
     }
 
-    /// Forgets the failures of `username` after a successful sign-in.
-    package func recordSuccess(_ username: String) async throws(StoreError) {
-        try await storage.clearFailures(for: Self.key(username))
+    /// The password of `attempt` was right: its username's tries and lock are forgotten.
+    package func recordSuccess(_ attempt: AttemptLimit.Attempt) async throws(StoreError) {
+        try await attempts.clear(attempt.key)
+    }
+
+    /// The password of `attempt` was never checked (the hashing pool refused it): it does not count.
+    package func release(_ attempt: AttemptLimit.Attempt) async throws(StoreError) {
+        try await attempts.release(attempt)
     }
 
     private static func key(_ username: String) -> String {

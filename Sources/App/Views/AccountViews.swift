@@ -95,8 +95,10 @@ package enum SignInView {
             page(
                 username, returnTo, "Please correct the marked field.", .unprocessableContent,
                 usernameError: TypedTextMessage.forbidden(scalar, in: "your username"))
-        case let .throttled(username, returnTo):
-            page(username, returnTo, "Too many failed tries for this username. Please wait a minute and try again.", .tooManyRequests, ["Retry-After": "60"])
+        case let .throttled(username, returnTo, seconds):
+            page(
+                username, returnTo, "Too many failed tries for this username. Please wait a minute and try again.", .tooManyRequests,
+                ["Retry-After": String(seconds)])
         case let .busy(username, returnTo):
             page(username, returnTo, "Quotebook is busy right now. Please try again in a few seconds.", .serviceUnavailable, ["Retry-After": "5"])
         }

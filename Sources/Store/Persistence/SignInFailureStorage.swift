@@ -1,18 +1,37 @@
 package import Foundation
 
-/// Failed sign-ins and lockouts per username, for the sign-in throttle (SPEC.md: 5 failures within
-/// a minute lock a username for a minute). The throttle owns the rules; storage counts, and does
-/// so atomically, so instances sharing one storage share the limit: failures spread over them
-/// add up. Usernames arrive already normalised by the throttle.
+/// Attempts and lockouts per key, for the app's attempt limits: the sign-in throttle (SPEC.md: 5
+/// failures for one username within a minute lock it for a minute) and the per-client-address
+/// limits on sign-ins and sign-ups ("Hostile clients"). The limits own the rules; storage counts,
+/// and does so atomically, so instances sharing one storage share every limit.
+///
+/// Keys live in namespaces (`username`, `sign-in-address`, …: names without `:`), each with a
+/// window of its own, so what one limit forgets never touches another's counts. An attempt is
+/// counted *before* the work it stands for (a password check) starts, by ``reserveAttempt(in:for:at:forgettingBefore:limit:)``:
+/// whatever the concurrency, and across instances, no more than `limit` attempts are ever in a
+/// window at once.
 package protocol SignInFailureStorage: Sendable {
-    /// Adds a failure for `username` at `date`, forgets its failures from `windowStart` or
-    /// earlier, and returns how many remain, this one included. Concurrent calls (from any
-    /// instance) each count the others.
-    func recordFailure(for username: String, at date: Date, forgettingBefore windowStart: Date) async throws(StoreError) -> Int
-    /// Refuses `username` until `date` and forgets its failures.
-    func lock(_ username: String, until date: Date) async throws(StoreError)
-    /// When the latest lock on `username` ends (possibly in the past); nil when there is none.
-    func lockEnd(for username: String) async throws(StoreError) -> Date?
-    /// Forgets the failures and any lock of `username` (after a successful sign-in).
-    func clearFailures(for username: String) async throws(StoreError)
+    /// Atomically forgets the attempts of `key` from `windowStart` or earlier and, unless `key`
+    /// is locked at `date` or still holds `limit` attempts, counts one more at `date`.
+    /// Concurrent calls (from any instance) each see the others' attempts.
+    func reserveAttempt(
+        in namespace: String, for key: String, at date: Date, forgettingBefore windowStart: Date, limit: Int
+    ) async throws(StoreError) -> AttemptReservation
+    /// Takes back one attempt of `key` made at `date` (the work it stood for never ran, or
+    /// does not count); nothing when there is none.
+    func releaseAttempt(in namespace: String, for key: String, at date: Date) async throws(StoreError)
+    /// Refuses `key` until `date` and forgets its attempts.
+    func lock(in namespace: String, _ key: String, until date: Date) async throws(StoreError)
+    /// Forgets the attempts and any lock of `key` (after a successful sign-in).
+    func clearAttempts(in namespace: String, for key: String) async throws(StoreError)
+}
+
+/// What ``SignInFailureStorage/reserveAttempt(in:for:at:forgettingBefore:limit:)`` did.
+package enum AttemptReservation: Sendable, Equatable {
+    /// Counted: the key now holds this many attempts in the window, this one included.
+    case counted(Int)
+    /// Not counted: the key is locked until then.
+    case locked(until: Date)
+    /// Not counted: the key already holds `limit` attempts in the window, the oldest made then.
+    case full(oldest: Date)
 }

@@ -101,7 +101,9 @@ import Testing
         let (controller, _, _) = try make()
         _ = try await controller.signUp(form("ada"))
         for _ in 0..<5 { _ = try await controller.signIn(username: "ada", password: "wrong password", returnTo: nil) }
-        #expect(try await controller.signIn(username: "ada", password: "long enough", returnTo: nil) == .showing(.throttled(username: "ada", returnTo: nil)))
+        #expect(
+            try await controller.signIn(username: "ada", password: "long enough", returnTo: nil)
+                == .showing(.throttled(username: "ada", returnTo: nil, retryAfter: 60)))
         clock.advance(by: 61)
         guard case .signedIn = try await controller.signIn(username: "ada", password: "long enough", returnTo: nil) else {
             Issue.record("still locked after a minute")

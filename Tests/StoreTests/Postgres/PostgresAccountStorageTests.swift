@@ -43,19 +43,40 @@ struct PostgresAccountStorageTests {
         #expect(PostgresAccountStorage.channel(forSchema: String(repeating: "s", count: 40)).utf8.count <= 63)
     }
 
-    @Test func failuresThatNoLongerCountOrLockAreDeleted() async throws {
+    @Test func attemptsThatNoLongerCountOrLockAreDeletedInTheirNamespaceOnly() async throws {
         try await AccountBackend.postgres.withDatabase { database in
             let storage = try await database.makeInstance().signInFailures
             let start = Date(timeIntervalSince1970: 1_000_000)
-            for name in ["a", "b", "c"] {
-                _ = try await storage.recordFailure(for: name, at: start, forgettingBefore: start.addingTimeInterval(-60))
+            func reserve(_ namespace: String, _ key: String, at date: Date) async throws {
+                _ = try await storage.reserveAttempt(
+                    in: namespace, for: key, at: date, forgettingBefore: date.addingTimeInterval(-60), limit: 5)
             }
-            try await storage.lock("c", until: start.addingTimeInterval(120))
-            let later = start.addingTimeInterval(61)
-            _ = try await storage.recordFailure(for: "d", at: later, forgettingBefore: later.addingTimeInterval(-60))
+            for name in ["a", "b", "c"] { try await reserve("user", name, at: start) }
+            try await reserve("other", "e", at: start)
+            try await storage.lock(in: "user", "c", until: start.addingTimeInterval(120))
+            try await reserve("user", "d", at: start.addingTimeInterval(61))
             let (url, schema) = try Self.postgresLocation(of: database)
             let names = try await PostgresClient(url: url).query("SELECT username FROM \(schema).sign_in_failure ORDER BY 1")
-            #expect(names.rows.map { $0.string(at: 0) } == ["c", "d"], "c is still locked")
+            #expect(names.rows.map { $0.string(at: 0) } == ["other:e", "user:c", "user:d"], "c is still locked; e is another namespace's")
+        }
+    }
+
+    @Test func releasingAnAttemptRemovesOneOfThoseMadeAtItsTime() async throws {
+        try await AccountBackend.postgres.withDatabase { database in
+            let storage = try await database.makeInstance().signInFailures
+            let now = Date(timeIntervalSince1970: 1_000_000)
+            let earlier = now.addingTimeInterval(-1)
+            func reserve(at date: Date) async throws -> AttemptReservation {
+                try await storage.reserveAttempt(in: "n", for: "k", at: date, forgettingBefore: now.addingTimeInterval(-60), limit: 3)
+            }
+            #expect(try await reserve(at: earlier) == .counted(1))
+            for count in 2...3 { #expect(try await reserve(at: now) == .counted(count)) }
+            #expect(try await reserve(at: now) == .full(oldest: earlier))
+            try await storage.releaseAttempt(in: "n", for: "k", at: now)
+            try await storage.releaseAttempt(in: "n", for: "k", at: now.addingTimeInterval(5))
+            #expect(try await reserve(at: now) == .counted(3))
+            try await storage.lock(in: "n", "k", until: now.addingTimeInterval(30))
+            #expect(try await reserve(at: now) == .locked(until: now.addingTimeInterval(30)))
         }
     }
 

@@ -23,8 +23,8 @@ package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendab
     private let relay = SessionEventRelay(isFollowing: true)
     private let listener: PostgresListener
     private let isClosed = Mutex(false)
-    /// When this instance last deleted sign-in failures that no longer count or lock.
-    let lastFailurePurge = Mutex<Date?>(nil)
+    /// When this instance last deleted attempts that no longer count or lock, by namespace.
+    let lastFailurePurge = Mutex<[String: Date]>([:])
 
     /// The schema's table names, quoted and qualified.
     struct Tables {
@@ -110,6 +110,9 @@ package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendab
             """,
             "INSERT INTO photo_use (hash) SELECT hash FROM photo",
         ],
+        // Rows are keyed `namespace:key` now (the sign-in throttle's usernames, the per-address
+        // limits' addresses); what the old keys counted is at most a minute of failures.
+        ["DELETE FROM sign_in_failure"],
     ]
 
     package func insert(_ session: SessionRecord) async throws(StoreError) {

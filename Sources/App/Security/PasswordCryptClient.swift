@@ -1,0 +1,23 @@
+/// The slow password functions ``PasswordHasher`` runs on its pool, injected through
+/// ``Dependencies``: yescrypt (``PasswordCrypt``) in the app; in tests a stand-in that counts
+/// the checks, or holds them until released, while the pool, the throttle and the limits
+/// around it stay real.
+package struct PasswordCryptClient: Sendable {
+    /// A fresh hash of a password, to store.
+    package var hash: @Sendable (_ password: String) throws(PasswordCryptError) -> String
+    /// Whether a password matches a stored hash; false for anything malformed.
+    package var verify: @Sendable (_ password: String, _ storedHash: String) -> Bool
+
+    package init(
+        hash: @escaping @Sendable (_ password: String) throws(PasswordCryptError) -> String,
+        verify: @escaping @Sendable (_ password: String, _ storedHash: String) -> Bool
+    ) {
+        self.hash = hash
+        self.verify = verify
+    }
+
+    /// yescrypt through libxcrypt, as stored hashes are made.
+    package static let yescrypt = PasswordCryptClient(
+        hash: { password throws(PasswordCryptError) in try PasswordCrypt.hash(password) },
+        verify: { password, storedHash in PasswordCrypt.verify(password, against: storedHash) })
+}
