@@ -39,7 +39,7 @@ package struct TestApp: Sendable {
         journalPath: String? = nil, seed: [AppAction] = SeedContent.actions(at: TestApp.fixedNow),
         isDevelopment: Bool = false, templates: URL = RepositoryPaths.templates, secureCookies: Bool = false,
         now: @escaping @Sendable () -> Date = { TestApp.fixedNow }, hashingQueueLimit: Int = 64,
-        passwordCrypt: PasswordCryptClient = .yescrypt, metrics: Bool = false,
+        passwordCrypt: PasswordCryptClient = .yescrypt, accountLimits: AccountLimits = AccountLimits(), metrics: Bool = false,
         live: LiveSettings = LiveSettings(), sharedJournal: (@Sendable () throws -> any JournalStorage)? = nil,
         backend: TestBackend? = nil, bookSecret: [UInt8] = SecureRandom.bytes(32)
     ) async throws {
@@ -75,6 +75,7 @@ package struct TestApp: Sendable {
             signInFailures: storage.signInFailures,
             hashingPool: hashingPool,
             passwordCrypt: passwordCrypt,
+            accountLimits: accountLimits,
             csrfKey: bookSecret,
             secureCookies: secureCookies,
             now: now,

@@ -146,6 +146,7 @@ let dependencies = Dependencies(
     photoStorage: accountStorage.photos,
     signInFailures: accountStorage.signInFailures,
     hashingPool: hashingPool,
+    accountLimits: options.accountLimits,
     csrfKey: csrfKey,
     secureCookies: options.secureCookies,
     now: { Date() },

@@ -77,6 +77,23 @@ import Testing
         #expect(throws: AppOptions.ParseError.self) { try serve(["--max-connections", "0"]) }
     }
 
+    @Test func perAddressLimitsHaveDefaultsAPersonNeverMeetsAndCanBeSet() throws {
+        let defaults = try serve([]).accountLimits
+        #expect(defaults.signInsPerAddress == 20)
+        #expect(defaults.signUpsPerAddress == 10)
+        #expect(defaults.addressWindow == 600)
+        let options = try serve(
+            ["--sign-ins-per-address", "50", "--address-limit-window=90.5"], ["QUOTEBOOK_SIGN_UPS_PER_ADDRESS": "3", "QUOTEBOOK_SIGN_INS_PER_ADDRESS": "7"])
+        #expect(options.accountLimits.signInsPerAddress == 50, "the flag wins")
+        #expect(options.accountLimits.signUpsPerAddress == 3)
+        #expect(options.accountLimits.addressWindow == 90.5)
+        #expect(throws: AppOptions.ParseError.self) { try serve(["--sign-ups-per-address", "0"]) }
+        #expect(throws: AppOptions.ParseError.self) { try serve(["--address-limit-window", "-1"]) }
+        for name in ["--sign-ins-per-address N", "--sign-ups-per-address N", "--address-limit-window SECONDS"] {
+            #expect(AppOptions.usage.contains(name))
+        }
+    }
+
     @Test func trustedProxiesAreAListOfAddressesThatReachTheServer() throws {
         #expect(try serve([]).serverConfiguration.trustedProxies.isEmpty, "X-Forwarded-For ignored by default")
         let options = try serve(["--trusted-proxies", "127.0.0.1, ::1,10.0.0.2"])

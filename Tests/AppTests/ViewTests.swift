@@ -55,6 +55,26 @@ import Testing
         #expect(ErrorView.page(for: .serverFault(details: "boom")).status == .internalServerError)
     }
 
+    @Test func tooManyTriesFromAnAddressAre429sThatSayHowLongToWait() {
+        let signIn = SignInView.page(for: .limited(username: "ada", returnTo: nil, retryAfter: 540))
+        #expect(signIn.template == .signIn)
+        #expect(signIn.status == .tooManyRequests)
+        #expect(signIn.headers["Retry-After"] == "540")
+        let signUp = SignUpView.page(for: .limited(SignUpForm(username: "ada", displayName: "Ada", password: "", passwordConfirmation: ""), retryAfter: 30))
+        #expect(signUp.template == .signUp)
+        #expect(signUp.status == .tooManyRequests)
+        #expect(signUp.headers["Retry-After"] == "30")
+        #expect(SignInView.page(for: .throttled(username: "ada", returnTo: nil, retryAfter: 17)).headers["Retry-After"] == "17")
+    }
+
+    @Test(arguments: [
+        (0, "a second"), (1, "a second"), (45, "45 seconds"), (60, "a minute"), (61, "2 minutes"), (600, "10 minutes"),
+        (3_600, "an hour"), (7_201, "3 hours"),
+    ])
+    func waitsReadAsPhrasesRoundedUp(seconds: Int, phrase: String) {
+        #expect(WaitText.phrase(seconds: seconds) == phrase)
+    }
+
     @Test(arguments: [
         (FieldProblem.empty, "Please enter the text."), (.tooLong(maximum: 5), "Please keep the text to 5 characters or fewer."),
         (.forbiddenCharacter("\u{0}"), "Please remove the invisible control character U+0000 from the text."),

@@ -1,6 +1,7 @@
 import App
 import Foundation
 import HTTPServer
+import Store
 import TestSupport
 import Testing
 
@@ -49,6 +50,74 @@ import Testing
         var owner = SocketBrowser(port: live.port)
         #expect(try await owner.submit("/login", [("username", "ada"), ("password", TestApp.password)], formPage: "/login").status == 429)
         #expect(crypt.checkCount == 5)
+        await live.stop()
+    }
+}
+
+/// Sign-ins and sign-ups per client address, with the client named by a trusted proxy's
+/// `X-Forwarded-For` (the server's `--trusted-proxies` set-up), so one test has many addresses.
+@Suite struct AddressLimitTests {
+    static let attacker = "198.51.100.7"
+    static let neighbour = "203.0.113.5"
+
+    /// A server in front of `app` that believes `X-Forwarded-For` from 127.0.0.1, as behind nginx.
+    static func serve(_ app: TestApp) throws -> LiveServer {
+        var configuration = HTTPServerConfiguration(port: 0)
+        configuration.trustedProxies = TrustedProxies([try #require(IPAddress("127.0.0.1"))])
+        return try LiveServer(responder: app.coordinator, configuration: configuration)
+    }
+
+    static func browser(_ live: LiveServer, from address: String) -> SocketBrowser {
+        var browser = SocketBrowser(port: live.port)
+        browser.extraHeaders = [("X-Forwarded-For", address)]
+        return browser
+    }
+
+    @Test func anAddressPastItsSignInsGets429InTheLayoutAndOthersStillSignIn() async throws {
+        var limits = AccountLimits()
+        limits.signInsPerAddress = 4
+        let app = try await TestApp(accountLimits: limits)
+        _ = try await app.signedIn("ada")
+        let live = try Self.serve(app)
+        var attacker = Self.browser(live, from: Self.attacker)
+        for name in ["ada", "bob", "cyd", "dan"] {
+            let guess = try await attacker.submit("/login", [("username", name), ("password", "a guess")], formPage: "/login")
+            #expect(guess.status == 401)
+        }
+        let refused = try await attacker.submit("/login", [("username", "ada"), ("password", TestApp.password)], formPage: "/login")
+        #expect(refused.status == 429)
+        #expect(refused.header("Retry-After") == "600")
+        #expect(refused.text.hasPrefix("<!doctype html>"))
+        #expect(refused.text.contains("Too many sign-in attempts have come from your network. Please try again in 10 minutes."))
+        #expect(refused.text.contains("<form method=\"post\" action=\"/login\""))
+        #expect(attacker.cookies["quotebook_session"] == nil)
+
+        var neighbour = Self.browser(live, from: Self.neighbour)
+        let signedIn = try await neighbour.submit("/login", [("username", "ada"), ("password", TestApp.password)], formPage: "/login")
+        #expect(signedIn.status == 303)
+        #expect(neighbour.cookies["quotebook_session"] != nil)
+        await live.stop()
+    }
+
+    @Test func anAddressPastItsSignUpsGets429AndMakesNoAccount() async throws {
+        var limits = AccountLimits()
+        limits.signUpsPerAddress = 2
+        let app = try await TestApp(accountLimits: limits)
+        let live = try Self.serve(app)
+        for name in ["ada", "bob"] {
+            var browser = Self.browser(live, from: Self.attacker)
+            #expect(try await browser.signUp(name).status == 303)
+        }
+        var third = Self.browser(live, from: Self.attacker)
+        let refused = try await third.signUp("cyd")
+        #expect(refused.status == 429)
+        #expect(refused.header("Retry-After") == "600")
+        #expect(refused.text.contains("Many accounts have been made from your network lately. Please try again in 10 minutes."))
+        #expect(refused.text.contains("value=\"cyd\""))
+        #expect(app.store.state.user(named: try #require(Username("cyd"))) == nil)
+
+        var neighbour = Self.browser(live, from: Self.neighbour)
+        #expect(try await neighbour.signUp("cyd").status == 303)
         await live.stop()
     }
 }

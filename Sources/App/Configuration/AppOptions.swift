@@ -31,6 +31,9 @@ package struct AppOptions: Sendable, Equatable {
     package var secureCookies = false
     /// Threads that hash passwords (`--hashing-threads`).
     package var hashingThreads = 2
+    /// What one client address may have of sign-in and sign-up (`--sign-ins-per-address`,
+    /// `--sign-ups-per-address`, `--address-limit-window`).
+    package var accountLimits = AccountLimits()
     /// `--metrics`: count requests and actions, and serve the counters at `GET /metrics`.
     package var metrics = false
     /// `--trusted-proxies`: peers whose `X-Forwarded-For` names the client in the access log.
@@ -193,6 +196,13 @@ package struct AppOptions: Sendable, Equatable {
           --shutdown-grace SECONDS    for requests in flight at shutdown (default 10)
           --event-loops N             event-loop threads (default: one per core)
 
+        Limits per client address (the peer, or whom a --trusted-proxies proxy forwarded for;
+        IPv6 by /64); past one, 429 with Retry-After:
+          --sign-ins-per-address N       password checks that did not sign in, per window
+                                         (default 20)
+          --sign-ups-per-address N       accounts made, per window (default 10)
+          --address-limit-window SECONDS the window of both (default 600)
+
         """
 
     /// The folder holding `Templates/` and `Public/`: `--root`, else the current directory if it
@@ -236,6 +246,9 @@ package struct AppOptions: Sendable, Equatable {
         case writeTimeout = "--write-timeout"
         case shutdownGrace = "--shutdown-grace"
         case eventLoops = "--event-loops"
+        case signInsPerAddress = "--sign-ins-per-address"
+        case signUpsPerAddress = "--sign-ups-per-address"
+        case addressLimitWindow = "--address-limit-window"
 
         var takesValue: Bool { self != .dev && self != .secureCookies && self != .metrics }
 
@@ -317,6 +330,11 @@ package struct AppOptions: Sendable, Equatable {
         case .writeTimeout: timeouts.write = try Self.seconds(value, source: source)
         case .shutdownGrace: timeouts.shutdownGrace = try Self.seconds(value, source: source)
         case .eventLoops: eventLoops = try Self.count(value, source: source)
+        case .signInsPerAddress: accountLimits.signInsPerAddress = try Self.count(value, source: source)
+        case .signUpsPerAddress: accountLimits.signUpsPerAddress = try Self.count(value, source: source)
+        case .addressLimitWindow:
+            let window = try Self.seconds(value, source: source).components
+            accountLimits.addressWindow = TimeInterval(window.seconds) + TimeInterval(window.attoseconds) / 1e18
         }
     }
 

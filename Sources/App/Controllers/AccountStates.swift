@@ -42,6 +42,9 @@ package enum SignUpFormState: Sendable, Equatable {
     case editing(SignUpForm, problems: [SignUpField: SignUpProblem])
     /// Too many password hashes are queued; try again shortly.
     case busy(SignUpForm)
+    /// Too many accounts were made from this client's address lately; the next may be made in
+    /// `retryAfter` seconds.
+    case limited(SignUpForm, retryAfter: Int)
 }
 
 /// Where signing in stands: still on the form, or done (an outcome the accounts coordinator
@@ -65,4 +68,7 @@ package enum SignInFormState: Sendable, Equatable {
     case throttled(username: String, returnTo: ReturnPath?, retryAfter: Int)
     /// Too many password hashes are queued; try again shortly.
     case busy(username: String, returnTo: ReturnPath?)
+    /// Too many tries from this client's address lately; the next may count in `retryAfter`
+    /// seconds.
+    case limited(username: String, returnTo: ReturnPath?, retryAfter: Int)
 }

@@ -2,7 +2,8 @@ package import Foundation
 package import Store
 
 /// The logic of signing up and signing in: checks the rules, hashes and verifies passwords on
-/// the hashing pool, throttles guessing, and starts sessions. No HTTP, no HTML.
+/// the hashing pool, throttles guessing per username and tries per client address, and starts
+/// sessions. No HTTP, no HTML: the client's address comes in as text (nil: unknown, not limited).
 package struct AccountsController: Sendable {
     /// Shortest password accepted at sign-up (SPEC.md: at least 8 characters).
     package static let minimumPasswordLength = 8
@@ -11,21 +12,25 @@ package struct AccountsController: Sendable {
     private let hasher: PasswordHasher
     private let sessions: SessionKeeper
     private let throttle: SignInThrottle
+    private let addressLimits: AddressLimits
     private let now: @Sendable () -> Date
 
     package init(
         store: any StateStore, hasher: PasswordHasher, sessions: SessionKeeper, throttle: SignInThrottle,
-        now: @escaping @Sendable () -> Date
+        addressLimits: AddressLimits, now: @escaping @Sendable () -> Date
     ) {
         self.store = store
         self.hasher = hasher
         self.sessions = sessions
         self.throttle = throttle
+        self.addressLimits = addressLimits
         self.now = now
     }
 
-    /// Creates the account `form` describes and signs it in, or says what to correct.
-    package func signUp(_ form: SignUpForm) async throws -> SignUpState {
+    /// Creates the account `form` describes and signs it in, or says what to correct. A sign-up
+    /// that passes the form's rules counts towards its `client`'s limit before its password is
+    /// hashed, and stops counting if no account comes of it.
+    package func signUp(_ form: SignUpForm, client: String?) async throws -> SignUpState {
         var problems: [SignUpField: SignUpProblem] = [:]
         let username = Username(form.username)
         if let scalar = TypedText.firstForbiddenScalar(in: form.username, layout: .singleLine) {
@@ -41,13 +46,22 @@ package struct AccountsController: Sendable {
         } else if form.password != form.passwordConfirmation {
             problems[.passwordConfirmation] = .confirmationMismatch
         }
-        guard problems.isEmpty, let username else { return .showing(.editing(Self.withoutPasswords(form), problems: problems)) }
+        let typed = Self.withoutPasswords(form)
+        guard problems.isEmpty, let username else { return .showing(.editing(typed, problems: problems)) }
 
+        var addressAttempt: AttemptLimit.Attempt?
+        if let client {
+            switch try await addressLimits.signUps.reserve(client, now: now()) {
+            case .allowed(let attempt): addressAttempt = attempt
+            case .refused(let seconds): return .showing(.limited(typed, retryAfter: seconds))
+            }
+        }
         let hash: String
         do {
             hash = try await hasher.hash(form.password)
         } catch is BlockingThreadPool.Overloaded {
-            return .showing(.busy(Self.withoutPasswords(form)))
+            try await release(addressAttempt, from: addressLimits.signUps)
+            return .showing(.busy(typed))
         }
         let action = AppAction.signUp(username, displayName: form.displayName, passwordHash: PasswordHash(encoded: hash), at: now())
         switch try await store.dispatch(action) {
@@ -58,9 +72,11 @@ package struct AccountsController: Sendable {
             throw AccountsError.unexpected("\(event)")
         case .failure(.usernameTaken):
             // Someone took it while the password was hashing.
-            return .showing(.editing(Self.withoutPasswords(form), problems: [.username: .usernameTaken]))
+            try await release(addressAttempt, from: addressLimits.signUps)
+            return .showing(.editing(typed, problems: [.username: .usernameTaken]))
         case .failure(.invalidDisplayName(let problem)):
-            return .showing(.editing(Self.withoutPasswords(form), problems: [.displayName: .displayName(problem)]))
+            try await release(addressAttempt, from: addressLimits.signUps)
+            return .showing(.editing(typed, problems: [.displayName: .displayName(problem)]))
         case .failure(let rejection):
             throw AccountsError.unexpected("\(rejection)")
         }
@@ -75,22 +91,34 @@ package struct AccountsController: Sendable {
     }
 
     /// Checks `password` for `typedUsername` and starts a session. The try is counted before the
-    /// password is checked, so the throttle's limit holds whatever the concurrency. An unknown
-    /// username still spends one hash, so timing does not tell which usernames exist.
+    /// password is checked, against its `client`'s limit and then the username's, so both limits
+    /// hold whatever the concurrency; a try refused by the username's limit does not count
+    /// against the address, and one that signs in is given back to it. An unknown username still
+    /// spends one hash, so timing does not tell which usernames exist.
     ///
     /// A username holding a character ``TypedText`` refuses names no account: it is answered at
-    /// once, before the throttle's storage (PostgreSQL text cannot hold a NUL) or the hash. The
+    /// once, before any limit's storage (PostgreSQL text cannot hold a NUL) or the hash. The
     /// password is not held to that rule here: one that cannot match (a NUL) simply fails as a
     /// wrong password, and an account made before the rule keeps working.
-    package func signIn(username typedUsername: String, password: String, returnTo: ReturnPath?) async throws -> SignInState {
+    package func signIn(username typedUsername: String, password: String, returnTo: ReturnPath?, client: String?) async throws -> SignInState {
         if let scalar = TypedText.firstForbiddenScalar(in: typedUsername, layout: .singleLine) {
             return .showing(.forbiddenCharacter(scalar, username: typedUsername, returnTo: returnTo))
         }
         let date = now()
+        var addressAttempt: AttemptLimit.Attempt?
+        if let client {
+            switch try await addressLimits.signIns.reserve(client, now: date) {
+            case .allowed(let attempt): addressAttempt = attempt
+            case .refused(let seconds): return .showing(.limited(username: typedUsername, returnTo: returnTo, retryAfter: seconds))
+            }
+        }
         let attempt: AttemptLimit.Attempt
         switch try await throttle.reserve(typedUsername, now: date) {
-        case .allowed(let allowed): attempt = allowed
-        case .refused(let seconds): return .showing(.throttled(username: typedUsername, returnTo: returnTo, retryAfter: seconds))
+        case .allowed(let allowed):
+            attempt = allowed
+        case .refused(let seconds):
+            try await release(addressAttempt, from: addressLimits.signIns)
+            return .showing(.throttled(username: typedUsername, returnTo: returnTo, retryAfter: seconds))
         }
         let user = Username(typedUsername).flatMap { store.state.user(named: $0) }
         let matches: Bool
@@ -98,6 +126,7 @@ package struct AccountsController: Sendable {
             matches = try await hasher.verify(password, against: user?.passwordHash.encoded)
         } catch {
             try await throttle.release(attempt)
+            try await release(addressAttempt, from: addressLimits.signIns)
             return .showing(.busy(username: typedUsername, returnTo: returnTo))
         }
         guard matches, let user else {
@@ -105,7 +134,13 @@ package struct AccountsController: Sendable {
             return .showing(.rejected(username: typedUsername, returnTo: returnTo))
         }
         try await throttle.recordSuccess(attempt)
+        try await release(addressAttempt, from: addressLimits.signIns)
         return .signedIn(user, try await sessions.start(for: user.id, now: now()), returnTo: returnTo)
+    }
+
+    /// Gives `attempt` (if any) back to `limit`.
+    private func release(_ attempt: AttemptLimit.Attempt?, from limit: AttemptLimit) async throws(StoreError) {
+        if let attempt { try await limit.release(attempt) }
     }
 
     private static func withoutPasswords(_ form: SignUpForm) -> SignUpForm {

@@ -23,7 +23,7 @@ package struct AccountsCoordinator: FlowCoordinator {
                 username: form[SignUpField.username] ?? "", displayName: form[SignUpField.displayName] ?? "",
                 password: form[SignUpField.password] ?? "", passwordConfirmation: form[SignUpField.passwordConfirmation] ?? ""
             )
-            switch try await accounts.signUp(typed) {
+            switch try await accounts.signUp(typed, client: Self.client(of: request)) {
             case .showing(let page): return .present(SignUpView.page(for: page))
             case .signedUp(_, let session): return .finished(.signedIn(session, returnTo: nil))
             }
@@ -32,7 +32,8 @@ package struct AccountsCoordinator: FlowCoordinator {
         case .signIn:
             let returnTo = form[SignInField.returnTo].flatMap(ReturnPath.init)
             switch try await accounts.signIn(
-                username: form[SignInField.username] ?? "", password: form[SignInField.password] ?? "", returnTo: returnTo)
+                username: form[SignInField.username] ?? "", password: form[SignInField.password] ?? "", returnTo: returnTo,
+                client: Self.client(of: request))
             {
             case .showing(let page): return .present(SignInView.page(for: page))
             case .signedIn(_, let session, let returnTo): return .finished(.signedIn(session, returnTo: returnTo))
@@ -42,5 +43,11 @@ package struct AccountsCoordinator: FlowCoordinator {
             _ = try await profiles.signOut(session)
             return .finished(.signedOut)
         }
+    }
+
+    /// Who asked, as the per-address limits count it: the address the server reports, an IPv6
+    /// one by its /64; nil when the server could not say.
+    private static func client(of request: HTTPRequest) -> String? {
+        request.client.map { $0.subscriberPrefix.description }
     }
 }

@@ -57,7 +57,8 @@ package struct AppCoordinator: HTTPResponder {
         let profileController = ProfileController(store: store, cache: profileCache, photos: photos, sessions: sessions, now: dependencies.now)
         let accountsController = AccountsController(
             store: store, hasher: PasswordHasher(pool: dependencies.hashingPool, crypt: dependencies.passwordCrypt), sessions: sessions,
-            throttle: SignInThrottle(storage: dependencies.signInFailures), now: dependencies.now)
+            throttle: SignInThrottle(storage: dependencies.signInFailures),
+            addressLimits: AddressLimits(storage: dependencies.signInFailures, limits: dependencies.accountLimits), now: dependencies.now)
         let feed = QuoteFeed(store: store, heartbeatInterval: dependencies.live.heartbeatInterval)
         store.observe { feed.publish($0) }
         quotes = QuotesCoordinator(controller: QuoteController(store: store, now: dependencies.now), feed: feed)

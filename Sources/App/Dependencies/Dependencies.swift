@@ -18,6 +18,8 @@ package struct Dependencies: Sendable {
     package var hashingPool: BlockingThreadPool
     /// What those threads run: yescrypt; tests count or hold the checks with a stand-in.
     package var passwordCrypt: PasswordCryptClient
+    /// What one client address may have of sign-in and sign-up, counted in ``signInFailures``.
+    package var accountLimits: AccountLimits
     /// The book's secret, kept in the database (so tokens survive a restart, and every instance
     /// of one book has the same): CSRF tokens are made with it, and the `quotebook_seen`
     /// cookie's code with a key derived from it (``SeenWriteCookie``).
@@ -40,7 +42,7 @@ package struct Dependencies: Sendable {
     package init(
         store: Store, sessionStorage: any SessionStorage, photoStorage: any PhotoStorage,
         signInFailures: any SignInFailureStorage, hashingPool: BlockingThreadPool,
-        passwordCrypt: PasswordCryptClient = .yescrypt, csrfKey: [UInt8],
+        passwordCrypt: PasswordCryptClient = .yescrypt, accountLimits: AccountLimits = AccountLimits(), csrfKey: [UInt8],
         secureCookies: Bool, now: @escaping @Sendable () -> Date, templates: PageRenderer.Source,
         staticFiles: StaticFiles, isDevelopment: Bool, logger: Logger, metrics: MetricsRegistry? = nil,
         live: LiveSettings = LiveSettings()
@@ -51,6 +53,7 @@ package struct Dependencies: Sendable {
         self.signInFailures = signInFailures
         self.hashingPool = hashingPool
         self.passwordCrypt = passwordCrypt
+        self.accountLimits = accountLimits
         self.csrfKey = csrfKey
         self.secureCookies = secureCookies
         self.now = now

@@ -2,8 +2,9 @@ import HTTPServer
 import Store
 import Templates
 
-/// Renders ``SignUpFormState``: the form (200, or 422 with a message per wrong field, or 503 when
-/// the hashing queue is full). Passwords are never written back into the page.
+/// Renders ``SignUpFormState``: the form (200, or 422 with a message per wrong field, 503 when the
+/// hashing queue is full, 429 when too many accounts came from the client's address lately).
+/// Passwords are never written back into the page.
 package enum SignUpView {
     static let fieldNames = FormFieldNames.of(SignUpField.self)
 
@@ -13,11 +14,14 @@ package enum SignUpView {
         let username: String
         let displayName: String
         let errors: [SignUpField: String]
+        /// Why the form came back though nothing in it was wrong.
+        let message: String?
 
         var templateValue: TemplateValue {
             var values: [String: TemplateValue] = [
                 "action": .string(action), "signInURL": .string(signInURL), "username": .string(username),
                 "displayName": .string(displayName), "hasErrors": .bool(!errors.isEmpty), "fields": SignUpView.fieldNames,
+                "message": message.map(TemplateValue.string) ?? .null,
             ]
             for field in SignUpField.allCases {
                 values[String(describing: field) + "Error"] = errors[field].map(TemplateValue.string) ?? .null
@@ -31,19 +35,27 @@ package enum SignUpView {
         case let .editing(form, problems):
             page(form, problems: problems, status: problems.isEmpty ? .ok : .unprocessableContent)
         case .busy(let form):
-            page(form, problems: [:], status: .serviceUnavailable, headers: ["Retry-After": "5"])
+            page(
+                form, problems: [:], status: .serviceUnavailable, headers: ["Retry-After": "5"],
+                message: "Quotebook is busy right now. Please try again in a few seconds.")
+        case let .limited(form, seconds):
+            page(
+                form, problems: [:], status: .tooManyRequests, headers: ["Retry-After": String(seconds)],
+                message: "Many accounts have been made from your network lately. Please try again in \(WaitText.phrase(seconds: seconds)).")
         }
     }
 
     private static func page(
-        _ form: SignUpForm, problems: [SignUpField: SignUpProblem], status: HTTPStatus, headers: HTTPHeaders = [:]
+        _ form: SignUpForm, problems: [SignUpField: SignUpProblem], status: HTTPStatus, headers: HTTPHeaders = [:],
+        message: String? = nil
     ) -> Page {
         Page(
             template: .signUp, status: status, headers: headers,
             context: Context(
                 action: AccountsRoute.signUp.path, signInURL: AccountsRoute.signInForm(returnTo: nil).path,
                 username: form.username, displayName: form.displayName,
-                errors: Dictionary(uniqueKeysWithValues: problems.map { ($0.key, message(for: $0.value, in: $0.key)) })))
+                errors: Dictionary(uniqueKeysWithValues: problems.map { ($0.key, Self.message(for: $0.value, in: $0.key)) }),
+                message: message))
     }
 
     /// The sentence shown beside `field`, which has `problem`.
@@ -62,8 +74,8 @@ package enum SignUpView {
 }
 
 /// Renders ``SignInFormState``: the form (200), wrong credentials (401, one message for both
-/// fields), a username no account can have (422, beside the field), too many tries (429), too
-/// busy (503). The username is kept, the password never.
+/// fields), a username no account can have (422, beside the field), too many tries for the
+/// username or from the address (429), too busy (503). The username is kept, the password never.
 package enum SignInView {
     static let fieldNames = FormFieldNames.of(SignInField.self)
 
@@ -101,6 +113,11 @@ package enum SignInView {
                 ["Retry-After": String(seconds)])
         case let .busy(username, returnTo):
             page(username, returnTo, "Quotebook is busy right now. Please try again in a few seconds.", .serviceUnavailable, ["Retry-After": "5"])
+        case let .limited(username, returnTo, seconds):
+            page(
+                username, returnTo,
+                "Too many sign-in attempts have come from your network. Please try again in \(WaitText.phrase(seconds: seconds)).",
+                .tooManyRequests, ["Retry-After": String(seconds)])
         }
     }
 

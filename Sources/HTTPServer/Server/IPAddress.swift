@@ -13,5 +13,14 @@ package struct IPAddress: Hashable, Sendable {
         let mappedPrefix: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF]
         self.bytes = bytes.count == 16 && bytes.starts(with: mappedPrefix) ? Array(bytes[12...]) : bytes
     }
+
+    /// The block a per-client limit counts this address under: an IPv4 address alone, an IPv6
+    /// address's /64 (its low 64 bits zero). One subscriber is usually given a whole /64 or more
+    /// (RFC 6177) and may take a new address in it whenever it likes (RFC 8981), so counting
+    /// IPv6 addresses one by one would limit no one.
+    package var subscriberPrefix: IPAddress {
+        guard bytes.count == 16 else { return self }
+        return IPAddress(bytes: Array(bytes[..<8]) + [UInt8](repeating: 0, count: 8))
+    }
 }
 

@@ -7,13 +7,17 @@ import Testing
 @Suite struct AccountsControllerTests {
     let clock = TestClock()
 
-    func make(_ actions: [AppAction] = [], queueLimit: Int = 16) throws -> (AccountsController, StateStoreDouble, SignInThrottle) {
+    func make(
+        _ actions: [AppAction] = [], queueLimit: Int = 16, limits: AccountLimits = AccountLimits()
+    ) throws -> (AccountsController, StateStoreDouble, SignInThrottle) {
         let store = try StateStoreDouble(actions)
-        let throttle = SignInThrottle()
+        let failures = InMemorySignInFailures()
+        let throttle = SignInThrottle(storage: failures)
         let clock = self.clock
         let controller = AccountsController(
             store: store, hasher: PasswordHasher(pool: BlockingThreadPool(name: "test", threadCount: 1, queueLimit: queueLimit)),
-            sessions: SessionKeeper(storage: AccountStorageDouble()), throttle: throttle, now: { clock.now })
+            sessions: SessionKeeper(storage: AccountStorageDouble()), throttle: throttle,
+            addressLimits: AddressLimits(storage: failures, limits: limits), now: { clock.now })
         return (controller, store, throttle)
     }
 
@@ -23,7 +27,7 @@ import Testing
 
     @Test func signingUpCreatesTheAccountWithAHashAndASession() async throws {
         let (controller, store, _) = try make()
-        guard case let .signedUp(user, session) = try await controller.signUp(form("Ada_Lovelace")) else {
+        guard case let .signedUp(user, session) = try await controller.signUp(form("Ada_Lovelace"), client: nil) else {
             Issue.record("not signed up")
             return
         }
@@ -36,22 +40,22 @@ import Testing
 
     @Test func everyRuleIsReportedBesideItsFieldWithoutThePasswords() async throws {
         let (controller, store, _) = try make([AccountFixtures.signUp("ada")])
-        let state = try await controller.signUp(form("ADA", "  ", "short", "other"))
+        let state = try await controller.signUp(form("ADA", "  ", "short", "other"), client: nil)
         #expect(state == .showing(.editing(form("ADA", "  ", "", ""), problems: [.username: .usernameTaken, .displayName: .displayName(.empty), .password: .passwordTooShort])))
-        #expect(try await controller.signUp(form("a b", "Ada", "long enough", "long enougH")) == .showing(.editing(form("a b", "Ada", "", ""), problems: [.username: .invalidUsername, .passwordConfirmation: .confirmationMismatch])))
+        #expect(try await controller.signUp(form("a b", "Ada", "long enough", "long enougH"), client: nil) == .showing(.editing(form("a b", "Ada", "", ""), problems: [.username: .invalidUsername, .passwordConfirmation: .confirmationMismatch])))
         #expect(store.dispatched.isEmpty)
     }
 
     @Test func refusedCharactersInTheUsernameAndPasswordAreReportedBesideThem() async throws {
         let (controller, store, _) = try make()
-        let state = try await controller.signUp(form("ada\u{0}", "Ada", "long enough\u{0}"))
+        let state = try await controller.signUp(form("ada\u{0}", "Ada", "long enough\u{0}"), client: nil)
         #expect(
             state
                 == .showing(
                     .editing(
                         form("ada\u{0}", "Ada", "", ""),
                         problems: [.username: .forbiddenCharacter("\u{0}"), .password: .forbiddenCharacter("\u{0}")])))
-        let bidi = try await controller.signUp(form("ada", "Ada\u{202E}", "\u{202E}long enough", "other"))
+        let bidi = try await controller.signUp(form("ada", "Ada\u{202E}", "\u{202E}long enough", "other"), client: nil)
         let rlo: Unicode.Scalar = "\u{202E}"
         #expect(
             bidi
@@ -66,22 +70,22 @@ import Testing
         let (controller, _, _) = try make()
         // More tries than the throttle allows: none is counted, so none is throttled.
         for _ in 0..<7 {
-            let state = try await controller.signIn(username: "ada\u{7}", password: "long enough", returnTo: nil)
+            let state = try await controller.signIn(username: "ada\u{7}", password: "long enough", returnTo: nil, client: nil)
             #expect(state == .showing(.forbiddenCharacter("\u{7}", username: "ada\u{7}", returnTo: nil)))
         }
     }
 
     @Test func aPasswordWithANULFailsAsAWrongPassword() async throws {
         let (controller, _, _) = try make()
-        _ = try await controller.signUp(form("ada"))
-        let state = try await controller.signIn(username: "ada", password: "long enough\u{0}", returnTo: nil)
+        _ = try await controller.signUp(form("ada"), client: nil)
+        let state = try await controller.signIn(username: "ada", password: "long enough\u{0}", returnTo: nil, client: nil)
         #expect(state == .showing(.rejected(username: "ada", returnTo: nil)))
     }
 
     @Test func signingInWithTheRightPasswordStartsASession() async throws {
         let (controller, store, _) = try make()
-        _ = try await controller.signUp(form("ada"))
-        guard case let .signedIn(user, _, returnTo) = try await controller.signIn(username: "ADA", password: "long enough", returnTo: ReturnPath("/profile")) else {
+        _ = try await controller.signUp(form("ada"), client: nil)
+        guard case let .signedIn(user, _, returnTo) = try await controller.signIn(username: "ADA", password: "long enough", returnTo: ReturnPath("/profile"), client: nil) else {
             Issue.record("not signed in")
             return
         }
@@ -91,23 +95,106 @@ import Testing
 
     @Test func aWrongPasswordAndAnUnknownUserGetTheSameAnswer() async throws {
         let (controller, _, _) = try make()
-        _ = try await controller.signUp(form("ada"))
-        #expect(try await controller.signIn(username: "ada", password: "wrong password", returnTo: nil) == .showing(.rejected(username: "ada", returnTo: nil)))
-        #expect(try await controller.signIn(username: "nobody", password: "long enough", returnTo: nil) == .showing(.rejected(username: "nobody", returnTo: nil)))
-        #expect(try await controller.signIn(username: "!!", password: "x", returnTo: nil) == .showing(.rejected(username: "!!", returnTo: nil)))
+        _ = try await controller.signUp(form("ada"), client: nil)
+        #expect(try await controller.signIn(username: "ada", password: "wrong password", returnTo: nil, client: nil) == .showing(.rejected(username: "ada", returnTo: nil)))
+        #expect(try await controller.signIn(username: "nobody", password: "long enough", returnTo: nil, client: nil) == .showing(.rejected(username: "nobody", returnTo: nil)))
+        #expect(try await controller.signIn(username: "!!", password: "x", returnTo: nil, client: nil) == .showing(.rejected(username: "!!", returnTo: nil)))
     }
 
     @Test func fiveFailuresLockTheUsernameEvenForTheRightPassword() async throws {
         let (controller, _, _) = try make()
-        _ = try await controller.signUp(form("ada"))
-        for _ in 0..<5 { _ = try await controller.signIn(username: "ada", password: "wrong password", returnTo: nil) }
+        _ = try await controller.signUp(form("ada"), client: nil)
+        for _ in 0..<5 { _ = try await controller.signIn(username: "ada", password: "wrong password", returnTo: nil, client: nil) }
         #expect(
-            try await controller.signIn(username: "ada", password: "long enough", returnTo: nil)
+            try await controller.signIn(username: "ada", password: "long enough", returnTo: nil, client: nil)
                 == .showing(.throttled(username: "ada", returnTo: nil, retryAfter: 60)))
         clock.advance(by: 61)
-        guard case .signedIn = try await controller.signIn(username: "ada", password: "long enough", returnTo: nil) else {
+        guard case .signedIn = try await controller.signIn(username: "ada", password: "long enough", returnTo: nil, client: nil) else {
             Issue.record("still locked after a minute")
             return
+        }
+    }
+
+    func limits(signIns: Int = 20, signUps: Int = 10) -> AccountLimits {
+        var limits = AccountLimits()
+        limits.signInsPerAddress = signIns
+        limits.signUpsPerAddress = signUps
+        return limits
+    }
+
+    func signIn(_ controller: AccountsController, _ username: String, _ password: String, from client: String?) async throws -> SignInState {
+        try await controller.signIn(username: username, password: password, returnTo: nil, client: client)
+    }
+
+    @Test func anAddressGetsItsShareOfFailedSignInsThenWaitsForTheWindow() async throws {
+        let (controller, _, _) = try make(limits: limits(signIns: 3))
+        _ = try await controller.signUp(form("ada"), client: nil)
+        for name in ["ada", "bob", "eve"] {
+            #expect(try await signIn(controller, name, "wrong password", from: "192.0.2.1") == .showing(.rejected(username: name, returnTo: nil)))
+        }
+        clock.advance(by: 100)
+        #expect(try await signIn(controller, "ada", "long enough", from: "192.0.2.1") == .showing(.limited(username: "ada", returnTo: nil, retryAfter: 500)))
+        guard case .signedIn = try await signIn(controller, "ada", "long enough", from: "192.0.2.2") else {
+            Issue.record("another address was refused")
+            return
+        }
+        clock.advance(by: 500)
+        guard case .signedIn = try await signIn(controller, "ada", "long enough", from: "192.0.2.1") else {
+            Issue.record("still refused once the window passed")
+            return
+        }
+    }
+
+    @Test func signInsThatSucceedDoNotCountAgainstTheAddress() async throws {
+        let (controller, _, _) = try make(limits: limits(signIns: 2))
+        _ = try await controller.signUp(form("ada"), client: nil)
+        for _ in 0..<3 {
+            guard case .signedIn = try await signIn(controller, "ada", "long enough", from: "192.0.2.1") else {
+                Issue.record("a right password was refused")
+                return
+            }
+        }
+        for _ in 0..<2 { #expect(try await signIn(controller, "bob", "wrong password", from: "192.0.2.1") == .showing(.rejected(username: "bob", returnTo: nil))) }
+        #expect(try await signIn(controller, "ada", "long enough", from: "192.0.2.1") == .showing(.limited(username: "ada", returnTo: nil, retryAfter: 600)))
+    }
+
+    /// Only tries whose password was checked count against the address.
+    @Test func triesTheUsernameLimitRefusesDoNotCountAgainstTheAddress() async throws {
+        let (controller, _, _) = try make(limits: limits(signIns: 6))
+        for _ in 0..<5 { _ = try await signIn(controller, "ada", "wrong password", from: "192.0.2.1") }
+        for _ in 0..<3 {
+            #expect(try await signIn(controller, "ada", "wrong password", from: "192.0.2.1") == .showing(.throttled(username: "ada", returnTo: nil, retryAfter: 60)))
+        }
+        #expect(try await signIn(controller, "bob", "wrong password", from: "192.0.2.1") == .showing(.rejected(username: "bob", returnTo: nil)))
+        #expect(try await signIn(controller, "eve", "wrong password", from: "192.0.2.1") == .showing(.limited(username: "eve", returnTo: nil, retryAfter: 600)))
+    }
+
+    @Test func anAddressGetsItsShareOfNewAccounts() async throws {
+        let (controller, store, _) = try make(limits: limits(signUps: 2))
+        for name in ["ada", "bob"] {
+            guard case .signedUp = try await controller.signUp(form(name), client: "192.0.2.1") else {
+                Issue.record("\(name) was not signed up")
+                return
+            }
+        }
+        #expect(try await controller.signUp(form("eve", "Eve"), client: "192.0.2.1") == .showing(.limited(form("eve", "Eve", "", ""), retryAfter: 600)))
+        // A form with mistakes says so first; it costs no hash and does not count.
+        #expect(try await controller.signUp(form("e v"), client: "192.0.2.1") == .showing(.editing(form("e v", "Ada", "", ""), problems: [.username: .invalidUsername])))
+        guard case .signedUp = try await controller.signUp(form("eve"), client: "192.0.2.2") else {
+            Issue.record("another address was refused")
+            return
+        }
+        #expect(store.state.users.count == 3)
+    }
+
+    @Test func aRequestWhoseAddressIsUnknownIsNotLimitedByAddress() async throws {
+        let (controller, _, _) = try make(limits: limits(signIns: 1, signUps: 1))
+        for name in ["ada", "bob"] {
+            #expect(try await signIn(controller, name, "wrong password", from: nil) == .showing(.rejected(username: name, returnTo: nil)))
+            guard case .signedUp = try await controller.signUp(form(name), client: nil) else {
+                Issue.record("\(name) was not signed up")
+                return
+            }
         }
     }
 }

@@ -24,6 +24,14 @@ import Testing
         #expect(IPAddress(text) == nil)
     }
 
+    @Test(arguments: [
+        ("192.0.2.1", "192.0.2.1"), ("::ffff:192.0.2.1", "192.0.2.1"), ("2001:db8:1:2:3:4:5:6", "2001:db8:1:2::"),
+        ("2001:db8:1:2::ffff", "2001:db8:1:2::"), ("::1", "::"),
+    ])
+    func perClientLimitsCountAnIPv4AddressAloneAndAnIPv6AddressByItsSlash64(text: String, prefix: String) throws {
+        #expect(try Self.address(text).subscriberPrefix.description == prefix)
+    }
+
     @Test func anUntrustedPeerIsTheClientWhateverItsHeaderSays() throws {
         let client = try Self.proxies("10.0.0.1").client(peer: Self.address("192.0.2.50"), forwardedFor: ["203.0.113.9"])
         #expect(client == (try Self.address("192.0.2.50")))

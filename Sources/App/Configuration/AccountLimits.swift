@@ -1,0 +1,20 @@
+package import Foundation
+
+/// How much of sign-in and sign-up one client address may have (SPEC.md "Hostile clients"), as
+/// options with defaults a person using the app never meets. On top of the 5-a-minute limit per
+/// username, which is SPEC.md's own and not an option.
+///
+/// An address is the one the server reports (the peer, or whom a `--trusted-proxies` proxy
+/// forwarded for), an IPv6 address counted by its /64. Behind a proxy that is not in
+/// `--trusted-proxies`, every visitor is the proxy's address and shares one allowance.
+package struct AccountLimits: Sendable, Equatable {
+    /// `--sign-ins-per-address`: password checks from one address that did not sign in (wrong
+    /// passwords, unknown usernames, plus those under way) per ``addressWindow``.
+    package var signInsPerAddress = 20
+    /// `--sign-ups-per-address`: accounts made from one address per ``addressWindow``.
+    package var signUpsPerAddress = 10
+    /// `--address-limit-window`: the window of both per-address limits, in seconds.
+    package var addressWindow: TimeInterval = 600
+
+    package init() {}
+}
