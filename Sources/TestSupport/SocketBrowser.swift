@@ -28,12 +28,18 @@ package struct SocketBrowser: Sendable {
     /// The bytes of the POST ``submit(_:_:formPage:)`` would send, with this browser's cookies
     /// as they are now, for a test to send many times at once (each on a ``SocketClient`` of its own).
     package mutating func preparedSubmit(_ target: String, _ fields: [(String, String)], formPage: String) async throws -> [UInt8] {
-        let token = try await csrfToken(from: formPage)
-        return request("POST", target, headers: Self.formHeaders, body: Self.formBody(fields, token: token))
+        let token = try await csrfToken(from: formPage)  // first: it stores the form page's cookies
+        return preparedPost(target, fields, token: token)
     }
 
-    /// The `csrf_token` value in the page at `target`.
-    private mutating func csrfToken(from target: String) async throws -> String {
+    /// The bytes of a POST of `fields` plus `token` as `csrf_token`, with this browser's cookies
+    /// and ``extraHeaders`` as they are now.
+    package func preparedPost(_ target: String, _ fields: [(String, String)], token: String) -> [UInt8] {
+        request("POST", target, headers: Self.formHeaders, body: Self.formBody(fields, token: token))
+    }
+
+    /// The `csrf_token` value in the page at `target` (fetched, keeping its cookies).
+    package mutating func csrfToken(from target: String) async throws -> String {
         let page = try await get(target).text
         guard let range = page.range(of: "name=\"csrf_token\" value=\"") else {
             throw SocketClient.Failure(description: "no csrf_token on \(target)")

@@ -67,7 +67,8 @@ package struct TestApp: Sendable {
             await store.close()
             await closeStorage()
         }
-        hashingPool = BlockingThreadPool(name: "test-hash", threadCount: 2, queueLimit: hashingQueueLimit)
+        hashingPool = BlockingThreadPool(
+            name: "test-hash", threadCount: 2, queueLimit: hashingQueueLimit, perOwnerLimit: accountLimits.hashesPerAddress)
         let dependencies = Dependencies(
             store: store,
             sessionStorage: storage.sessions,

@@ -82,14 +82,16 @@ import Testing
         #expect(defaults.signInsPerAddress == 20)
         #expect(defaults.signUpsPerAddress == 10)
         #expect(defaults.addressWindow == 600)
+        #expect(defaults.hashesPerAddress == 2)
         let options = try serve(
             ["--sign-ins-per-address", "50", "--address-limit-window=90.5"], ["QUOTEBOOK_SIGN_UPS_PER_ADDRESS": "3", "QUOTEBOOK_SIGN_INS_PER_ADDRESS": "7"])
         #expect(options.accountLimits.signInsPerAddress == 50, "the flag wins")
         #expect(options.accountLimits.signUpsPerAddress == 3)
         #expect(options.accountLimits.addressWindow == 90.5)
+        #expect(try serve([], ["QUOTEBOOK_HASHES_PER_ADDRESS": "4"]).accountLimits.hashesPerAddress == 4)
         #expect(throws: AppOptions.ParseError.self) { try serve(["--sign-ups-per-address", "0"]) }
         #expect(throws: AppOptions.ParseError.self) { try serve(["--address-limit-window", "-1"]) }
-        for name in ["--sign-ins-per-address N", "--sign-ups-per-address N", "--address-limit-window SECONDS"] {
+        for name in ["--sign-ins-per-address N", "--sign-ups-per-address N", "--address-limit-window SECONDS", "--hashes-per-address N"] {
             #expect(AppOptions.usage.contains(name))
         }
     }

@@ -56,15 +56,17 @@ import Testing
     }
 
     @Test func tooManyTriesFromAnAddressAre429sThatSayHowLongToWait() {
-        let signIn = SignInView.page(for: .limited(username: "ada", returnTo: nil, retryAfter: 540))
+        let signIn = SignInView.page(for: .limited(username: "ada", returnTo: nil, .allowanceSpent(retryAfter: 540)))
         #expect(signIn.template == .signIn)
         #expect(signIn.status == .tooManyRequests)
         #expect(signIn.headers["Retry-After"] == "540")
-        let signUp = SignUpView.page(for: .limited(SignUpForm(username: "ada", displayName: "Ada", password: "", passwordConfirmation: ""), retryAfter: 30))
+        let signUp = SignUpView.page(for: .limited(SignUpForm(username: "ada", displayName: "Ada", password: "", passwordConfirmation: ""), .allowanceSpent(retryAfter: 30)))
         #expect(signUp.template == .signUp)
         #expect(signUp.status == .tooManyRequests)
         #expect(signUp.headers["Retry-After"] == "30")
         #expect(SignInView.page(for: .throttled(username: "ada", returnTo: nil, retryAfter: 17)).headers["Retry-After"] == "17")
+        #expect(SignInView.page(for: .limited(username: "ada", returnTo: nil, .tooManyAtOnce)).headers["Retry-After"] == "1")
+        #expect(SignInView.page(for: .limited(username: "ada", returnTo: nil, .tooManyAtOnce)).status == .tooManyRequests)
     }
 
     @Test(arguments: [

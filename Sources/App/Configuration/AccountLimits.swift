@@ -15,6 +15,10 @@ package struct AccountLimits: Sendable, Equatable {
     package var signUpsPerAddress = 10
     /// `--address-limit-window`: the window of both per-address limits, in seconds.
     package var addressWindow: TimeInterval = 600
+    /// `--hashes-per-address`: password hashes and checks one address may have queued or running
+    /// on the hashing pool at once; one more is refused at once (429, `Retry-After: 1`) instead
+    /// of queueing, so a flood from one address leaves the queue open to everyone else.
+    package var hashesPerAddress = 2
 
     package init() {}
 }

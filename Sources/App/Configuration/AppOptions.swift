@@ -31,8 +31,9 @@ package struct AppOptions: Sendable, Equatable {
     package var secureCookies = false
     /// Threads that hash passwords (`--hashing-threads`).
     package var hashingThreads = 2
-    /// What one client address may have of sign-in and sign-up (`--sign-ins-per-address`,
-    /// `--sign-ups-per-address`, `--address-limit-window`).
+    /// What one client address may have of sign-in, sign-up and the hashing pool
+    /// (`--sign-ins-per-address`, `--sign-ups-per-address`, `--address-limit-window`,
+    /// `--hashes-per-address`).
     package var accountLimits = AccountLimits()
     /// `--metrics`: count requests and actions, and serve the counters at `GET /metrics`.
     package var metrics = false
@@ -202,6 +203,7 @@ package struct AppOptions: Sendable, Equatable {
                                          (default 20)
           --sign-ups-per-address N       accounts made, per window (default 10)
           --address-limit-window SECONDS the window of both (default 600)
+          --hashes-per-address N         password hashes queued or running at once (default 2)
 
         """
 
@@ -249,6 +251,7 @@ package struct AppOptions: Sendable, Equatable {
         case signInsPerAddress = "--sign-ins-per-address"
         case signUpsPerAddress = "--sign-ups-per-address"
         case addressLimitWindow = "--address-limit-window"
+        case hashesPerAddress = "--hashes-per-address"
 
         var takesValue: Bool { self != .dev && self != .secureCookies && self != .metrics }
 
@@ -335,6 +338,7 @@ package struct AppOptions: Sendable, Equatable {
         case .addressLimitWindow:
             let window = try Self.seconds(value, source: source).components
             accountLimits.addressWindow = TimeInterval(window.seconds) + TimeInterval(window.attoseconds) / 1e18
+        case .hashesPerAddress: accountLimits.hashesPerAddress = try Self.count(value, source: source)
         }
     }
 

@@ -42,9 +42,9 @@ package enum SignUpFormState: Sendable, Equatable {
     case editing(SignUpForm, problems: [SignUpField: SignUpProblem])
     /// Too many password hashes are queued; try again shortly.
     case busy(SignUpForm)
-    /// Too many accounts were made from this client's address lately; the next may be made in
-    /// `retryAfter` seconds.
-    case limited(SignUpForm, retryAfter: Int)
+    /// Refused for the client's address: too many accounts made from it lately, or too many of
+    /// its password hashes under way.
+    case limited(SignUpForm, AddressRefusal)
 }
 
 /// Where signing in stands: still on the form, or done (an outcome the accounts coordinator
@@ -68,7 +68,23 @@ package enum SignInFormState: Sendable, Equatable {
     case throttled(username: String, returnTo: ReturnPath?, retryAfter: Int)
     /// Too many password hashes are queued; try again shortly.
     case busy(username: String, returnTo: ReturnPath?)
-    /// Too many tries from this client's address lately; the next may count in `retryAfter`
-    /// seconds.
-    case limited(username: String, returnTo: ReturnPath?, retryAfter: Int)
+    /// Refused for the client's address: too many failed tries from it lately, or too many of
+    /// its password checks under way.
+    case limited(username: String, returnTo: ReturnPath?, AddressRefusal)
+}
+
+/// Why a client's address may not sign in or sign up just now.
+package enum AddressRefusal: Sendable, Equatable {
+    /// Its allowance for the window is spent; the next try may count in `retryAfter` seconds.
+    case allowanceSpent(retryAfter: Int)
+    /// It already has its share of the hashing pool queued or running; try again in a second.
+    case tooManyAtOnce
+
+    /// Whole seconds to wait (a `Retry-After` value).
+    package var retryAfter: Int {
+        switch self {
+        case .allowanceSpent(let seconds): seconds
+        case .tooManyAtOnce: 1
+        }
+    }
 }

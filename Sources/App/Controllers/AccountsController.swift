@@ -53,15 +53,15 @@ package struct AccountsController: Sendable {
         if let client {
             switch try await addressLimits.signUps.reserve(client, now: now()) {
             case .allowed(let attempt): addressAttempt = attempt
-            case .refused(let seconds): return .showing(.limited(typed, retryAfter: seconds))
+            case .refused(let seconds): return .showing(.limited(typed, .allowanceSpent(retryAfter: seconds)))
             }
         }
         let hash: String
         do {
-            hash = try await hasher.hash(form.password)
-        } catch is BlockingThreadPool.Overloaded {
+            hash = try await hasher.hash(form.password, for: client)
+        } catch let refusal as BlockingThreadPool.Overloaded {
             try await release(addressAttempt, from: addressLimits.signUps)
-            return .showing(.busy(typed))
+            return .showing(refusal == .ownerAtLimit ? .limited(typed, .tooManyAtOnce) : .busy(typed))
         }
         let action = AppAction.signUp(username, displayName: form.displayName, passwordHash: PasswordHash(encoded: hash), at: now())
         switch try await store.dispatch(action) {
@@ -93,8 +93,10 @@ package struct AccountsController: Sendable {
     /// Checks `password` for `typedUsername` and starts a session. The try is counted before the
     /// password is checked, against its `client`'s limit and then the username's, so both limits
     /// hold whatever the concurrency; a try refused by the username's limit does not count
-    /// against the address, and one that signs in is given back to it. An unknown username still
-    /// spends one hash, so timing does not tell which usernames exist.
+    /// against the address, and one that signs in is given back to it. The check itself is a job
+    /// of the client's on the hashing pool, which holds a bounded share of it per client (past
+    /// it: `limited`, `tooManyAtOnce`). An unknown username still spends one hash, so
+    /// timing does not tell which usernames exist.
     ///
     /// A username holding a character ``TypedText`` refuses names no account: it is answered at
     /// once, before any limit's storage (PostgreSQL text cannot hold a NUL) or the hash. The
@@ -109,7 +111,7 @@ package struct AccountsController: Sendable {
         if let client {
             switch try await addressLimits.signIns.reserve(client, now: date) {
             case .allowed(let attempt): addressAttempt = attempt
-            case .refused(let seconds): return .showing(.limited(username: typedUsername, returnTo: returnTo, retryAfter: seconds))
+            case .refused(let seconds): return .showing(.limited(username: typedUsername, returnTo: returnTo, .allowanceSpent(retryAfter: seconds)))
             }
         }
         let attempt: AttemptLimit.Attempt
@@ -123,10 +125,11 @@ package struct AccountsController: Sendable {
         let user = Username(typedUsername).flatMap { store.state.user(named: $0) }
         let matches: Bool
         do {
-            matches = try await hasher.verify(password, against: user?.passwordHash.encoded)
+            matches = try await hasher.verify(password, against: user?.passwordHash.encoded, for: client)
         } catch {
             try await throttle.release(attempt)
             try await release(addressAttempt, from: addressLimits.signIns)
+            if error == .ownerAtLimit { return .showing(.limited(username: typedUsername, returnTo: returnTo, .tooManyAtOnce)) }
             return .showing(.busy(username: typedUsername, returnTo: returnTo))
         }
         guard matches, let user else {

@@ -21,6 +21,13 @@ import Synchronization
 /// Back-pressure: at most `queueLimit` jobs wait (running jobs do not count); one more is
 /// refused at once with ``Overloaded`` rather than queued, which callers turn into a 503.
 /// Cancelling the awaiting task does not stop a job that is queued or running.
+///
+/// Shares: a job may name its owner (a client address); one owner may have at most
+/// `perOwnerLimit` jobs queued or running at once, and one more is refused at once
+/// (``Overloaded/ownerAtLimit``, a 429 for the caller). So a flood from one owner holds at most
+/// that many of the pool's places, and everyone else's jobs still find the queue open. The
+/// count drops before the job's caller is resumed, so a caller that waits for each job before
+/// sending the next never meets its own last one.
 package final class BlockingThreadPool: Sendable {
     /// The pool refused a job without running it; callers answer 503 Service Unavailable.
     package enum Overloaded: Error, CustomStringConvertible, Equatable {
@@ -28,11 +35,14 @@ package final class BlockingThreadPool: Sendable {
         case queueFull
         /// ``BlockingThreadPool/shutdown()`` has been called.
         case shutDown
+        /// The job's owner already had `perOwnerLimit` jobs queued or running.
+        case ownerAtLimit
 
         package var description: String {
             switch self {
             case .queueFull: "the blocking thread pool's queue is full"
             case .shutDown: "the blocking thread pool is shut down"
+            case .ownerAtLimit: "the job's owner already has as many jobs in the blocking thread pool as it may"
             }
         }
     }
@@ -61,12 +71,15 @@ package final class BlockingThreadPool: Sendable {
 
     private let workers: Workers
 
-    /// Starts `threadCount` worker threads that accept up to `queueLimit` waiting jobs and run
-    /// under `scheduling`.
-    package init(name: String, threadCount: Int, queueLimit: Int, scheduling: SchedulingClass = .normal) {
+    /// Starts `threadCount` worker threads that accept up to `queueLimit` waiting jobs, at most
+    /// `perOwnerLimit` queued or running per owner, and run under `scheduling`.
+    package init(
+        name: String, threadCount: Int, queueLimit: Int, perOwnerLimit: Int = .max, scheduling: SchedulingClass = .normal
+    ) {
         precondition(threadCount > 0, "BlockingThreadPool needs at least one thread")
         precondition(queueLimit >= 0, "BlockingThreadPool needs a non-negative queue limit")
-        workers = Workers(threadCount: threadCount, queueLimit: queueLimit)
+        precondition(perOwnerLimit > 0, "BlockingThreadPool needs a positive per-owner limit")
+        workers = Workers(threadCount: threadCount, queueLimit: queueLimit, perOwnerLimit: perOwnerLimit)
         for index in 0..<threadCount {
             let threadName = Self.threadName(name, index: index)
             // Foundation on Linux ignores a name set before `start()`, and applies one set on the
@@ -89,13 +102,20 @@ package final class BlockingThreadPool: Sendable {
         shutdown()
     }
 
-    /// Runs `work` on one of the pool's threads and returns its result.
+    /// Runs `work` on one of the pool's threads, as a job of `owner` (nil: no one's, not
+    /// limited), and returns its result.
     ///
-    /// - Throws: ``Overloaded`` at once, without running `work`, when `queueLimit` jobs are
-    ///   already waiting or the pool has been shut down.
-    package func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async throws(Overloaded) -> T {
+    /// - Throws: ``Overloaded`` at once, without running `work`, when `owner` already has
+    ///   `perOwnerLimit` jobs queued or running, `queueLimit` jobs are already waiting, or the
+    ///   pool has been shut down.
+    package func run<T: Sendable>(for owner: String? = nil, _ work: @escaping @Sendable () -> T) async throws(Overloaded) -> T {
+        let workers = self.workers
         let result: Result<T, Overloaded> = await withCheckedContinuation { continuation in
-            let refusal = workers.enqueue { continuation.resume(returning: .success(work())) }
+            let refusal = workers.enqueue(owner: owner) {
+                let value = work()
+                workers.finish(owner: owner)
+                continuation.resume(returning: .success(value))
+            }
             if let refusal { continuation.resume(returning: .failure(refusal)) }
         }
         return try result.get()
@@ -123,6 +143,11 @@ package final class BlockingThreadPool: Sendable {
     /// snapshot for metrics and tests.
     package var queuedJobCount: Int {
         workers.queuedJobCount
+    }
+
+    /// How many jobs of `owner` are queued or running right now; a snapshot for tests.
+    package func jobCount(of owner: String) -> Int {
+        workers.jobCount(of: owner)
     }
 }
 
@@ -159,30 +184,51 @@ private final class Workers: Sendable {
         var queue: [Job] = []
         var head = 0
         var isShutDown = false
+        /// Jobs queued or running per owner; owners with none are removed, so it holds at most
+        /// `queueLimit + threadCount` entries.
+        var jobsByOwner: [String: Int] = [:]
         var waitingCount: Int { queue.count - head }
     }
 
     private let threadCount: Int
     private let queueLimit: Int
+    private let perOwnerLimit: Int
     private let state = Mutex(State())
     /// Signalled once per enqueued job, and once per worker at shutdown.
     private let signals = DispatchSemaphore(value: 0)
 
-    init(threadCount: Int, queueLimit: Int) {
+    init(threadCount: Int, queueLimit: Int, perOwnerLimit: Int) {
         self.threadCount = threadCount
         self.queueLimit = queueLimit
+        self.perOwnerLimit = perOwnerLimit
     }
 
-    /// Adds `job` to the queue, or returns why it was refused.
-    func enqueue(_ job: @escaping Job) -> BlockingThreadPool.Overloaded? {
+    /// Adds `job` to the queue as one of `owner`'s, or returns why it was refused. The job must
+    /// call ``finish(owner:)`` once its work is done.
+    func enqueue(owner: String?, _ job: @escaping Job) -> BlockingThreadPool.Overloaded? {
         let refusal: BlockingThreadPool.Overloaded? = state.withLock { state in
             if state.isShutDown { return .shutDown }
+            if let owner, state.jobsByOwner[owner, default: 0] >= perOwnerLimit { return .ownerAtLimit }
             if state.waitingCount >= queueLimit { return .queueFull }
             state.queue.append(job)
+            if let owner { state.jobsByOwner[owner, default: 0] += 1 }
             return nil
         }
         if refusal == nil { signals.signal() }
         return refusal
+    }
+
+    /// One job of `owner` is done.
+    func finish(owner: String?) {
+        guard let owner else { return }
+        state.withLock { state in
+            guard let count = state.jobsByOwner[owner] else { return }
+            state.jobsByOwner[owner] = count > 1 ? count - 1 : nil
+        }
+    }
+
+    func jobCount(of owner: String) -> Int {
+        state.withLock { $0.jobsByOwner[owner] ?? 0 }
     }
 
     func shutdown() {

@@ -24,26 +24,30 @@ package struct PasswordHasher: Sendable {
         }
     }
 
-    /// A fresh yescrypt hash of `password` to store.
+    /// A fresh yescrypt hash of `password` to store, computed as a job of `owner` (the client
+    /// address, so one address holds a bounded share of the pool; nil: not limited).
     ///
     /// - Throws: ``BlockingThreadPool/Overloaded`` when the pool refuses the job, or
     ///   ``PasswordCryptError`` (a NUL in the password, or a libxcrypt failure).
-    package func hash(_ password: String) async throws -> String {
+    package func hash(_ password: String, for owner: String? = nil) async throws -> String {
         let crypt = self.crypt
-        let result = try await pool.run { () -> Result<String, PasswordCryptError> in
+        let result = try await pool.run(for: owner) { () -> Result<String, PasswordCryptError> in
             Result { () throws(PasswordCryptError) in try crypt.hash(password) }
         }
         return try result.get()
     }
 
-    /// Whether `password` matches `storedHash`; a `nil` hash (unknown user) spends the same
-    /// work against the dummy hash and returns `false`.
+    /// Whether `password` matches `storedHash`, checked as a job of `owner` (as for
+    /// ``hash(_:for:)``); a `nil` hash (unknown user) spends the same work against the dummy
+    /// hash and returns `false`.
     ///
     /// - Throws: ``BlockingThreadPool/Overloaded`` when the pool refuses the job.
-    package func verify(_ password: String, against storedHash: String?) async throws(BlockingThreadPool.Overloaded) -> Bool {
+    package func verify(
+        _ password: String, against storedHash: String?, for owner: String? = nil
+    ) async throws(BlockingThreadPool.Overloaded) -> Bool {
         let hash = storedHash ?? dummyHash
         let crypt = self.crypt
-        let matches = try await pool.run { crypt.verify(password, hash) }
+        let matches = try await pool.run(for: owner) { crypt.verify(password, hash) }
         return storedHash != nil && matches
     }
 }

@@ -38,10 +38,10 @@ package enum SignUpView {
             page(
                 form, problems: [:], status: .serviceUnavailable, headers: ["Retry-After": "5"],
                 message: "Quotebook is busy right now. Please try again in a few seconds.")
-        case let .limited(form, seconds):
+        case let .limited(form, refusal):
             page(
-                form, problems: [:], status: .tooManyRequests, headers: ["Retry-After": String(seconds)],
-                message: "Many accounts have been made from your network lately. Please try again in \(WaitText.phrase(seconds: seconds)).")
+                form, problems: [:], status: .tooManyRequests, headers: ["Retry-After": String(refusal.retryAfter)],
+                message: AddressRefusalText.sentence(for: refusal, spent: "Many accounts have been made from your network lately."))
         }
     }
 
@@ -113,11 +113,11 @@ package enum SignInView {
                 ["Retry-After": String(seconds)])
         case let .busy(username, returnTo):
             page(username, returnTo, "Quotebook is busy right now. Please try again in a few seconds.", .serviceUnavailable, ["Retry-After": "5"])
-        case let .limited(username, returnTo, seconds):
+        case let .limited(username, returnTo, refusal):
             page(
                 username, returnTo,
-                "Too many sign-in attempts have come from your network. Please try again in \(WaitText.phrase(seconds: seconds)).",
-                .tooManyRequests, ["Retry-After": String(seconds)])
+                AddressRefusalText.sentence(for: refusal, spent: "Too many sign-in attempts have come from your network."),
+                .tooManyRequests, ["Retry-After": String(refusal.retryAfter)])
         }
     }
 
@@ -130,5 +130,16 @@ package enum SignInView {
             context: Context(
                 action: AccountsRoute.signIn.path, signUpURL: AccountsRoute.signUpForm.path, username: username,
                 returnTo: returnTo?.rawValue, message: message, usernameError: usernameError))
+    }
+}
+
+/// What the sign-in and sign-up pages say when the client's address is refused for now.
+enum AddressRefusalText {
+    /// `spent` (what was used up) and when to try again, or that too much is under way.
+    static func sentence(for refusal: AddressRefusal, spent: String) -> String {
+        switch refusal {
+        case .allowanceSpent(let seconds): "\(spent) Please try again in \(WaitText.phrase(seconds: seconds))."
+        case .tooManyAtOnce: "Your network has too many sign-ins and sign-ups under way at once. Please try again in a second."
+        }
     }
 }

@@ -1,6 +1,7 @@
 import App
 import Foundation
 import Store
+import TestSupport
 import Testing
 
 /// Sign-up and sign-in states, on a store double, a real hashing pool and real yescrypt.
@@ -8,14 +9,16 @@ import Testing
     let clock = TestClock()
 
     func make(
-        _ actions: [AppAction] = [], queueLimit: Int = 16, limits: AccountLimits = AccountLimits()
+        _ actions: [AppAction] = [], queueLimit: Int = 16, limits: AccountLimits = AccountLimits(),
+        crypt: PasswordCryptClient = .yescrypt
     ) throws -> (AccountsController, StateStoreDouble, SignInThrottle) {
         let store = try StateStoreDouble(actions)
         let failures = InMemorySignInFailures()
         let throttle = SignInThrottle(storage: failures)
         let clock = self.clock
+        let pool = BlockingThreadPool(name: "test", threadCount: 1, queueLimit: queueLimit, perOwnerLimit: limits.hashesPerAddress)
         let controller = AccountsController(
-            store: store, hasher: PasswordHasher(pool: BlockingThreadPool(name: "test", threadCount: 1, queueLimit: queueLimit)),
+            store: store, hasher: PasswordHasher(pool: pool, crypt: crypt),
             sessions: SessionKeeper(storage: AccountStorageDouble()), throttle: throttle,
             addressLimits: AddressLimits(storage: failures, limits: limits), now: { clock.now })
         return (controller, store, throttle)
@@ -115,10 +118,11 @@ import Testing
         }
     }
 
-    func limits(signIns: Int = 20, signUps: Int = 10) -> AccountLimits {
+    func limits(signIns: Int = 20, signUps: Int = 10, hashes: Int = 2) -> AccountLimits {
         var limits = AccountLimits()
         limits.signInsPerAddress = signIns
         limits.signUpsPerAddress = signUps
+        limits.hashesPerAddress = hashes
         return limits
     }
 
@@ -133,7 +137,7 @@ import Testing
             #expect(try await signIn(controller, name, "wrong password", from: "192.0.2.1") == .showing(.rejected(username: name, returnTo: nil)))
         }
         clock.advance(by: 100)
-        #expect(try await signIn(controller, "ada", "long enough", from: "192.0.2.1") == .showing(.limited(username: "ada", returnTo: nil, retryAfter: 500)))
+        #expect(try await signIn(controller, "ada", "long enough", from: "192.0.2.1") == .showing(.limited(username: "ada", returnTo: nil, .allowanceSpent(retryAfter: 500))))
         guard case .signedIn = try await signIn(controller, "ada", "long enough", from: "192.0.2.2") else {
             Issue.record("another address was refused")
             return
@@ -155,7 +159,7 @@ import Testing
             }
         }
         for _ in 0..<2 { #expect(try await signIn(controller, "bob", "wrong password", from: "192.0.2.1") == .showing(.rejected(username: "bob", returnTo: nil))) }
-        #expect(try await signIn(controller, "ada", "long enough", from: "192.0.2.1") == .showing(.limited(username: "ada", returnTo: nil, retryAfter: 600)))
+        #expect(try await signIn(controller, "ada", "long enough", from: "192.0.2.1") == .showing(.limited(username: "ada", returnTo: nil, .allowanceSpent(retryAfter: 600))))
     }
 
     /// Only tries whose password was checked count against the address.
@@ -166,7 +170,7 @@ import Testing
             #expect(try await signIn(controller, "ada", "wrong password", from: "192.0.2.1") == .showing(.throttled(username: "ada", returnTo: nil, retryAfter: 60)))
         }
         #expect(try await signIn(controller, "bob", "wrong password", from: "192.0.2.1") == .showing(.rejected(username: "bob", returnTo: nil)))
-        #expect(try await signIn(controller, "eve", "wrong password", from: "192.0.2.1") == .showing(.limited(username: "eve", returnTo: nil, retryAfter: 600)))
+        #expect(try await signIn(controller, "eve", "wrong password", from: "192.0.2.1") == .showing(.limited(username: "eve", returnTo: nil, .allowanceSpent(retryAfter: 600))))
     }
 
     @Test func anAddressGetsItsShareOfNewAccounts() async throws {
@@ -177,7 +181,7 @@ import Testing
                 return
             }
         }
-        #expect(try await controller.signUp(form("eve", "Eve"), client: "192.0.2.1") == .showing(.limited(form("eve", "Eve", "", ""), retryAfter: 600)))
+        #expect(try await controller.signUp(form("eve", "Eve"), client: "192.0.2.1") == .showing(.limited(form("eve", "Eve", "", ""), .allowanceSpent(retryAfter: 600))))
         // A form with mistakes says so first; it costs no hash and does not count.
         #expect(try await controller.signUp(form("e v"), client: "192.0.2.1") == .showing(.editing(form("e v", "Ada", "", ""), problems: [.username: .invalidUsername])))
         guard case .signedUp = try await controller.signUp(form("eve"), client: "192.0.2.2") else {
@@ -196,5 +200,22 @@ import Testing
                 return
             }
         }
+    }
+
+    /// Past its share of the hashing pool an address is refused at once, and the refused try
+    /// counts neither against the username nor against the address.
+    @Test func aTryPastTheAddresssShareOfThePoolIsRefusedAndNotCounted() async throws {
+        let crypt = CountingPasswordCrypt(holdingChecks: true)
+        defer { crypt.open() }
+        let (controller, _, throttle) = try make(limits: limits(signIns: 2, hashes: 1), crypt: crypt.client)
+        async let first = signIn(controller, "ada", "wrong password", from: "192.0.2.1")
+        #expect(try await eventually { crypt.heldCount == 1 })
+        #expect(try await signIn(controller, "bob", "wrong password", from: "192.0.2.1") == .showing(.limited(username: "bob", returnTo: nil, .tooManyAtOnce)))
+        #expect(try allowed(await throttle.reserve("bob", now: clock.now)).number == 1, "bob's try was given back")
+        crypt.open()
+        #expect(try await first == .showing(.rejected(username: "ada", returnTo: nil)))
+        #expect(try await signIn(controller, "cyd", "wrong password", from: "192.0.2.1") == .showing(.rejected(username: "cyd", returnTo: nil)))
+        #expect(try await signIn(controller, "dan", "wrong password", from: "192.0.2.1") == .showing(.limited(username: "dan", returnTo: nil, .allowanceSpent(retryAfter: 600))))
+        #expect(crypt.checkCount == 2)
     }
 }

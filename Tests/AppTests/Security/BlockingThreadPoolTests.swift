@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Glibc
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite struct BlockingThreadPoolTests {
@@ -115,6 +116,44 @@ import Testing
             #expect(total == 5)
         }
         #expect(try await pool.run { 7 } == 7)
+    }
+
+    /// A flood from one owner holds at most its share; everyone else's jobs still get in.
+    @Test func anOwnerHoldsAtMostItsShareAndOthersStillGetIn() async throws {
+        let pool = BlockingThreadPool(name: "shares", threadCount: 1, queueLimit: 8, perOwnerLimit: 2)
+        defer { pool.shutdown() }
+        let release = DispatchSemaphore(value: 0)
+        let blocker: @Sendable () -> Int = {
+            release.wait()
+            return 1
+        }
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<2 { group.addTask { try await pool.run(for: "flood", blocker) } }
+            #expect(try await eventually { pool.jobCount(of: "flood") == 2 })
+
+            await #expect(throws: BlockingThreadPool.Overloaded.ownerAtLimit) {
+                try await pool.run(for: "flood") { 0 }
+            }
+            // Others queue behind the flood's two, whoever they are.
+            group.addTask { try await pool.run(for: "neighbour", blocker) }
+            for _ in 0..<3 { group.addTask { try await pool.run(blocker) } }
+            #expect(try await eventually { pool.queuedJobCount == 5 })
+            #expect(pool.jobCount(of: "neighbour") == 1)
+
+            for _ in 0..<6 { release.signal() }
+            var total = 0
+            for try await value in group { total += value }
+            #expect(total == 6)
+        }
+        #expect(pool.jobCount(of: "flood") == 0)
+    }
+
+    /// An owner's count drops before its caller resumes, so one job after another never meets
+    /// the one before, even with a share of one.
+    @Test func anOwnerRunningOneJobAfterAnotherIsNeverRefused() async throws {
+        let pool = BlockingThreadPool(name: "sequential", threadCount: 2, queueLimit: 8, perOwnerLimit: 1)
+        defer { pool.shutdown() }
+        for index in 0..<200 { #expect(try await pool.run(for: "one") { index } == index) }
     }
 
     @Test func runsWorkOnItsOwnThreads() async throws {
