@@ -29,7 +29,8 @@ package struct AccountsController: Sendable {
 
     /// Creates the account `form` describes and signs it in, or says what to correct. A sign-up
     /// that passes the form's rules counts towards its `client`'s limit before its password is
-    /// hashed, and stops counting if no account comes of it.
+    /// hashed, and stops counting if no account comes of it, unless the client's own burst was
+    /// past its share of the hashing pool.
     package func signUp(_ form: SignUpForm, client: String?) async throws -> SignUpState {
         var problems: [SignUpField: SignUpProblem] = [:]
         let username = Username(form.username)
@@ -60,8 +61,10 @@ package struct AccountsController: Sendable {
         do {
             hash = try await hasher.hash(form.password, for: client)
         } catch let refusal as BlockingThreadPool.Overloaded {
+            // Past its share of the pool the client's own burst was refused: the try counts.
+            if refusal == .ownerAtLimit { return .showing(.limited(typed, .tooManyAtOnce)) }
             try await release(addressAttempt, from: addressLimits.signUps)
-            return .showing(refusal == .ownerAtLimit ? .limited(typed, .tooManyAtOnce) : .busy(typed))
+            return .showing(.busy(typed))
         }
         let action = AppAction.signUp(username, displayName: form.displayName, passwordHash: PasswordHash(encoded: hash), at: now())
         switch try await store.dispatch(action) {
@@ -94,9 +97,10 @@ package struct AccountsController: Sendable {
     /// password is checked, against its `client`'s limit and then the username's, so both limits
     /// hold whatever the concurrency; a try refused by the username's limit does not count
     /// against the address, and one that signs in is given back to it. The check itself is a job
-    /// of the client's on the hashing pool, which holds a bounded share of it per client (past
-    /// it: `limited`, `tooManyAtOnce`). An unknown username still spends one hash, so
-    /// timing does not tell which usernames exist.
+    /// of the client's on the hashing pool, which holds a bounded share of it per client: a try
+    /// past the share is refused unchecked (`limited`, `tooManyAtOnce`) yet counted, while one the
+    /// full pool refuses (`busy`, the server's fault) is given back. An unknown username still
+    /// spends one hash, so timing does not tell which usernames exist.
     ///
     /// A username holding a character ``TypedText`` refuses names no account: it is answered at
     /// once, before any limit's storage (PostgreSQL text cannot hold a NUL) or the hash. The
@@ -127,9 +131,11 @@ package struct AccountsController: Sendable {
         do {
             matches = try await hasher.verify(password, against: user?.passwordHash.encoded, for: client)
         } catch {
+            // Past its share of the pool the client's own burst was refused: the try counts, so
+            // a burst for one username still ends at its limit, checked or not.
+            if error == .ownerAtLimit { return .showing(.limited(username: typedUsername, returnTo: returnTo, .tooManyAtOnce)) }
             try await throttle.release(attempt)
             try await release(addressAttempt, from: addressLimits.signIns)
-            if error == .ownerAtLimit { return .showing(.limited(username: typedUsername, returnTo: returnTo, .tooManyAtOnce)) }
             return .showing(.busy(username: typedUsername, returnTo: returnTo))
         }
         guard matches, let user else {

@@ -10,13 +10,13 @@ import Testing
 
     func make(
         _ actions: [AppAction] = [], queueLimit: Int = 16, limits: AccountLimits = AccountLimits(),
-        crypt: PasswordCryptClient = .yescrypt
+        crypt: PasswordCryptClient = .yescrypt, pool: BlockingThreadPool? = nil
     ) throws -> (AccountsController, StateStoreDouble, SignInThrottle) {
         let store = try StateStoreDouble(actions)
         let failures = InMemorySignInFailures()
         let throttle = SignInThrottle(storage: failures)
         let clock = self.clock
-        let pool = BlockingThreadPool(name: "test", threadCount: 1, queueLimit: queueLimit, perOwnerLimit: limits.hashesPerAddress)
+        let pool = pool ?? BlockingThreadPool(name: "test", threadCount: 1, queueLimit: queueLimit, perOwnerLimit: limits.hashesPerAddress)
         let controller = AccountsController(
             store: store, hasher: PasswordHasher(pool: pool, crypt: crypt),
             sessions: SessionKeeper(storage: AccountStorageDouble()), throttle: throttle,
@@ -202,20 +202,40 @@ import Testing
         }
     }
 
-    /// Past its share of the hashing pool an address is refused at once, and the refused try
-    /// counts neither against the username nor against the address.
-    @Test func aTryPastTheAddresssShareOfThePoolIsRefusedAndNotCounted() async throws {
+    /// Past its share of the hashing pool an address is refused at once, unchecked, and the try
+    /// still counts against the username and the address: a burst ends at the limits whether its
+    /// tries were checked or not.
+    @Test func aTryPastTheAddresssShareOfThePoolIsRefusedUncheckedAndCounts() async throws {
         let crypt = CountingPasswordCrypt(holdingChecks: true)
         defer { crypt.open() }
-        let (controller, _, throttle) = try make(limits: limits(signIns: 2, hashes: 1), crypt: crypt.client)
+        let (controller, _, throttle) = try make(limits: limits(signIns: 3, hashes: 1), crypt: crypt.client)
         async let first = signIn(controller, "ada", "wrong password", from: "192.0.2.1")
         #expect(try await eventually { crypt.heldCount == 1 })
         #expect(try await signIn(controller, "bob", "wrong password", from: "192.0.2.1") == .showing(.limited(username: "bob", returnTo: nil, .tooManyAtOnce)))
-        #expect(try allowed(await throttle.reserve("bob", now: clock.now)).number == 1, "bob's try was given back")
+        #expect(try allowed(await throttle.reserve("bob", now: clock.now)).number == 2, "bob's refused try counts")
         crypt.open()
         #expect(try await first == .showing(.rejected(username: "ada", returnTo: nil)))
         #expect(try await signIn(controller, "cyd", "wrong password", from: "192.0.2.1") == .showing(.rejected(username: "cyd", returnTo: nil)))
         #expect(try await signIn(controller, "dan", "wrong password", from: "192.0.2.1") == .showing(.limited(username: "dan", returnTo: nil, .allowanceSpent(retryAfter: 600))))
         #expect(crypt.checkCount == 2)
+    }
+
+    /// When the pool is full (the server's fault, not the client's), the try is given back.
+    @Test func aTryTheFullPoolRefusesIsGivenBack() async throws {
+        let crypt = CountingPasswordCrypt(holdingChecks: true)
+        defer { crypt.open() }
+        let pool = BlockingThreadPool(name: "full", threadCount: 1, queueLimit: 1)
+        let (controller, _, throttle) = try make(limits: limits(signIns: 1), crypt: crypt.client, pool: pool)
+        // One check running (held), one waiting: the pool is full.
+        async let first = signIn(controller, "ada", "wrong password", from: nil)
+        #expect(try await eventually { crypt.heldCount == 1 })
+        async let second = signIn(controller, "eve", "wrong password", from: nil)
+        #expect(try await eventually { pool.queuedJobCount == 1 })
+        #expect(try await signIn(controller, "bob", "wrong password", from: "192.0.2.1") == .showing(.busy(username: "bob", returnTo: nil)))
+        #expect(try allowed(await throttle.reserve("bob", now: clock.now)).number == 1, "bob's try was given back")
+        crypt.open()
+        #expect(try await first == .showing(.rejected(username: "ada", returnTo: nil)))
+        #expect(try await second == .showing(.rejected(username: "eve", returnTo: nil)))
+        #expect(try await signIn(controller, "cyd", "wrong password", from: "192.0.2.1") == .showing(.rejected(username: "cyd", returnTo: nil)), "and so was the address's")
     }
 }
