@@ -68,7 +68,7 @@ package struct TestApp: Sendable {
             await closeStorage()
         }
         hashingPool = BlockingThreadPool(
-            name: "test-hash", threadCount: 2, queueLimit: hashingQueueLimit, perOwnerLimit: accountLimits.hashesPerAddress)
+            name: "test-hash", threadCount: 2, queueLimit: hashingQueueLimit, perOwnerLimit: accountLimits.maxHashesPerClient)
         let dependencies = Dependencies(
             store: store,
             sessionStorage: storage.sessions,

@@ -137,10 +137,10 @@ do {
 // Niceness 10: under contention the event loops run first, yet hashing still gets a share.
 // SCHED_IDLE kept GET / p99 lower under sign-ins (Benchmarks/signin-results/RESULTS.md), but
 // when the machine is saturated it starves hashing until sign-ins queue up and answer 503.
-// Each client address may hold --hashes-per-address of its places (BlockingThreadPool "Shares").
+// Each client address may hold --max-hashes-per-client of its places (BlockingThreadPool "Shares").
 let hashingPool = BlockingThreadPool(
     name: "password-hash", threadCount: options.hashingThreads, queueLimit: 64,
-    perOwnerLimit: options.accountLimits.hashesPerAddress, scheduling: .niceness(10))
+    perOwnerLimit: options.accountLimits.maxHashesPerClient, scheduling: .niceness(10))
 
 let dependencies = Dependencies(
     store: store,

@@ -79,19 +79,19 @@ import Testing
 
     @Test func perAddressLimitsHaveDefaultsAPersonNeverMeetsAndCanBeSet() throws {
         let defaults = try serve([]).accountLimits
-        #expect(defaults.signInsPerAddress == 20)
-        #expect(defaults.signUpsPerAddress == 10)
-        #expect(defaults.addressWindow == 600)
-        #expect(defaults.hashesPerAddress == 2)
+        #expect(defaults.signInsPerClient == 20)
+        #expect(defaults.signUpsPerClient == 10)
+        #expect(defaults.window == 600)
+        #expect(defaults.maxHashesPerClient == 2)
         let options = try serve(
-            ["--sign-ins-per-address", "50", "--address-limit-window=90.5"], ["QUOTEBOOK_SIGN_UPS_PER_ADDRESS": "3", "QUOTEBOOK_SIGN_INS_PER_ADDRESS": "7"])
-        #expect(options.accountLimits.signInsPerAddress == 50, "the flag wins")
-        #expect(options.accountLimits.signUpsPerAddress == 3)
-        #expect(options.accountLimits.addressWindow == 90.5)
-        #expect(try serve([], ["QUOTEBOOK_HASHES_PER_ADDRESS": "4"]).accountLimits.hashesPerAddress == 4)
-        #expect(throws: AppOptions.ParseError.self) { try serve(["--sign-ups-per-address", "0"]) }
-        #expect(throws: AppOptions.ParseError.self) { try serve(["--address-limit-window", "-1"]) }
-        for name in ["--sign-ins-per-address N", "--sign-ups-per-address N", "--address-limit-window SECONDS", "--hashes-per-address N"] {
+            ["--sign-ins-per-client", "50", "--account-limit-window=90.5"], ["QUOTEBOOK_SIGN_UPS_PER_CLIENT": "3", "QUOTEBOOK_SIGN_INS_PER_CLIENT": "7"])
+        #expect(options.accountLimits.signInsPerClient == 50, "the flag wins")
+        #expect(options.accountLimits.signUpsPerClient == 3)
+        #expect(options.accountLimits.window == 90.5)
+        #expect(try serve([], ["QUOTEBOOK_MAX_HASHES_PER_CLIENT": "4"]).accountLimits.maxHashesPerClient == 4)
+        #expect(throws: AppOptions.ParseError.self) { try serve(["--sign-ups-per-client", "0"]) }
+        #expect(throws: AppOptions.ParseError.self) { try serve(["--account-limit-window", "-1"]) }
+        for name in ["--sign-ins-per-client N", "--sign-ups-per-client N", "--account-limit-window SECONDS", "--max-hashes-per-client N"] {
             #expect(AppOptions.usage.contains(name))
         }
     }

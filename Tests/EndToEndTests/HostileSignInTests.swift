@@ -66,7 +66,7 @@ import Testing
     @Test func aFloodFromOneAddressLeavesSignInsFromAnotherWorking() async throws {
         let crypt = CountingPasswordCrypt(holdingChecks: true)
         var limits = AccountLimits()
-        limits.signInsPerAddress = 1_000
+        limits.signInsPerClient = 1_000
         // A queue of 4 behind 2 threads: without shares, the flood alone would fill it.
         let app = try await TestApp(hashingQueueLimit: 4, passwordCrypt: crypt.client, accountLimits: limits)
         _ = try await app.signedIn("ada")
@@ -122,7 +122,7 @@ import Testing
 
     @Test func anAddressPastItsSignInsGets429InTheLayoutAndOthersStillSignIn() async throws {
         var limits = AccountLimits()
-        limits.signInsPerAddress = 4
+        limits.signInsPerClient = 4
         let app = try await TestApp(accountLimits: limits)
         _ = try await app.signedIn("ada")
         let live = try Self.serve(app)
@@ -148,7 +148,7 @@ import Testing
 
     @Test func anAddressPastItsSignUpsGets429AndMakesNoAccount() async throws {
         var limits = AccountLimits()
-        limits.signUpsPerAddress = 2
+        limits.signUpsPerClient = 2
         let app = try await TestApp(accountLimits: limits)
         let live = try Self.serve(app)
         for name in ["ada", "bob"] {

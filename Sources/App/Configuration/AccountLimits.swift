@@ -8,17 +8,18 @@ package import Foundation
 /// forwarded for), an IPv6 address counted by its /64. Behind a proxy that is not in
 /// `--trusted-proxies`, every visitor is the proxy's address and shares one allowance.
 package struct AccountLimits: Sendable, Equatable {
-    /// `--sign-ins-per-address`: password checks from one address that did not sign in (wrong
-    /// passwords, unknown usernames, plus those under way) per ``addressWindow``.
-    package var signInsPerAddress = 20
-    /// `--sign-ups-per-address`: accounts made from one address per ``addressWindow``.
-    package var signUpsPerAddress = 10
-    /// `--address-limit-window`: the window of both per-address limits, in seconds.
-    package var addressWindow: TimeInterval = 600
-    /// `--hashes-per-address`: password hashes and checks one address may have queued or running
-    /// on the hashing pool at once; one more is refused at once (429, `Retry-After: 1`) instead
-    /// of queueing, so a flood from one address leaves the queue open to everyone else.
-    package var hashesPerAddress = 2
+    /// `--sign-ins-per-client`: sign-in tries from one address that did not sign in (wrong
+    /// passwords, unknown usernames, those under way, and those refused past the address's
+    /// share of the hashing pool) per ``window``.
+    package var signInsPerClient = 20
+    /// `--sign-ups-per-client`: accounts made from one address per ``window``.
+    package var signUpsPerClient = 10
+    /// `--account-limit-window`: the window of both per-address limits, in seconds.
+    package var window: TimeInterval = 600
+    /// `--max-hashes-per-client`: password hashes and checks one address may have queued or
+    /// running on the hashing pool at once; one more is refused at once (429, `Retry-After: 1`)
+    /// instead of queueing, so a flood from one address leaves the queue open to everyone else.
+    package var maxHashesPerClient = 2
 
     package init() {}
 }

@@ -32,8 +32,8 @@ package struct AppOptions: Sendable, Equatable {
     /// Threads that hash passwords (`--hashing-threads`).
     package var hashingThreads = 2
     /// What one client address may have of sign-in, sign-up and the hashing pool
-    /// (`--sign-ins-per-address`, `--sign-ups-per-address`, `--address-limit-window`,
-    /// `--hashes-per-address`).
+    /// (`--sign-ins-per-client`, `--sign-ups-per-client`, `--account-limit-window`,
+    /// `--max-hashes-per-client`).
     package var accountLimits = AccountLimits()
     /// `--metrics`: count requests and actions, and serve the counters at `GET /metrics`.
     package var metrics = false
@@ -197,13 +197,13 @@ package struct AppOptions: Sendable, Equatable {
           --shutdown-grace SECONDS    for requests in flight at shutdown (default 10)
           --event-loops N             event-loop threads (default: one per core)
 
-        Limits per client address (the peer, or whom a --trusted-proxies proxy forwarded for;
-        IPv6 by /64); past one, 429 with Retry-After:
-          --sign-ins-per-address N       password checks that did not sign in, per window
-                                         (default 20)
-          --sign-ups-per-address N       accounts made, per window (default 10)
-          --address-limit-window SECONDS the window of both (default 600)
-          --hashes-per-address N         password hashes queued or running at once (default 2)
+        Sign-in and sign-up limits per client address (the peer, or whom a --trusted-proxies
+        proxy forwarded for; IPv6 by its /64); past one, 429 with Retry-After:
+          --sign-ins-per-client N         password checks that did not sign in, per window
+                                          (default 20)
+          --sign-ups-per-client N         accounts made, per window (default 10)
+          --account-limit-window SECONDS  the window of both (default 600)
+          --max-hashes-per-client N       password hashes queued or running at once (default 2)
 
         """
 
@@ -248,10 +248,10 @@ package struct AppOptions: Sendable, Equatable {
         case writeTimeout = "--write-timeout"
         case shutdownGrace = "--shutdown-grace"
         case eventLoops = "--event-loops"
-        case signInsPerAddress = "--sign-ins-per-address"
-        case signUpsPerAddress = "--sign-ups-per-address"
-        case addressLimitWindow = "--address-limit-window"
-        case hashesPerAddress = "--hashes-per-address"
+        case signInsPerClient = "--sign-ins-per-client"
+        case signUpsPerClient = "--sign-ups-per-client"
+        case accountLimitWindow = "--account-limit-window"
+        case maxHashesPerClient = "--max-hashes-per-client"
 
         var takesValue: Bool { self != .dev && self != .secureCookies && self != .metrics }
 
@@ -333,12 +333,12 @@ package struct AppOptions: Sendable, Equatable {
         case .writeTimeout: timeouts.write = try Self.seconds(value, source: source)
         case .shutdownGrace: timeouts.shutdownGrace = try Self.seconds(value, source: source)
         case .eventLoops: eventLoops = try Self.count(value, source: source)
-        case .signInsPerAddress: accountLimits.signInsPerAddress = try Self.count(value, source: source)
-        case .signUpsPerAddress: accountLimits.signUpsPerAddress = try Self.count(value, source: source)
-        case .addressLimitWindow:
+        case .signInsPerClient: accountLimits.signInsPerClient = try Self.count(value, source: source)
+        case .signUpsPerClient: accountLimits.signUpsPerClient = try Self.count(value, source: source)
+        case .accountLimitWindow:
             let window = try Self.seconds(value, source: source).components
-            accountLimits.addressWindow = TimeInterval(window.seconds) + TimeInterval(window.attoseconds) / 1e18
-        case .hashesPerAddress: accountLimits.hashesPerAddress = try Self.count(value, source: source)
+            accountLimits.window = TimeInterval(window.seconds) + TimeInterval(window.attoseconds) / 1e18
+        case .maxHashesPerClient: accountLimits.maxHashesPerClient = try Self.count(value, source: source)
         }
     }
 

@@ -19,8 +19,8 @@ package struct AddressLimits: Sendable {
 
     package init(storage: any SignInFailureStorage, limits: AccountLimits = AccountLimits()) {
         signIns = AttemptLimit(
-            namespace: Self.signInNamespace, limit: limits.signInsPerAddress, window: limits.addressWindow, storage: storage)
+            namespace: Self.signInNamespace, limit: limits.signInsPerClient, window: limits.window, storage: storage)
         signUps = AttemptLimit(
-            namespace: Self.signUpNamespace, limit: limits.signUpsPerAddress, window: limits.addressWindow, storage: storage)
+            namespace: Self.signUpNamespace, limit: limits.signUpsPerClient, window: limits.window, storage: storage)
     }
 }

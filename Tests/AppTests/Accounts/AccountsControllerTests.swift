@@ -16,7 +16,7 @@ import Testing
         let failures = InMemorySignInFailures()
         let throttle = SignInThrottle(storage: failures)
         let clock = self.clock
-        let pool = pool ?? BlockingThreadPool(name: "test", threadCount: 1, queueLimit: queueLimit, perOwnerLimit: limits.hashesPerAddress)
+        let pool = pool ?? BlockingThreadPool(name: "test", threadCount: 1, queueLimit: queueLimit, perOwnerLimit: limits.maxHashesPerClient)
         let controller = AccountsController(
             store: store, hasher: PasswordHasher(pool: pool, crypt: crypt),
             sessions: SessionKeeper(storage: AccountStorageDouble()), throttle: throttle,
@@ -120,9 +120,9 @@ import Testing
 
     func limits(signIns: Int = 20, signUps: Int = 10, hashes: Int = 2) -> AccountLimits {
         var limits = AccountLimits()
-        limits.signInsPerAddress = signIns
-        limits.signUpsPerAddress = signUps
-        limits.hashesPerAddress = hashes
+        limits.signInsPerClient = signIns
+        limits.signUpsPerClient = signUps
+        limits.maxHashesPerClient = hashes
         return limits
     }
 
