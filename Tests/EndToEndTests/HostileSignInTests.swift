@@ -40,7 +40,7 @@ import Testing
             let right = try await owner.submit("/login", [("username", "ada"), ("password", TestApp.password)], formPage: "/login")
             #expect(right.status == 429)
             #expect(right.header("Retry-After") == "60")
-            #expect(right.text.contains("Too many failed tries for this username."))
+            #expect(right.text.contains("Too many failed tries for this username. Please try again in a minute."))
             #expect(owner.cookies["quotebook_session"] == nil)
 
             crypt.open()

@@ -109,8 +109,9 @@ package enum SignInView {
                 usernameError: TypedTextMessage.forbidden(scalar, in: "your username"))
         case let .throttled(username, returnTo, seconds):
             page(
-                username, returnTo, "Too many failed tries for this username. Please wait a minute and try again.", .tooManyRequests,
-                ["Retry-After": String(seconds)])
+                username, returnTo,
+                "Too many failed tries for this username. Please try again in \(WaitText.phrase(seconds: seconds)).",
+                .tooManyRequests, ["Retry-After": String(seconds)])
         case let .busy(username, returnTo):
             page(username, returnTo, "Quotebook is busy right now. Please try again in a few seconds.", .serviceUnavailable, ["Retry-After": "5"])
         case let .limited(username, returnTo, refusal):
