@@ -84,7 +84,8 @@ import Testing
         #expect(defaults.window == 600)
         #expect(defaults.maxHashesPerClient == 2)
         let options = try serve(
-            ["--sign-ins-per-client", "50", "--account-limit-window=90.5"], ["QUOTEBOOK_SIGN_UPS_PER_CLIENT": "3", "QUOTEBOOK_SIGN_INS_PER_CLIENT": "7"])
+            ["--sign-ins-per-client", "50", "--account-limit-window=90.5"],
+            ["QUOTEBOOK_SIGN_UPS_PER_CLIENT": "3", "QUOTEBOOK_SIGN_INS_PER_CLIENT": "7"])
         #expect(options.accountLimits.signInsPerClient == 50, "the flag wins")
         #expect(options.accountLimits.signUpsPerClient == 3)
         #expect(options.accountLimits.window == 90.5)

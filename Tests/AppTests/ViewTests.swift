@@ -60,7 +60,9 @@ import Testing
         #expect(signIn.template == .signIn)
         #expect(signIn.status == .tooManyRequests)
         #expect(signIn.headers["Retry-After"] == "540")
-        let signUp = SignUpView.page(for: .limited(SignUpForm(username: "ada", displayName: "Ada", password: "", passwordConfirmation: ""), .allowanceSpent(retryAfter: 30)))
+        let signUp = SignUpView.page(
+            for: .limited(
+                SignUpForm(username: "ada", displayName: "Ada", password: "", passwordConfirmation: ""), .allowanceSpent(retryAfter: 30)))
         #expect(signUp.template == .signUp)
         #expect(signUp.status == .tooManyRequests)
         #expect(signUp.headers["Retry-After"] == "30")

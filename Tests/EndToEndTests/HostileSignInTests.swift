@@ -87,7 +87,8 @@ import Testing
             #expect(app.hashingPool.jobCount(of: AddressLimitTests.attacker) == 2)
 
             var neighbour = AddressLimitTests.browser(live, from: AddressLimitTests.neighbour)
-            let form = try await neighbour.preparedSubmit("/login", [("username", "ada"), ("password", TestApp.password)], formPage: "/login")
+            let form = try await neighbour.preparedSubmit(
+                "/login", [("username", "ada"), ("password", TestApp.password)], formPage: "/login")
             async let signedIn = SocketClient.exchangeOnce(port: live.port, form)
             #expect(try await eventually { app.hashingPool.jobCount(of: AddressLimitTests.neighbour) == 1 })
             crypt.open()

@@ -106,7 +106,9 @@ package struct AccountsController: Sendable {
     /// once, before any limit's storage (PostgreSQL text cannot hold a NUL) or the hash. The
     /// password is not held to that rule here: one that cannot match (a NUL) simply fails as a
     /// wrong password, and an account made before the rule keeps working.
-    package func signIn(username typedUsername: String, password: String, returnTo: ReturnPath?, client: String?) async throws -> SignInState {
+    package func signIn(
+        username typedUsername: String, password: String, returnTo: ReturnPath?, client: String?
+    ) async throws -> SignInState {
         if let scalar = TypedText.firstForbiddenScalar(in: typedUsername, layout: .singleLine) {
             return .showing(.forbiddenCharacter(scalar, username: typedUsername, returnTo: returnTo))
         }
@@ -115,7 +117,8 @@ package struct AccountsController: Sendable {
         if let client {
             switch try await addressLimits.signIns.reserve(client, now: date) {
             case .allowed(let attempt): addressAttempt = attempt
-            case .refused(let seconds): return .showing(.limited(username: typedUsername, returnTo: returnTo, .allowanceSpent(retryAfter: seconds)))
+            case .refused(let seconds):
+                return .showing(.limited(username: typedUsername, returnTo: returnTo, .allowanceSpent(retryAfter: seconds)))
             }
         }
         let attempt: AttemptLimit.Attempt

@@ -16,7 +16,8 @@ import Testing
         let failures = InMemorySignInFailures()
         let throttle = SignInThrottle(storage: failures)
         let clock = self.clock
-        let pool = pool ?? BlockingThreadPool(name: "test", threadCount: 1, queueLimit: queueLimit, perOwnerLimit: limits.maxHashesPerClient)
+        let pool =
+            pool ?? BlockingThreadPool(name: "test", threadCount: 1, queueLimit: queueLimit, perOwnerLimit: limits.maxHashesPerClient)
         let controller = AccountsController(
             store: store, hasher: PasswordHasher(pool: pool, crypt: crypt),
             sessions: SessionKeeper(storage: AccountStorageDouble()), throttle: throttle,
@@ -44,8 +45,17 @@ import Testing
     @Test func everyRuleIsReportedBesideItsFieldWithoutThePasswords() async throws {
         let (controller, store, _) = try make([AccountFixtures.signUp("ada")])
         let state = try await controller.signUp(form("ADA", "  ", "short", "other"), client: nil)
-        #expect(state == .showing(.editing(form("ADA", "  ", "", ""), problems: [.username: .usernameTaken, .displayName: .displayName(.empty), .password: .passwordTooShort])))
-        #expect(try await controller.signUp(form("a b", "Ada", "long enough", "long enougH"), client: nil) == .showing(.editing(form("a b", "Ada", "", ""), problems: [.username: .invalidUsername, .passwordConfirmation: .confirmationMismatch])))
+        #expect(
+            state
+                == .showing(
+                    .editing(
+                        form("ADA", "  ", "", ""),
+                        problems: [.username: .usernameTaken, .displayName: .displayName(.empty), .password: .passwordTooShort])))
+        #expect(
+            try await controller.signUp(form("a b", "Ada", "long enough", "long enougH"), client: nil)
+                == .showing(
+                    .editing(
+                        form("a b", "Ada", "", ""), problems: [.username: .invalidUsername, .passwordConfirmation: .confirmationMismatch])))
         #expect(store.dispatched.isEmpty)
     }
 
@@ -88,7 +98,10 @@ import Testing
     @Test func signingInWithTheRightPasswordStartsASession() async throws {
         let (controller, store, _) = try make()
         _ = try await controller.signUp(form("ada"), client: nil)
-        guard case let .signedIn(user, _, returnTo) = try await controller.signIn(username: "ADA", password: "long enough", returnTo: ReturnPath("/profile"), client: nil) else {
+        guard
+            case let .signedIn(user, _, returnTo) = try await controller.signIn(
+                username: "ADA", password: "long enough", returnTo: ReturnPath("/profile"), client: nil)
+        else {
             Issue.record("not signed in")
             return
         }
@@ -99,9 +112,15 @@ import Testing
     @Test func aWrongPasswordAndAnUnknownUserGetTheSameAnswer() async throws {
         let (controller, _, _) = try make()
         _ = try await controller.signUp(form("ada"), client: nil)
-        #expect(try await controller.signIn(username: "ada", password: "wrong password", returnTo: nil, client: nil) == .showing(.rejected(username: "ada", returnTo: nil)))
-        #expect(try await controller.signIn(username: "nobody", password: "long enough", returnTo: nil, client: nil) == .showing(.rejected(username: "nobody", returnTo: nil)))
-        #expect(try await controller.signIn(username: "!!", password: "x", returnTo: nil, client: nil) == .showing(.rejected(username: "!!", returnTo: nil)))
+        #expect(
+            try await controller.signIn(username: "ada", password: "wrong password", returnTo: nil, client: nil)
+                == .showing(.rejected(username: "ada", returnTo: nil)))
+        #expect(
+            try await controller.signIn(username: "nobody", password: "long enough", returnTo: nil, client: nil)
+                == .showing(.rejected(username: "nobody", returnTo: nil)))
+        #expect(
+            try await controller.signIn(username: "!!", password: "x", returnTo: nil, client: nil)
+                == .showing(.rejected(username: "!!", returnTo: nil)))
     }
 
     @Test func fiveFailuresLockTheUsernameEvenForTheRightPassword() async throws {
@@ -126,7 +145,9 @@ import Testing
         return limits
     }
 
-    func signIn(_ controller: AccountsController, _ username: String, _ password: String, from client: String?) async throws -> SignInState {
+    func signIn(
+        _ controller: AccountsController, _ username: String, _ password: String, from client: String?
+    ) async throws -> SignInState {
         try await controller.signIn(username: username, password: password, returnTo: nil, client: client)
     }
 
@@ -134,10 +155,14 @@ import Testing
         let (controller, _, _) = try make(limits: limits(signIns: 3))
         _ = try await controller.signUp(form("ada"), client: nil)
         for name in ["ada", "bob", "eve"] {
-            #expect(try await signIn(controller, name, "wrong password", from: "192.0.2.1") == .showing(.rejected(username: name, returnTo: nil)))
+            #expect(
+                try await signIn(controller, name, "wrong password", from: "192.0.2.1")
+                    == .showing(.rejected(username: name, returnTo: nil)))
         }
         clock.advance(by: 100)
-        #expect(try await signIn(controller, "ada", "long enough", from: "192.0.2.1") == .showing(.limited(username: "ada", returnTo: nil, .allowanceSpent(retryAfter: 500))))
+        #expect(
+            try await signIn(controller, "ada", "long enough", from: "192.0.2.1")
+                == .showing(.limited(username: "ada", returnTo: nil, .allowanceSpent(retryAfter: 500))))
         guard case .signedIn = try await signIn(controller, "ada", "long enough", from: "192.0.2.2") else {
             Issue.record("another address was refused")
             return
@@ -158,8 +183,14 @@ import Testing
                 return
             }
         }
-        for _ in 0..<2 { #expect(try await signIn(controller, "bob", "wrong password", from: "192.0.2.1") == .showing(.rejected(username: "bob", returnTo: nil))) }
-        #expect(try await signIn(controller, "ada", "long enough", from: "192.0.2.1") == .showing(.limited(username: "ada", returnTo: nil, .allowanceSpent(retryAfter: 600))))
+        for _ in 0..<2 {
+            #expect(
+                try await signIn(controller, "bob", "wrong password", from: "192.0.2.1")
+                    == .showing(.rejected(username: "bob", returnTo: nil)))
+        }
+        #expect(
+            try await signIn(controller, "ada", "long enough", from: "192.0.2.1")
+                == .showing(.limited(username: "ada", returnTo: nil, .allowanceSpent(retryAfter: 600))))
     }
 
     /// Only tries whose password was checked count against the address.
@@ -167,10 +198,15 @@ import Testing
         let (controller, _, _) = try make(limits: limits(signIns: 6))
         for _ in 0..<5 { _ = try await signIn(controller, "ada", "wrong password", from: "192.0.2.1") }
         for _ in 0..<3 {
-            #expect(try await signIn(controller, "ada", "wrong password", from: "192.0.2.1") == .showing(.throttled(username: "ada", returnTo: nil, retryAfter: 60)))
+            #expect(
+                try await signIn(controller, "ada", "wrong password", from: "192.0.2.1")
+                    == .showing(.throttled(username: "ada", returnTo: nil, retryAfter: 60)))
         }
-        #expect(try await signIn(controller, "bob", "wrong password", from: "192.0.2.1") == .showing(.rejected(username: "bob", returnTo: nil)))
-        #expect(try await signIn(controller, "eve", "wrong password", from: "192.0.2.1") == .showing(.limited(username: "eve", returnTo: nil, .allowanceSpent(retryAfter: 600))))
+        #expect(
+            try await signIn(controller, "bob", "wrong password", from: "192.0.2.1") == .showing(.rejected(username: "bob", returnTo: nil)))
+        #expect(
+            try await signIn(controller, "eve", "wrong password", from: "192.0.2.1")
+                == .showing(.limited(username: "eve", returnTo: nil, .allowanceSpent(retryAfter: 600))))
     }
 
     @Test func anAddressGetsItsShareOfNewAccounts() async throws {
@@ -181,9 +217,13 @@ import Testing
                 return
             }
         }
-        #expect(try await controller.signUp(form("eve", "Eve"), client: "192.0.2.1") == .showing(.limited(form("eve", "Eve", "", ""), .allowanceSpent(retryAfter: 600))))
+        #expect(
+            try await controller.signUp(form("eve", "Eve"), client: "192.0.2.1")
+                == .showing(.limited(form("eve", "Eve", "", ""), .allowanceSpent(retryAfter: 600))))
         // A form with mistakes says so first; it costs no hash and does not count.
-        #expect(try await controller.signUp(form("e v"), client: "192.0.2.1") == .showing(.editing(form("e v", "Ada", "", ""), problems: [.username: .invalidUsername])))
+        #expect(
+            try await controller.signUp(form("e v"), client: "192.0.2.1")
+                == .showing(.editing(form("e v", "Ada", "", ""), problems: [.username: .invalidUsername])))
         guard case .signedUp = try await controller.signUp(form("eve"), client: "192.0.2.2") else {
             Issue.record("another address was refused")
             return
@@ -211,12 +251,17 @@ import Testing
         let (controller, _, throttle) = try make(limits: limits(signIns: 3, hashes: 1), crypt: crypt.client)
         async let first = signIn(controller, "ada", "wrong password", from: "192.0.2.1")
         #expect(try await eventually { crypt.heldCount == 1 })
-        #expect(try await signIn(controller, "bob", "wrong password", from: "192.0.2.1") == .showing(.limited(username: "bob", returnTo: nil, .tooManyAtOnce)))
+        #expect(
+            try await signIn(controller, "bob", "wrong password", from: "192.0.2.1")
+                == .showing(.limited(username: "bob", returnTo: nil, .tooManyAtOnce)))
         #expect(try allowed(await throttle.reserve("bob", now: clock.now)).number == 2, "bob's refused try counts")
         crypt.open()
         #expect(try await first == .showing(.rejected(username: "ada", returnTo: nil)))
-        #expect(try await signIn(controller, "cyd", "wrong password", from: "192.0.2.1") == .showing(.rejected(username: "cyd", returnTo: nil)))
-        #expect(try await signIn(controller, "dan", "wrong password", from: "192.0.2.1") == .showing(.limited(username: "dan", returnTo: nil, .allowanceSpent(retryAfter: 600))))
+        #expect(
+            try await signIn(controller, "cyd", "wrong password", from: "192.0.2.1") == .showing(.rejected(username: "cyd", returnTo: nil)))
+        #expect(
+            try await signIn(controller, "dan", "wrong password", from: "192.0.2.1")
+                == .showing(.limited(username: "dan", returnTo: nil, .allowanceSpent(retryAfter: 600))))
         #expect(crypt.checkCount == 2)
     }
 
@@ -236,6 +281,8 @@ import Testing
         crypt.open()
         #expect(try await first == .showing(.rejected(username: "ada", returnTo: nil)))
         #expect(try await second == .showing(.rejected(username: "eve", returnTo: nil)))
-        #expect(try await signIn(controller, "cyd", "wrong password", from: "192.0.2.1") == .showing(.rejected(username: "cyd", returnTo: nil)), "and so was the address's")
+        #expect(
+            try await signIn(controller, "cyd", "wrong password", from: "192.0.2.1") == .showing(.rejected(username: "cyd", returnTo: nil)),
+            "and so was the address's")
     }
 }
