@@ -33,7 +33,7 @@ final class ClientSlots: Sendable {
     /// Takes a place for `client` (nil: an address the kernel could not tell, counted only in
     /// the total), or says which bound refuses it.
     func take(for client: IPAddress?) -> Refusal? {
-        let counted = client.flatMap { exempt.contains($0) ? nil : $0 }
+        let counted = counted(client)
         return counts.withLock { counts -> Refusal? in
             guard counts.total < total else { return .total }
             if let counted {
@@ -48,7 +48,7 @@ final class ClientSlots: Sendable {
 
     /// Gives back a place ``take(for:)`` gave `client`.
     func release(for client: IPAddress?) {
-        let counted = client.flatMap { exempt.contains($0) ? nil : $0 }
+        let counted = counted(client)
         counts.withLock { counts in
             counts.total -= 1
             guard let counted, let held = counts.perClient[counted] else { return }
@@ -56,8 +56,17 @@ final class ClientSlots: Sendable {
         }
     }
 
+    /// The key `client` is counted under: nil for a trusted proxy (or an unknown address), else
+    /// its ``IPAddress/subscriberPrefix`` (an IPv6 address by its /64, which one subscriber
+    /// holds whole).
+    private func counted(_ client: IPAddress?) -> IPAddress? {
+        guard let client, !exempt.contains(client) else { return nil }
+        return client.subscriberPrefix
+    }
+
     /// Places held now, in total and by `client`.
     func held(by client: IPAddress? = nil) -> (total: Int, client: Int) {
-        counts.withLock { counts in (counts.total, client.map { counts.perClient[$0, default: 0] } ?? 0) }
+        let key = counted(client)
+        return counts.withLock { counts in (counts.total, key.map { counts.perClient[$0, default: 0] } ?? 0) }
     }
 }

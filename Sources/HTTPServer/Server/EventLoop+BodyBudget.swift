@@ -63,7 +63,7 @@ extension EventLoop {
         var isBlocked = false
         for id in budgetWaiters {
             guard let waiting = connection(id), waiting.awaitedBody > 0 else { continue }  // gone
-            guard budgetHeld[waiting.client, default: 0] + waiting.awaitedBody <= bodyBudgetPerClient else {
+            guard budgetHeld[waiting.client?.subscriberPrefix, default: 0] + waiting.awaitedBody <= bodyBudgetPerClient else {
                 kept.append(id)  // over its client's share: the others go first
                 continue
             }
@@ -82,13 +82,13 @@ extension EventLoop {
 
     /// Whether `amount` more fits the loop's budget and `client`'s share of it.
     private func fits(_ amount: Int, for client: IPAddress?) -> Bool {
-        amount <= bodyBudgetLeft && budgetHeld[client, default: 0] + amount <= bodyBudgetPerClient
+        amount <= bodyBudgetLeft && budgetHeld[client?.subscriberPrefix, default: 0] + amount <= bodyBudgetPerClient
     }
 
     private func hold(_ amount: Int, for connection: Connection) {
         bodyBudgetLeft -= amount
         connection.reservedBody = amount
-        connection.budgetClient = connection.client
-        budgetHeld[connection.client, default: 0] += amount
+        connection.budgetClient = connection.client?.subscriberPrefix
+        budgetHeld[connection.budgetClient, default: 0] += amount
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+@testable import HTTPServer
 import Logging
 import TestSupport
 import Testing
@@ -205,5 +205,29 @@ import Testing
             "POST /login HTTP/1.1\r\nHost: h\r\nCookie: a=b\r\nContent-Length: 5\r\n\r\nhello")
         #expect(echoed.text == "body=hello")
         await server.stop()
+    }
+}
+
+/// Per-client places count an IPv6 client by its /64, which one subscriber holds whole and may
+/// take new addresses from at will (RFC 8981); trusted proxies count only towards the total.
+@Suite struct ClientSlotsTests {
+    @Test func anIPv6ClientIsCountedByItsSlash64() throws {
+        let slots = ClientSlots(total: 10, perClient: 2)
+        #expect(slots.take(for: IPAddress("2001:db8:1:2::1")) == nil)
+        #expect(slots.take(for: IPAddress("2001:db8:1:2:ffff::9")) == nil)
+        #expect(slots.take(for: IPAddress("2001:db8:1:2::77")) == .client)
+        #expect(slots.take(for: IPAddress("2001:db8:1:3::1")) == nil, "another /64 is another client")
+        slots.release(for: IPAddress("2001:db8:1:2::1"))
+        #expect(slots.take(for: IPAddress("2001:db8:1:2::5")) == nil)
+        #expect(slots.held(by: IPAddress("2001:db8:1:2::abc")) == (total: 3, client: 2))
+    }
+
+    @Test func aTrustedProxyCountsOnlyTowardsTheTotal() throws {
+        let proxy = try #require(IPAddress("10.0.0.1"))
+        let slots = ClientSlots(total: 3, perClient: 1, exempt: [proxy])
+        #expect(slots.take(for: proxy) == nil)
+        #expect(slots.take(for: proxy) == nil)
+        #expect(slots.take(for: IPAddress("192.0.2.1")) == nil)
+        #expect(slots.take(for: IPAddress("192.0.2.2")) == .total)
     }
 }
