@@ -3,6 +3,8 @@
 
 usage: hostile_test.py QUOTEBOOK_EXECUTABLE REPOSITORY_ROOT [--only NAME,...]
 
+NAME: slow-bodies, connection-flood, stream-flood, signin-flood, inputs, signin-race, photo-churn.
+
 Starts the (release) executable on a free loopback port with a fresh data directory. Each attack
 below runs from loopback addresses of its own (127.0.0.x, x >= 2; Linux routes all of 127/8 to
 lo) while a legitimate visitor on 127.0.0.1 signs up, signs in, saves a quote, uploads a photo
@@ -37,12 +39,12 @@ ATTACK_SECONDS = 12
 TOKEN = re.compile(rb'name="csrf_token" value="([^"]+)"')
 
 
-def tiny_png():
-    """A valid 2x2 PNG, made here."""
+def tiny_png(colour=b"\xff\x00\x00"):
+    """A valid 2x2 PNG of one colour, made here."""
     def chunk(kind, data):
         body = kind + data
         return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
-    rows = b"".join(b"\x00" + b"\xff\x00\x00" * 2 for _ in range(2))
+    rows = b"".join(b"\x00" + colour * 2 for _ in range(2))
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0))
             + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
 
@@ -121,6 +123,7 @@ class Legit:
         self.server, self.username = server, username
         self.visitor = Visitor(server)
         self.timings = {}
+        self.quiet_page_median = 0.001
 
     def timed(self, name, call):
         start = time.monotonic()
@@ -339,6 +342,7 @@ def run_attack(server, legit, name, results):
     deadline = time.monotonic() + ATTACK_SECONDS
     workers = attack.run(target, deadline)
     time.sleep(3)  # let the attack take hold
+    first_page = len(legit.timings.get("page", []))
     rounds = 0
     while rounds < 2 or time.monotonic() < deadline - 1:  # the whole attack long, at least twice
         rounds += 1
@@ -348,6 +352,12 @@ def run_attack(server, legit, name, results):
     for worker in workers:
         worker.join(timeout=ATTACK_SECONDS + 10)
         check(not worker.is_alive(), f"{name}: an attacker thread did not stop")
+    during = sorted(legit.timings["page"][first_page:])
+    median = during[len(during) // 2]
+    # Reads at their usual latency: the median within 5x the quiet one (plus 5 ms for a shared
+    # machine's noise), besides every single read under PAGE_LIMIT.
+    check(median <= 5 * legit.quiet_page_median + 0.005,
+          f"{name}: page reads' median {median * 1000:.2f} ms, quiet {legit.quiet_page_median * 1000:.2f} ms")
     results[name] = dict(attack.counts)
     print(f"  {name}: legit visitor fine; attacker saw {dict(sorted(attack.counts.items()))}", flush=True)
     return attack.counts
@@ -378,6 +388,29 @@ def hostile_inputs(server):
     check(status == 422, f"a right-to-left override in a display name answered {status}")
     visitor.close()
     print("  inputs: NUL and bidirectional override refused with 422", flush=True)
+
+
+def photo_churn(server, data):
+    """One account uploads 30 different photos: the book keeps one photo per person, so a loop
+    of uploads cannot fill the disk."""
+    import sqlite3
+    churner = Legit(server, "churner")
+    churner.visitor.source = "127.0.0.8"
+    churner.sign_up()
+    for index in range(30):
+        churner.visitor.get("/profile/edit")
+        status, _, _ = churner.visitor.upload(
+            "/profile/photo", "photo", "p.png", tiny_png(bytes([index, 255 - index, 7])), "image/png")
+        check(status == 303, f"photo churn: upload {index} answered {status}")
+    churner.visitor.close()
+    database = sqlite3.connect(f"file:{os.path.join(data, 'quotebook.sqlite3')}?mode=ro", uri=True)
+    try:
+        stored = database.execute("SELECT count(*) FROM photo").fetchone()[0]
+    finally:
+        database.close()
+    # The legitimate visitor's photo and the churner's: nothing else may be kept.
+    check(stored <= 2, f"photo churn: {stored} photos stored after 30 uploads by one person")
+    print(f"  photo churn: 30 uploads by one person leave {stored} photos stored in all", flush=True)
 
 
 def signin_race(server):
@@ -426,7 +459,12 @@ def main():
             legit = Legit(server, "legit")
             legit.sign_up()
             legit.round("warm-up")
-            legit.round("quiet")
+            legit.timings.clear()
+            for index in range(3):
+                legit.round(f"quiet #{index + 1}")
+            quiet = sorted(legit.timings["page"])
+            legit.quiet_page_median = quiet[len(quiet) // 2]
+            print(f"quiet: page reads' median {legit.quiet_page_median * 1000:.2f} ms", flush=True)
             before = process_figures(pid)
             print(f"before: RSS {before[0]} kB, {before[1]} descriptors", flush=True)
             results = {}
@@ -439,6 +477,8 @@ def main():
                 hostile_inputs(server)
             if not only or "signin-race" in only:
                 signin_race(server)
+            if not only or "photo-churn" in only:
+                photo_churn(server, data)
             legit.visitor.close()
             # Closed connections and ended streams are let go within a moment.
             after = None
