@@ -22,7 +22,7 @@ import Testing
     }
 
     func expectSame(_ request: HTTPRequest, on app: TestApp, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let immediate = try #require(app.coordinator.respondImmediately(to: request), sourceLocation: sourceLocation)
+        let immediate = try #require(app.coordinator.immediateResponse(to: request), sourceLocation: sourceLocation)
         let usual = await app.coordinator.respond(to: request)
         #expect(immediate.status == usual.status, sourceLocation: sourceLocation)
         #expect(immediate.headers == usual.headers, sourceLocation: sourceLocation)
@@ -46,7 +46,7 @@ import Testing
         let browser = try await app.signedIn("ada")
         let tag = try #require(await app.coordinator.respond(to: request(.get, "/", cookies: browser.cookieHeader)).headers["ETag"])
         let revalidation = request(.get, "/", cookies: browser.cookieHeader, headers: ["If-None-Match": tag])
-        #expect(app.coordinator.respondImmediately(to: revalidation)?.status == .notModified)
+        #expect(app.coordinator.immediateResponse(to: revalidation)?.status == .notModified)
         try await expectSame(revalidation, on: app)
     }
 
@@ -54,9 +54,9 @@ import Testing
         let app = try await TestApp()
         let unknown = "quotebook_session=" + Base64URL.encode(SecureRandom.bytes(32))
         // Unknown: only storage can say so.
-        #expect(app.coordinator.respondImmediately(to: request(.get, "/", cookies: unknown)) == nil)
+        #expect(app.coordinator.immediateResponse(to: request(.get, "/", cookies: unknown)) == nil)
         try await expectSame(request(.get, "/", cookies: "quotebook_session=nonsense"), on: app)
-        #expect(app.coordinator.respondImmediately(to: request(.get, "/", cookies: "quotebook_session=nonsense"))?
+        #expect(app.coordinator.immediateResponse(to: request(.get, "/", cookies: "quotebook_session=nonsense"))?
             .headers.values(for: "Set-Cookie").first?.hasPrefix("quotebook_session=;") == true)
     }
 
@@ -67,7 +67,7 @@ import Testing
         try await expectSame(request(.get, "/", cookies: cookies), on: app)
         clock.advance(by: SessionKeeper.touchInterval)
         // "Last used" must be written first: the async path does it.
-        #expect(app.coordinator.respondImmediately(to: request(.get, "/", cookies: cookies)) == nil)
+        #expect(app.coordinator.immediateResponse(to: request(.get, "/", cookies: cookies)) == nil)
         let touched = await app.coordinator.respond(to: request(.get, "/", cookies: cookies))
         #expect(touched.headers.values(for: "Set-Cookie").contains { $0.hasPrefix("quotebook_session=") })
         clock.advance(by: 1)
@@ -86,21 +86,40 @@ import Testing
         #expect(app.store.state.searchIndex.byteCount > QuoteSearchIndex.quickSearchBytes)
         for (number, cookies) in [(2999, ""), (2998, try await app.signedIn("ada").cookieHeader)] {
             let search = request(.get, "/quotes?q=quote+\(number)", cookies: cookies)
-            #expect(app.coordinator.respondImmediately(to: search) == nil)
+            #expect(app.coordinator.immediateResponse(to: search) == nil)
             let usual = await app.coordinator.respond(to: search)
             #expect(usual.status == .ok)
             #expect(usual.text.contains("quote \(number)”</a>"))
             try await expectSame(search, on: app)
         }
-        #expect(app.coordinator.respondImmediately(to: request(.get, "/quotes?page=2", cookies: "")) != nil, "no search: at once")
+        #expect(app.coordinator.immediateResponse(to: request(.get, "/quotes?page=2", cookies: "")) != nil, "no search: at once")
     }
 
+    /// One path for every child: pages of accounts, profiles and the system, files, 404s and a
+    /// POST decided before its form (no CSRF binding) answer at once too, with the same bytes.
     @Test(arguments: [
-        (HTTPMethod.post, "/quotes"), (.get, "/login"), (.get, "/signup"), (.get, "/quotes/1/history"), (.get, "/healthz"),
-        (.get, "/site.css"), (.get, "/nowhere"), (.get, "/profile"),
+        (HTTPMethod.post, "/quotes"), (.get, "/login"), (.get, "/signup"), (.get, "/healthz"), (.get, "/site.css"), (.get, "/nowhere"),
+        (.get, "/profile"),
     ])
-    func leavesWhatItCannotAnswerToTheAsyncPath(method: HTTPMethod, target: String) async throws {
+    func everyChildAnswersAtOnceWhatNeedsNoWaiting(method: HTTPMethod, target: String) async throws {
         let app = try await TestApp()
-        #expect(app.coordinator.respondImmediately(to: request(method, target, cookies: "")) == nil)
+        let immediate = try #require(app.coordinator.immediateResponse(to: request(method, target, cookies: "")))
+        let usual = await app.coordinator.respond(to: request(method, target, cookies: ""))
+        #expect(immediate.status == usual.status)
+        #expect(immediate.headers.values(for: "Location") == usual.headers.values(for: "Location"))
+        #expect(immediate.headers["Content-Type"] == usual.headers["Content-Type"])
+    }
+
+    /// What reads storage or hashes a password waits, whoever asks.
+    @Test(arguments: [(HTTPMethod.get, "/quotes/1/history"), (.get, "/users/ada/photo")])
+    func leavesWhatMustWaitToATask(method: HTTPMethod, target: String) async throws {
+        let app = try await TestApp()
+        #expect(app.coordinator.immediateResponse(to: request(method, target, cookies: "")) == nil)
+        var browser = try await app.signedIn("ada")
+        #expect(app.coordinator.immediateResponse(to: request(method, target, cookies: browser.cookieHeader)) == nil)
+        let form = "csrf_token=\(try await browser.csrfToken(from: "/quotes/new"))&text=Words&author=Someone"
+        var post = request(.post, "/quotes", cookies: browser.cookieHeader, headers: ["Content-Type": "application/x-www-form-urlencoded"])
+        post.body = Array(form.utf8)
+        #expect(app.coordinator.immediateResponse(to: post) == nil, "a save waits for the journal")
     }
 }

@@ -9,7 +9,7 @@ import Testing
 /// uses it: never a page from before a change, never one page for two kinds of visitor.
 @Suite struct PageCacheTests {
     func entry(_ text: String, tag: String = "W/\"t\"") -> PageCache.Entry {
-        PageCache.Entry(response: HTTPResponse(status: .ok, body: Array(text.utf8)), tag: tag, routeLabel: .quotesList)
+        PageCache.Entry(response: HTTPResponse(status: .ok, body: Array(text.utf8)), tag: tag, routeLabel: "quotes_list")
     }
 
     @Test func findsAPageOnlyAtTheRevisionItWasStoredAt() {
@@ -74,9 +74,9 @@ import Testing
         let app = try await TestApp()
         _ = try await app.signedIn("ada")
         let user = try #require(app.store.state.users.values.first { $0.username == Username("ada") })
-        let before = try #require(app.coordinator.respondImmediately(to: get(target)))
+        let before = try #require(app.coordinator.immediateResponse(to: get(target)))
         #expect(before.text.contains("Two things are infinite"))
-        #expect(app.coordinator.respondImmediately(to: get(target))?.body == before.body)
+        #expect(app.coordinator.immediateResponse(to: get(target))?.body == before.body)
         let edit = AppAction.editQuote(
             QuoteID(1), QuoteDraft(text: "Two things are infinite & <changed>", author: "Albert Einstein"), baseVersion: 1, by: user.id,
             at: TestApp.fixedNow)
@@ -84,7 +84,7 @@ import Testing
             Issue.record("the edit was refused")
             return
         }
-        let after = try #require(app.coordinator.respondImmediately(to: get(target)))
+        let after = try #require(app.coordinator.immediateResponse(to: get(target)))
         #expect(after.text.contains("Two things are infinite &amp; &lt;changed&gt;"))
         #expect(after.headers["ETag"] != before.headers["ETag"])
         #expect(after.body == (await app.coordinator.respond(to: get(target))).body)
@@ -92,36 +92,36 @@ import Testing
 
     @Test func theRootKeepsSignedOutPagesOnlyAndDropsThemAtTheNextRevision() async throws {
         let app = try await TestApp()
-        let first = try #require(app.coordinator.respondImmediately(to: get("/quotes")))
+        let first = try #require(app.coordinator.immediateResponse(to: get("/quotes")))
         #expect(app.coordinator.cachedPageCount == 1)
         // Asked again, it is the kept page: nothing new is stored.
-        #expect(app.coordinator.respondImmediately(to: get("/quotes"))?.body == first.body)
+        #expect(app.coordinator.immediateResponse(to: get("/quotes"))?.body == first.body)
         #expect(app.coordinator.cachedPageCount == 1)
         var browser = app.browser()
         _ = await browser.get("/login")
-        _ = try #require(app.coordinator.respondImmediately(to: get("/", cookies: browser.cookieHeader)))
+        _ = try #require(app.coordinator.immediateResponse(to: get("/", cookies: browser.cookieHeader)))
         #expect(app.coordinator.cachedPageCount == 1, "a pre-session visitor's page is never kept")
         _ = try await app.signedIn("ada")
-        _ = try #require(app.coordinator.respondImmediately(to: get("/")))
+        _ = try #require(app.coordinator.immediateResponse(to: get("/")))
         #expect(app.coordinator.cachedPageCount == 1, "the sign-up moved the revision: /quotes was dropped")
     }
 
     @Test func developmentModeKeepsNoPages() async throws {
         let app = try await TestApp(isDevelopment: true)
-        _ = try #require(app.coordinator.respondImmediately(to: get("/quotes")))
-        _ = try #require(app.coordinator.respondImmediately(to: get("/quotes")))
+        _ = try #require(app.coordinator.immediateResponse(to: get("/quotes")))
+        _ = try #require(app.coordinator.immediateResponse(to: get("/quotes")))
         #expect(app.coordinator.cachedPageCount == 0)
     }
 
     @Test func aSignedInVisitorNeverGetsTheSignedOutPageNorTheOtherWayRound() async throws {
         let app = try await TestApp()
         let browser = try await app.signedIn("ada", displayName: "Ada Lovelace")
-        let signedOut = try #require(app.coordinator.respondImmediately(to: get("/quotes")))
-        let signedIn = try #require(app.coordinator.respondImmediately(to: get("/quotes", cookies: browser.cookieHeader)))
+        let signedOut = try #require(app.coordinator.immediateResponse(to: get("/quotes")))
+        let signedIn = try #require(app.coordinator.immediateResponse(to: get("/quotes", cookies: browser.cookieHeader)))
         #expect(!signedOut.text.contains("Ada Lovelace"))
         #expect(signedIn.text.contains("Ada Lovelace"))
         #expect(signedIn.text.contains("csrf_token"))
-        let again = try #require(app.coordinator.respondImmediately(to: get("/quotes")))
+        let again = try #require(app.coordinator.immediateResponse(to: get("/quotes")))
         #expect(again.body == signedOut.body)
         #expect(!again.text.contains("csrf_token"))
     }
@@ -131,8 +131,8 @@ import Testing
         var browser = app.browser()
         _ = await browser.get("/login")
         #expect(browser.cookieHeader.contains("quotebook_presession="))
-        let signedOut = try #require(app.coordinator.respondImmediately(to: get("/")))
-        let withCookie = try #require(app.coordinator.respondImmediately(to: get("/", cookies: browser.cookieHeader)))
+        let signedOut = try #require(app.coordinator.immediateResponse(to: get("/")))
+        let withCookie = try #require(app.coordinator.immediateResponse(to: get("/", cookies: browser.cookieHeader)))
         let expected = await app.coordinator.respond(to: get("/", cookies: browser.cookieHeader))
         #expect(withCookie.headers["ETag"] == expected.headers["ETag"])
         #expect(withCookie.headers["ETag"] != signedOut.headers["ETag"])
@@ -161,17 +161,17 @@ import Testing
 
     @Test func aCachedPageRevalidatesWithA304() async throws {
         let app = try await TestApp(metrics: true)
-        let first = try #require(app.coordinator.respondImmediately(to: get("/quotes/1")))
+        let first = try #require(app.coordinator.immediateResponse(to: get("/quotes/1")))
         let tag = try #require(first.headers["ETag"])
-        let revalidated = try #require(app.coordinator.respondImmediately(to: get("/quotes/1", headers: ["If-None-Match": tag])))
+        let revalidated = try #require(app.coordinator.immediateResponse(to: get("/quotes/1", headers: ["If-None-Match": tag])))
         #expect(revalidated.status == .notModified)
         #expect(revalidated.headers["ETag"] == tag)
         #expect(revalidated.body.isEmpty)
-        let other = try #require(app.coordinator.respondImmediately(to: get("/quotes/1", headers: ["If-None-Match": "W/\"other\""])))
+        let other = try #require(app.coordinator.immediateResponse(to: get("/quotes/1", headers: ["If-None-Match": "W/\"other\""])))
         #expect(other.status == .ok)
         #expect(other.body == first.body)
         let counters = try #require(app.metrics?.requests)
-        #expect(counters.value(.quotesShow, status: 200) == 2)
-        #expect(counters.value(.quotesShow, status: 304) == 1)
+        #expect(counters.value("quotes_show", status: 200) == 2)
+        #expect(counters.value("quotes_show", status: 304) == 1)
     }
 }

@@ -71,7 +71,7 @@ struct ReadYourWritesTests {
             #expect(await second.get("/users/ada").status == .notFound)
             #expect(await second.respond(Self.request("/users/ada", cookie: "quotebook_seen=\(seen)")).status == .notFound)
             let request = Self.request("/users/ada", cookie: "quotebook_seen=\(value)")
-            #expect(second.coordinator.respondImmediately(to: request) == nil)
+            #expect(second.coordinator.immediateResponse(to: request) == nil)
             let page = await second.respond(request)
             #expect(page.status == .ok)
             #expect(page.text.contains("Ada"))
@@ -86,7 +86,7 @@ struct ReadYourWritesTests {
         try await Self.withInstances { first, second in
             _ = first
             let request = Self.request("/", cookie: "quotebook_seen=\(value)")
-            #expect(second.coordinator.respondImmediately(to: request) != nil)
+            #expect(second.coordinator.immediateResponse(to: request) != nil)
         }
     }
 
@@ -99,7 +99,7 @@ struct ReadYourWritesTests {
         #expect(saved.status == .seeOther)
         #expect(!saved.headers.values(for: "Set-Cookie").contains { $0.hasPrefix("quotebook_seen=") })
         let request = Self.request("/", cookie: "quotebook_seen=999999")
-        #expect(app.coordinator.respondImmediately(to: request) != nil)
+        #expect(app.coordinator.immediateResponse(to: request) != nil)
         await app.close()
     }
 }

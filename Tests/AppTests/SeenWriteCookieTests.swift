@@ -64,7 +64,7 @@ struct SeenWriteCookieTests {
         let forgeries = ["999999999999999999", "999999999999999999.AAAAAAAAAAAAAAAAAAAAAA", "\(head + 1)"]
         for forged in forgeries {
             // On the event loop: no catch-up first, and the signed-out page comes from the cache.
-            #expect(app.coordinator.respondImmediately(to: Self.request("/", seen: forged))?.status == .ok, "\(forged)")
+            #expect(app.coordinator.immediateResponse(to: Self.request("/", seen: forged))?.status == .ok, "\(forged)")
             let clock = ContinuousClock()
             let start = clock.now
             let page = await app.respond(Self.request("/quotes", seen: forged))
@@ -79,7 +79,7 @@ struct SeenWriteCookieTests {
     @Test func aSignedPositionAheadOfThisInstanceIsStillWaitedFor() async throws {
         let app = try await TestApp(sharedJournal: { try SharedSQLiteJournal() }, bookSecret: Self.secret)
         let ahead = Self.cookie.value(for: app.store.appliedJournalSequence + 1)
-        #expect(app.coordinator.respondImmediately(to: Self.request("/", seen: ahead)) == nil, "it catches up first")
+        #expect(app.coordinator.immediateResponse(to: Self.request("/", seen: ahead)) == nil, "it catches up first")
         let clock = ContinuousClock()
         let start = clock.now
         let page = await app.respond(Self.request("/", seen: ahead))
@@ -89,7 +89,7 @@ struct SeenWriteCookieTests {
         #expect(app.logSink.entries.contains { $0.level == .warning && $0.message.contains("caught up") })
         // A position it has applied costs nothing.
         let applied = Self.cookie.value(for: app.store.appliedJournalSequence)
-        #expect(app.coordinator.respondImmediately(to: Self.request("/", seen: applied))?.status == .ok)
+        #expect(app.coordinator.immediateResponse(to: Self.request("/", seen: applied))?.status == .ok)
         await app.close()
     }
 }

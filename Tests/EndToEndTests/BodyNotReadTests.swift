@@ -48,8 +48,10 @@ import Testing
 
     @Test func routingStillComesFirst() async throws {
         let app = try await TestApp()
-        // No route: the usual path answers its 404.
-        #expect(app.coordinator.respondBeforeBody(to: Self.head("/nowhere")) == nil)
+        // No route: its 404 from the head, the page the whole request gets.
+        let nowhere = try #require(app.coordinator.respondBeforeBody(to: Self.head("/nowhere")))
+        #expect(nowhere.status == .notFound)
+        #expect(nowhere.body == (await app.coordinator.respond(to: Self.head("/nowhere"))).body)
         // A GET-only path: 405 with Allow, as the whole request gets.
         let early = try #require(app.coordinator.respondBeforeBody(to: Self.head("/quotes/new")))
         #expect(early.status == .methodNotAllowed)

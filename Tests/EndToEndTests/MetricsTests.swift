@@ -39,9 +39,9 @@ import Testing
 
         #expect(
             metrics.requests.nonZero().map { "\($0.route.value) \($0.status) \($0.count)" } == [
-                "quotes_home 200 2", "quotes_home 304 1", "quotes_edit 303 1", "quotes_favourite 500 1",
-                "accounts_sign_up_form 200 1", "accounts_sign_up 303 1", "system_health 200 1", "static_file 200 1",
-                "unmatched 404 1", "unmatched 405 1", "rejected 404 1",
+                "accounts_sign_up 303 1", "accounts_sign_up_form 200 1", "quotes_edit 303 1", "quotes_favourite 500 1",
+                "quotes_home 200 2", "quotes_home 304 1", "rejected 404 1", "static_file 200 1", "system_health 200 1",
+                "unmatched 404 1", "unmatched 405 1",
             ])
         #expect(metrics.actions.value("sign_up", .applied) == 1)
     }
@@ -74,17 +74,17 @@ import Testing
         #expect(scrape.text.contains("# TYPE quotebook_actions_total counter\n"))
         #expect(
             samples(scrape.text) == [
-                requests("quotes_home", "200", 1),
+                requests("accounts_sign_in", "401", 1),
+                requests("accounts_sign_in_form", "200", 1),
+                requests("accounts_sign_up", "303", 1),
+                requests("accounts_sign_up_form", "200", 1),
                 requests("quotes_edit", "200", 2),
+                requests("quotes_home", "200", 1),
                 requests("quotes_update", "303", 1),
                 requests("quotes_update", "409", 1),
-                requests("accounts_sign_up_form", "200", 1),
-                requests("accounts_sign_up", "303", 1),
-                requests("accounts_sign_in_form", "200", 1),
-                requests("accounts_sign_in", "401", 1),
+                requests("rejected", "400", 1),
                 requests("system_metrics", "200", 1),
                 requests("unmatched", "404", 1),
-                requests("rejected", "400", 1),
                 #"quotebook_actions_total{kind="edit_quote",outcome="applied"} 1"#,
                 #"quotebook_actions_total{kind="edit_quote",outcome="refused",reason="stale_version"} 1"#,
                 #"quotebook_actions_total{kind="sign_up",outcome="applied"} 1"#,

@@ -1,4 +1,4 @@
-package import HTTPServer
+import HTTPServer
 import Store
 
 /// The sign-up, sign-in and sign-out flows. A flow that succeeds reports `signedIn` or
@@ -13,35 +13,42 @@ package struct AccountsCoordinator: FlowCoordinator {
         self.profiles = profiles
     }
 
-    package func start(_ route: AccountsRoute, request: HTTPRequest, form: SubmittedForm, visitor: Visitor) async throws -> Navigation {
+    package func start(_ route: AccountsRoute, _ context: RequestContext) -> Step<Navigation> {
+        let form = context.form
+        let client = Self.client(of: context.request)
         switch route {
         case .signUpForm:
             let empty = SignUpForm(username: "", displayName: "", password: "", passwordConfirmation: "")
-            return .present(SignUpView.page(for: .editing(empty, problems: [:])))
+            return .now(.present(SignUpView.page(for: .editing(empty, problems: [:]))))
         case .signUp:
             let typed = SignUpForm(
                 username: form[SignUpField.username] ?? "", displayName: form[SignUpField.displayName] ?? "",
                 password: form[SignUpField.password] ?? "", passwordConfirmation: form[SignUpField.passwordConfirmation] ?? ""
             )
-            switch try await accounts.signUp(typed, client: Self.client(of: request)) {
-            case .showing(let page): return .present(SignUpView.page(for: page))
-            case .signedUp(_, let session): return .finished(.signedIn(session, returnTo: nil))
+            return .waiting { [accounts] in
+                switch try await accounts.signUp(typed, client: client) {
+                case .showing(let page): .present(SignUpView.page(for: page))
+                case .signedUp(_, let session): .finished(.signedIn(session, returnTo: nil))
+                }
             }
         case .signInForm(let returnTo):
-            return .present(SignInView.page(for: .form(username: "", returnTo: returnTo)))
+            return .now(.present(SignInView.page(for: .form(username: "", returnTo: returnTo))))
         case .signIn:
             let returnTo = form[SignInField.returnTo].flatMap(ReturnPath.init)
-            switch try await accounts.signIn(
-                username: form[SignInField.username] ?? "", password: form[SignInField.password] ?? "", returnTo: returnTo,
-                client: Self.client(of: request))
-            {
-            case .showing(let page): return .present(SignInView.page(for: page))
-            case .signedIn(_, let session, let returnTo): return .finished(.signedIn(session, returnTo: returnTo))
+            let username = form[SignInField.username] ?? ""
+            let password = form[SignInField.password] ?? ""
+            return .waiting { [accounts] in
+                switch try await accounts.signIn(username: username, password: password, returnTo: returnTo, client: client) {
+                case .showing(let page): .present(SignInView.page(for: page))
+                case .signedIn(_, let session, let returnTo): .finished(.signedIn(session, returnTo: returnTo))
+                }
             }
         case .signOut:
-            guard let session = visitor.session else { return .finished(.signedOut) }
-            _ = try await profiles.signOut(session)
-            return .finished(.signedOut)
+            guard let session = context.visitor.session else { return .now(.finished(.signedOut)) }
+            return .waiting { [profiles] in
+                _ = try await profiles.signOut(session)
+                return .finished(.signedOut)
+            }
         }
     }
 

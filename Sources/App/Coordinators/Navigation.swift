@@ -44,8 +44,10 @@ package enum FlowOutcome: Sendable, Equatable {
 }
 
 /// A child of the root coordinator: it owns one route enum and starts a flow for each of its
-/// cases. The root has already checked the route's CSRF token and access when `start` runs.
+/// cases. The root has already checked the route's CSRF token and access when `start` runs, and
+/// `context` holds the request, its form and its visitor. A flow that needs nothing to wait for
+/// answers `.now`; one that must wait (storage, a password hash) answers `.later`.
 package protocol FlowCoordinator: Sendable {
     associatedtype FlowRoute: Route
-    func start(_ route: FlowRoute, request: HTTPRequest, form: SubmittedForm, visitor: Visitor) async throws -> Navigation
+    func start(_ route: FlowRoute, _ context: RequestContext) -> Step<Navigation>
 }

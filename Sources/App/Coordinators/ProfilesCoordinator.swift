@@ -1,4 +1,4 @@
-package import HTTPServer
+import HTTPServer
 import Store
 
 /// Profiles: showing anyone's, serving photos, and the signed-in person's own edit flows.
@@ -9,34 +9,39 @@ package struct ProfilesCoordinator: FlowCoordinator {
         self.controller = controller
     }
 
-    package func start(_ route: ProfilesRoute, request: HTTPRequest, form: SubmittedForm, visitor: Visitor) async throws -> Navigation {
+    package func start(_ route: ProfilesRoute, _ context: RequestContext) -> Step<Navigation> {
+        let visitor = context.visitor
+        let form = context.form
         switch route {
         case .show(let username):
-            return .present(ProfileView.page(for: controller.load(username, viewer: visitor.user?.id)))
+            return .now(.present(ProfileView.page(for: controller.load(username, viewer: visitor.user?.id))))
         case .photo(let username):
-            switch try await controller.photo(of: username) {
-            case .photo(let photo): return .respond(PhotoResponse.response(for: photo, request: request))
-            case .notFound: return .present(ErrorView.page(for: .notFound))
+            let request = context.request
+            return .waiting { [controller] in
+                switch try await controller.photo(of: username) {
+                case .photo(let photo): .respond(PhotoResponse.response(for: photo, request: request))
+                case .notFound: .present(ErrorView.page(for: .notFound))
+                }
             }
-        case .mine:
-            guard let user = visitor.user else { return .present(ErrorView.page(for: .notFound)) }
-            return .push(ProfilesRoute.show(user.username))
-        case .edit:
-            guard let user = visitor.user else { return .present(ErrorView.page(for: .notFound)) }
-            return .present(ProfileView.page(for: controller.edit(user.id)))
-        case .updateName:
-            guard let user = visitor.user else { return .present(ErrorView.page(for: .notFound)) }
-            return finish(try await controller.changeDisplayName(of: user.id, to: form[ProfileField.displayName] ?? ""))
-        case .updatePhoto:
-            guard let user = visitor.user else { return .present(ErrorView.page(for: .notFound)) }
-            return finish(try await controller.changePhoto(of: user.id, to: form.file(ProfileField.photo)))
-        case .removePhoto:
-            guard let user = visitor.user else { return .present(ErrorView.page(for: .notFound)) }
-            return finish(try await controller.removePhoto(of: user.id))
+        case .mine, .edit, .updateName, .updatePhoto, .removePhoto:
+            // The root lets only signed-in people through to these.
+            guard let user = visitor.user else { return .now(.present(ErrorView.page(for: .notFound))) }
+            switch route {
+            case .mine: return .now(.push(ProfilesRoute.show(user.username)))
+            case .edit: return .now(.present(ProfileView.page(for: controller.edit(user.id))))
+            case .updateName:
+                let name = form[ProfileField.displayName] ?? ""
+                return .waiting { [controller] in Self.finish(try await controller.changeDisplayName(of: user.id, to: name)) }
+            case .updatePhoto:
+                let photo = form.file(ProfileField.photo)
+                return .waiting { [controller] in Self.finish(try await controller.changePhoto(of: user.id, to: photo)) }
+            default:
+                return .waiting { [controller] in Self.finish(try await controller.removePhoto(of: user.id)) }
+            }
         }
     }
 
-    private func finish(_ state: ProfileState) -> Navigation {
+    private static func finish(_ state: ProfileState) -> Navigation {
         if case .updated(let username) = state { return .finished(.profileUpdated(username)) }
         return .present(ProfileView.page(for: state))
     }

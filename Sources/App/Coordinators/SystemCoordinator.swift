@@ -15,7 +15,11 @@ package struct SystemCoordinator: FlowCoordinator {
         self.developmentReload = developmentReload
     }
 
-    package func start(_ route: SystemRoute, request: HTTPRequest, form: SubmittedForm, visitor: Visitor) -> Navigation {
+    package func start(_ route: SystemRoute, _ context: RequestContext) -> Step<Navigation> {
+        .now(navigation(for: route, context.request))
+    }
+
+    private func navigation(for route: SystemRoute, _ request: HTTPRequest) -> Navigation {
         switch route {
         case .health:
             var response = HTTPResponse.text("ok")

@@ -51,4 +51,15 @@ package enum AccountsRoute: Route {
         case .signOut: .signedIn
         }
     }
+
+    /// The request counters' name for this case (``RouteLabel``).
+    package var metricsLabel: RouteLabel {
+        switch self {
+        case .signUpForm: "accounts_sign_up_form"
+        case .signUp: "accounts_sign_up"
+        case .signInForm: "accounts_sign_in_form"
+        case .signIn: "accounts_sign_in"
+        case .signOut: "accounts_sign_out"
+        }
+    }
 }

@@ -66,4 +66,17 @@ package enum ProfilesRoute: Route {
         case .mine, .edit, .updateName, .updatePhoto, .removePhoto: .signedIn
         }
     }
+
+    /// The request counters' name for this case (``RouteLabel``).
+    package var metricsLabel: RouteLabel {
+        switch self {
+        case .show: "profiles_show"
+        case .photo: "profiles_photo"
+        case .mine: "profiles_mine"
+        case .edit: "profiles_edit"
+        case .updateName: "profiles_update_name"
+        case .updatePhoto: "profiles_update_photo"
+        case .removePhoto: "profiles_remove_photo"
+        }
+    }
 }

@@ -107,4 +107,22 @@ package enum QuotesRoute: Route {
         case .new, .create, .edit, .update, .favourite, .delete, .restore: .signedIn
         }
     }
+
+    /// The request counters' name for this case (``RouteLabel``).
+    package var metricsLabel: RouteLabel {
+        switch self {
+        case .home: "quotes_home"
+        case .list: "quotes_list"
+        case .new: "quotes_new"
+        case .create: "quotes_create"
+        case .show: "quotes_show"
+        case .edit: "quotes_edit"
+        case .update: "quotes_update"
+        case .favourite: "quotes_favourite"
+        case .delete: "quotes_delete"
+        case .history: "quotes_history"
+        case .restore: "quotes_restore"
+        case .events: "quotes_events"
+        }
+    }
 }

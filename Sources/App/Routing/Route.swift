@@ -30,7 +30,7 @@ package enum RouteAccess: Sendable, Equatable {
 }
 
 /// The outcome of matching a request against one route enum.
-package enum RouteMatch<R: Route>: Equatable {
+package enum RouteMatch<R: Hashable & Sendable>: Equatable, Sendable {
     case found(R)
     /// The path is this enum's, but not with that method; `allowed` goes in the `Allow` header.
     case methodNotAllowed(allowed: [HTTPMethod])

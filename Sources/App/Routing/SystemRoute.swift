@@ -30,6 +30,15 @@ package enum SystemRoute: Route {
         case .developmentEvents: ["dev", "events"]
         }
     }
+
+    /// The request counters' name for this case (``RouteLabel``).
+    package var metricsLabel: RouteLabel {
+        switch self {
+        case .health: "system_health"
+        case .metrics: "system_metrics"
+        case .developmentEvents: "system_development_events"
+        }
+    }
 }
 
 /// Files of `Public/` that pages link to; served at the same path by the static-file fallback.

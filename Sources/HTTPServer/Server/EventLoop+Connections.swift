@@ -71,7 +71,7 @@ extension EventLoop {
     }
 
     /// Answers a request on this thread when the responder can
-    /// (``HTTPResponder/respondImmediately(to:)``), else hands it to the responder in a task
+    /// (``HTTPResponder/reply(to:)`` is `.now`), else runs the responder's work in a task
     /// the connection owns, whose answer comes back through the inbox.
     func dispatch(_ request: HTTPRequest, on connection: Connection) -> HTTPConnectionMachine.Action {
         var request = request
@@ -81,24 +81,25 @@ extension EventLoop {
             // RFC 9110 §9.3.7: `OPTIONS *` asks about the server, not a resource.
             return answer(connection, with: HTTPResponse(status: .ok, headers: ["Allow": Self.serverWideAllow]))
         }
-        if let response = responder.respondImmediately(to: request) {
-            return answer(connection, with: response)
+        let work: @Sendable () async -> HTTPResponse
+        switch responder.reply(to: request) {
+        case .now(let response): return answer(connection, with: response)
+        case .later(let later): work = later
         }
         let inbox = self.inbox
-        let responder = self.responder
         let tasks = self.tasks
         let id = connection.id
         tasks.begin()
         switch configuration.responderExecution {
         case .cooperativePool:
             connection.responderTask = Task {
-                let response = await responder.respond(to: request)
+                let response = await work()
                 inbox.post(.response(connection: id, response))
                 tasks.end()
             }
         case .eventLoop:
             connection.responderTask = Task(executorPreference: inbox) {
-                let response = await responder.respond(to: request)
+                let response = await work()
                 inbox.post(.response(connection: id, response))
                 tasks.end()
             }

@@ -2,19 +2,18 @@ import HTTPServer
 import Logging
 import Testing
 
-/// The synchronous path: a responder's `respondImmediately(to:)` answers on the event loop, and
-/// nil sends the request down the usual `respond(to:)` path (on both kinds of execution).
+/// The synchronous path: a responder's `reply(to:)` answers `.now` on the event loop, and
+/// `.later` work runs in a task (on both kinds of execution).
 @Suite(.timeLimit(.minutes(1))) struct ImmediateResponseTests {
     /// Answers paths starting with `/now` at once, every other path asynchronously; each body
     /// says which path made it.
     struct SplitResponder: HTTPResponder {
-        func respond(to request: HTTPRequest) async -> HTTPResponse {
-            await Task.yield()
-            return .text("async \(request.path)")
-        }
-
-        func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
-            request.path.hasPrefix("/now") ? .text("now \(request.path)") : nil
+        func reply(to request: HTTPRequest) -> HTTPReply {
+            if request.path.hasPrefix("/now") { return .now(.text("now \(request.path)")) }
+            return .later {
+                await Task.yield()
+                return .text("async \(request.path)")
+            }
         }
     }
 
@@ -42,7 +41,7 @@ import Testing
     }
 
     @Test func theDefaultSendsEverythingToRespond() {
-        #expect(EchoResponder().respondImmediately(to: HTTPRequest(method: .get, target: "/", headers: ["Host": "h"])) == nil)
+        #expect(EchoResponder().reply(to: HTTPRequest(method: .get, target: "/", headers: ["Host": "h"])).immediateResponse == nil)
     }
 
     @Test func anImmediateAnswerIsLoggedAndClosesOnRequest() async throws {

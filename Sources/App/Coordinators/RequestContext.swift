@@ -1,0 +1,46 @@
+package import HTTPServer
+
+/// One request on its way through the root coordinator: what is read from it once (cookies,
+/// path, query, route) and what the gates learn about it (who is asking, the form, the cookies
+/// to set, the page's tag).
+///
+/// Built once per request and passed along by value: every gate and every child reads the same
+/// parsed cookies and route instead of parsing the request again.
+package struct RequestContext: Sendable {
+    package let request: HTTPRequest
+    /// The `Cookie` header, parsed once.
+    package let cookies: HTTPCookies
+    /// The route the path and method name: nil when the path is not origin-form or its escapes
+    /// are not UTF-8 (answered 404, counted as `rejected`).
+    package let match: RouteMatch<AppRoute>?
+    /// The store's revision the page is built from, read after catching up with the visitor's
+    /// own saves and before any state (``ReadYourWritesGate``).
+    package var revision: UInt64 = 0
+    /// Who is asking (``VisitorGate``).
+    package var visitor = Visitor()
+    /// A POST's form, decoded once its CSRF token has something to be checked against (``CSRFGate``).
+    package var form = SubmittedForm()
+    /// The cookies the response sets.
+    var setCookies: [SetCookie] = []
+    /// The `ETag` of the page this GET renders, if it is one (``PageTagGate``).
+    var pageTag: String?
+    /// Which route answered, for the request counters.
+    var routeLabel = RouteLabel.unmatched
+
+    package init(_ request: HTTPRequest) {
+        self.request = request
+        cookies = request.cookies
+        guard let segments = PathSegments.decode(request.path) else {
+            match = nil
+            routeLabel = .rejected
+            return
+        }
+        match = AppRoute.match(method: request.method, segments: segments, query: request.queryItems)
+    }
+
+    /// The matched route, if one claims the request.
+    package var route: AppRoute? {
+        if case .found(let route) = match { return route }
+        return nil
+    }
+}
