@@ -228,7 +228,7 @@ measure() { # round page server pid port url (@FILE: rotate over the paths in FI
         lines=$(grep -c ' GET /' "$app_log")
     fi
     empty_logs
-    { echo "== round $1, $2, $3, ${6##*/} (load $load)"; cat "$log"; } >>"$wrklog"
+    { echo "== round $1, $2, $3, ${6/#@*/the searches in turn} (load $load)"; cat "$log"; } >>"$wrklog"
     requests=$(awk '/ requests in / {print $1}' "$log")
     rps=$(awk '/^Requests\/sec:/ {print $2}' "$log")
     non2xx=$(awk '/Non-2xx or 3xx responses:/ {print $NF}' "$log")
