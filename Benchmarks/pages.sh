@@ -1,30 +1,44 @@
 #!/usr/bin/env bash
 # Server CPU per request of Quotebook's real pages against nginx serving the same bytes as static
-# files (issue 9, "Fast at any size": goal ≤ 1.5× nginx's CPU per request on each page).
+# files (issue 9, "Fast at any size", and issue 17: every page as a signed-in person sees it at
+# most 1.5× nginx's CPU per request, access lines on for both).
 #
 # 1. A release build and a fresh data dir: USERS accounts (`quotebook user add`), then QUOTES
-#    quotes added over HTTP by those users taking turns (tools/pages_seed.py: sign in, POST /quotes).
-# 2. For each page — `/`, `/quotes`, `/quotes?q=river` (search; without it the list page) and
-#    `/quotes/{id}` (the last quote added) — the exact body a signed-out visitor gets is fetched
-#    once and put in an nginx root, served at the same URL with the same Content-Type.
-# 3. Rounds: for each page, wrk against Quotebook then nginx (the order flips every round: A B,
-#    B A, ...), `wrk -t1 -cCONNECTIONS -dDURATION`, the same for both. Server CPU per request =
-#    (utime+stime of the server: Quotebook's process; nginx's master + workers, from /proc) /
-#    requests completed. /proc/loadavg is recorded with every run.
-# 4. Medians per page and server, and Quotebook / nginx, printed and written to
-#    Benchmarks/pages-results/latest.md (every run in latest-runs.tsv; with RENDER=1
-#    latest-render.md and latest-runs-render.tsv), never over RESULTS.md, which is written by
-#    hand from the runs it cites (copy a run's files beside it under their own names to keep them).
+#    quotes added over HTTP by those users taking turns, and the last one edited EDITS times
+#    (tools/pages_seed.py: sign in, POST /quotes, POST /quotes/{id}); the seeder also lists up to
+#    SEARCHES searches that each find something in this book (words, pairs, triples).
+# 2. The visitor (VISITOR, default signed-in): a person who signs up through the app's real form
+#    (GET /signup for the pre-session cookie and the CSRF token, POST /signup, keep the cookies),
+#    or one with only the pre-session cookie GET /login sets (pre-session: every page rendered,
+#    never the signed-out page cache), or nobody (signed-out: the page cache's path).
+#    tools/pages_visitor.py.
+# 3. For each page — `/`, `/quotes`, `/quotes/{id}` (the last quote), a search
+#    (`/quotes?q=WORDS`, rotating over all the searches, one per request, round robin, with
+#    tools/pages_rotate.lua, so that more searches than the app keeps results for go by),
+#    `/users/reader1` and `/quotes/{id}/history` — the exact body the visitor gets, with the
+#    visitor's cookies (pages carry a CSRF token bound to the session), is fetched once and put in
+#    an nginx root, served at the same URL with the same Content-Type (a search: one file per
+#    query, `/search/$arg_q.html`). Both servers get the same requests with the same Cookie
+#    header, and both write an access line per request (Quotebook at its default log level,
+#    info, to a file; nginx's access_log to a file; both files emptied after each run).
+# 4. Rounds: for each page, wrk against Quotebook then nginx (the order flips every round: A B,
+#    B A, ...), `wrk -t1 -cCONNECTIONS -dDURATION` after a 1 s warm-up, the same for both. Server
+#    CPU per request = (utime+stime of the server: Quotebook's process; nginx's master + workers,
+#    from /proc) / requests completed. /proc/loadavg is recorded with every run.
+# 5. Medians per page and server, and Quotebook / nginx, printed and written to
+#    Benchmarks/pages-results/latest-VISITOR.md, every run in latest-runs-VISITOR.tsv and every
+#    wrk output in latest-wrk-VISITOR.txt — never over RESULTS.md or a run it cites (copy a run's
+#    files beside it under their own names to keep them).
 #
 # usage: Benchmarks/pages.sh [ROUNDS]          (default 3)
-# env:   DURATION=6  CONNECTIONS=32  USERS=4  QUOTES=200  SEARCH=river
+# env:   VISITOR=signed-in|pre-session|signed-out   (default signed-in; RENDER=1 = pre-session)
+#        DURATION=6  CONNECTIONS=32  USERS=4  QUOTES=200  EDITS=10  SEARCHES=1024
+#        ACCESS_LOG=0    neither server writes access lines (Quotebook --log-level warning,
+#                        nginx access_log off), as runs before issue 17 measured
 #        QUOTEBOOK_BIN   use this binary instead of building
 #        LABEL           a note for the summary (e.g. the commit measured)
 #        KEEP=1          leave the servers running at the end and print their pids and ports
 #                        (for profiling; stop them yourself)
-#        RENDER=1        every request renders its page: all requests (to both servers) carry
-#                        a pre-session cookie, whose pages the signed-out page cache never
-#                        serves — the cost of a page nobody asked for since the last change
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -33,7 +47,12 @@ DURATION=${DURATION:-6}
 CONNECTIONS=${CONNECTIONS:-32}
 USERS=${USERS:-4}
 QUOTES=${QUOTES:-200}
-SEARCH=${SEARCH:-river}
+EDITS=${EDITS:-10}
+SEARCHES=${SEARCHES:-1024}
+ACCESS_LOG=${ACCESS_LOG:-1}
+VISITOR=${VISITOR:-signed-in}
+[ "${RENDER:-0}" = 1 ] && VISITOR=pre-session
+case $VISITOR in signed-in|pre-session|signed-out) ;; *) echo "VISITOR: signed-in, pre-session or signed-out" >&2; exit 64 ;; esac
 PASSWORD=bench-pages-password
 out=$here/pages-results
 work=$(mktemp -d "${TMPDIR:-/tmp}/quotebook-pages.XXXXXX")
@@ -76,7 +95,10 @@ for i in $(seq 1 "$USERS"); do
         { echo "quotebook user add reader$i failed" >&2; exit 1; }
     users+=("reader$i")
 done
-(cd "$root" && exec "$app" --port 0 --data "$data" --log-level warning) >"$work/app.out" 2>"$work/app.err" &
+log_level=info
+[ "$ACCESS_LOG" = 0 ] && log_level=warning
+app_log=$work/app.err   # Quotebook's log (access lines at info), appended to: emptied after each run
+(cd "$root" && exec "$app" --port 0 --data "$data" --log-level "$log_level") >"$work/app.out" 2>>"$app_log" &
 app_pid=$!
 line=
 for _ in $(seq 1 100); do
@@ -84,32 +106,44 @@ for _ in $(seq 1 100); do
     kill -0 "$app_pid" 2>/dev/null || break
     sleep 0.1
 done
-[ -n "$line" ] || { echo "quotebook did not start:" >&2; cat "$work/app.err" >&2; exit 1; }
+[ -n "$line" ] || { echo "quotebook did not start:" >&2; cat "$app_log" >&2; exit 1; }
 app_port=${line##*:}
 last_id=$(python3 "$here/tools/pages_seed.py" --port "$app_port" --users "$(IFS=,; echo "${users[*]}")" \
-    --password "$PASSWORD" --quotes "$QUOTES") || { echo "seeding failed" >&2; exit 1; }
+    --password "$PASSWORD" --quotes "$QUOTES" --edits "$EDITS" --queries "$work/queries.txt" \
+    --max-queries "$SEARCHES") || { echo "seeding failed" >&2; exit 1; }
 
-# RENDER=1: a pre-session cookie (what GET /login gives a signed-out browser) on every request
+# the visitor: the Cookie header both servers get with every request (none signed out)
+cookie=$(python3 "$here/tools/pages_visitor.py" cookie --port "$app_port" --visitor "$VISITOR") ||
+    { echo "no $VISITOR visitor" >&2; exit 1; }
 headers=()
-if [ "${RENDER:-0}" = 1 ]; then
-    presession=$(curl -s -o /dev/null -D - "http://127.0.0.1:$app_port/login" | tr -d '\r' |
-        sed -n 's/^[Ss]et-[Cc]ookie: \(quotebook_presession=[^;]*\).*/\1/p')
-    [ -n "$presession" ] || { echo "GET /login set no pre-session cookie" >&2; exit 1; }
-    headers=(-H "Cookie: $presession")
-fi
+[ -n "$cookie" ] && headers=(-H "Cookie: $cookie")
 
-# 3. the same bytes for nginx: name|URL|file
-pages=("home|/|home.html" "list|/quotes|list.html" "search|/quotes?q=$SEARCH|search.html" "quote|/quotes/$last_id|quote.html")
+# 3. the same bytes for nginx: name|URL|file (the search: @ the paths file wrk rotates over)
+pages=("home|/|home.html" "list|/quotes|list.html" "quote|/quotes/$last_id|quote.html"
+       "search|@$work/search-paths.txt|search/" "user|/users/reader1|user.html"
+       "history|/quotes/$last_id/history|history.html")
 html=$work/nginx/html
 mkdir -p "$html" "$work/nginx/run"
 chmod 755 "$work/nginx" "$html"
+: >"$work/fetch.txt"
+: >"$work/search-paths.txt"
 for entry in "${pages[@]}"; do
     IFS='|' read -r name url file <<<"$entry"
-    status=$(curl -s "${headers[@]}" -o "$html/$file" -w '%{http_code} %{content_type}' "http://127.0.0.1:$app_port$url")
-    [[ $status == "200 text/html; charset=utf-8" ]] || { echo "GET $url: $status" >&2; exit 1; }
+    [[ $url == @* ]] || printf '%s %s\n' "$url" "$file" >>"$work/fetch.txt"
 done
+while read -r q; do
+    printf '/quotes?q=%s\n' "$q" >>"$work/search-paths.txt"
+    printf '/quotes?q=%s search/%s.html\n' "$q" "$q" >>"$work/fetch.txt"
+done <"$work/queries.txt"
+python3 "$here/tools/pages_visitor.py" fetch --port "$app_port" --cookie "$cookie" --root "$html" --list "$work/fetch.txt" ||
+    { echo "fetching the pages failed" >&2; exit 1; }
+chmod -R a+rX "$html"
+searches=$(wc -l <"$work/search-paths.txt")
 nginx_port=$((app_port + 1))
 while (echo >/dev/tcp/127.0.0.1/$nginx_port) 2>/dev/null; do nginx_port=$((nginx_port + 1)); done
+nginx_log=$work/nginx/run/access.log
+access_log="access_log $nginx_log;"
+[ "$ACCESS_LOG" = 0 ] && access_log="access_log off;"
 cat >"$work/nginx/run/nginx.conf" <<EOF
 worker_processes auto;
 worker_rlimit_nofile 16384;
@@ -119,7 +153,7 @@ events { worker_connections 8192; }
 http {
     default_type text/html;
     charset utf-8;
-    access_log off;
+    $access_log
     server_tokens off;
     sendfile on;
     tcp_nopush on;
@@ -130,23 +164,27 @@ http {
     fastcgi_temp_path run/fastcgi;
     uwsgi_temp_path run/uwsgi;
     scgi_temp_path run/scgi;
-    map \$arg_q \$list_file { "" /list.html; default /search.html; }
+    # /quotes is the list; /quotes?q=WORDS is that search's file, named by the query as sent
+    map \$arg_q \$list_file { "" /list.html; default /search/\$arg_q.html; }
     server {
         listen 127.0.0.1:$nginx_port backlog=4096;
         root html;
         location = / { try_files /home.html =404; }
         location = /quotes { try_files \$list_file =404; }
         location ~ ^/quotes/[0-9]+\$ { try_files /quote.html =404; }
+        location ~ ^/quotes/[0-9]+/history\$ { try_files /history.html =404; }
+        location ~ ^/users/[^/]+\$ { try_files /user.html =404; }
     }
 }
 EOF
 (cd "$work/nginx" && exec nginx -p "$work/nginx/" -c run/nginx.conf -g 'daemon off;') >"$work/nginx.out" 2>&1 &
 nginx_pid=$!
 for _ in $(seq 1 50); do curl -s -o /dev/null "http://127.0.0.1:$nginx_port/" && break; sleep 0.1; done
-for entry in "${pages[@]}"; do
-    IFS='|' read -r name url file <<<"$entry"
-    cmp -s <(curl -s "http://127.0.0.1:$nginx_port$url") "$html/$file" || { echo "nginx does not serve $url's bytes:" >&2; cat "$work/nginx.out" "$work/nginx/run/error.log" >&2; exit 1; }
-done
+python3 "$here/tools/pages_visitor.py" check --port "$nginx_port" --root "$html" --list "$work/fetch.txt" ||
+    { cat "$work/nginx.out" "$work/nginx/run/error.log" >&2; exit 1; }
+# The visitor's pages must not have changed since they were fetched (no clock on them).
+python3 "$here/tools/pages_visitor.py" check --port "$app_port" --cookie "$cookie" --root "$html" --list "$work/fetch.txt" ||
+    { echo "Quotebook's pages changed since they were fetched" >&2; exit 1; }
 
 # utime+stime ticks of a process and its direct children (nginx: master + workers)
 ticks() {
@@ -162,33 +200,49 @@ ticks() {
 hz=$(getconf CLK_TCK)
 
 # Written fresh each run, beside (never over) the curated RESULTS.md and the runs it cites.
-suffix=""
-[ "${RENDER:-0}" = 1 ] && suffix="-render"
-runs=$out/latest-runs$suffix.tsv
-summary=$out/latest$suffix.md
+runs=$out/latest-runs-$VISITOR.tsv
+summary=$out/latest-$VISITOR.md
+wrklog=$out/latest-wrk-$VISITOR.txt
 stamp=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-printf 'date\tround\tpage\tserver\trequests\trps\tserver_cpu_s\tcpu_us_per_req\tnon2xx\tloadavg1\n' >"$runs"
-measure() { # round page server pid port url
-    local before after log=$work/wrk.txt requests rps non2xx load
+printf 'date\tround\tpage\tserver\trequests\trps\tserver_cpu_s\tcpu_us_per_req\tnon2xx\tloadavg1\taccess_lines\n' >"$runs"
+: >"$wrklog"
+empty_logs() { : >"$app_log"; if [ -f "$nginx_log" ]; then : >"$nginx_log"; fi; }
+measure() { # round page server pid port url (@FILE: rotate over the paths in FILE)
+    local before after log=$work/wrk.txt requests rps non2xx load lines
+    local args=(-t1 -c"$CONNECTIONS" "${headers[@]}")
+    if [[ $6 == @* ]]; then
+        args+=(-s "$here/tools/pages_rotate.lua" "http://127.0.0.1:$5/" -- "${6#@}")
+    else
+        args+=("http://127.0.0.1:$5$6")
+    fi
     # warm-up (not counted): one second
-    wrk -t1 -c"$CONNECTIONS" -d1s "${headers[@]}" "http://127.0.0.1:$5$6" >/dev/null 2>&1
+    wrk -d1s "${args[@]}" >/dev/null 2>&1
+    empty_logs
     before=$(ticks "$4")
-    wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" "${headers[@]}" "http://127.0.0.1:$5$6" >"$log" 2>&1
+    wrk -d"${DURATION}s" "${args[@]}" >"$log" 2>&1
     after=$(ticks "$4")
     read -r load _ </proc/loadavg
+    if [ "$3" = nginx ]; then
+        lines=$(cat "$nginx_log" 2>/dev/null | wc -l)
+    else
+        lines=$(grep -c ' GET /' "$app_log")
+    fi
+    empty_logs
+    { echo "== round $1, $2, $3, ${6/#@*/the searches in turn} (load $load)"; cat "$log"; } >>"$wrklog"
     requests=$(awk '/ requests in / {print $1}' "$log")
     rps=$(awk '/^Requests\/sec:/ {print $2}' "$log")
     non2xx=$(awk '/Non-2xx or 3xx responses:/ {print $NF}' "$log")
-    python3 - "$1" "$2" "$3" "${requests:-0}" "${rps:-0}" "$((after - before))" "$hz" "${non2xx:-0}" "$load" "$stamp" >>"$runs" <<'PY'
+    python3 - "$1" "$2" "$3" "${requests:-0}" "${rps:-0}" "$((after - before))" "$hz" "${non2xx:-0}" "$load" "$stamp" "${lines:-0}" >>"$runs" <<'PY'
 import sys
-rnd, page, server, requests, rps, ticks, hz, non2xx, load, stamp = sys.argv[1:]
+rnd, page, server, requests, rps, ticks, hz, non2xx, load, stamp, lines = sys.argv[1:]
 cpu = int(ticks) / int(hz)
 per = cpu / int(requests) * 1e6 if int(requests) else float("nan")
-print(f"{stamp}\t{rnd}\t{page}\t{server}\t{requests}\t{rps}\t{cpu:.2f}\t{per:.1f}\t{non2xx}\t{load}")
+print(f"{stamp}\t{rnd}\t{page}\t{server}\t{requests}\t{rps}\t{cpu:.2f}\t{per:.1f}\t{non2xx}\t{load}\t{lines}")
 PY
     tail -n 1 "$runs" >&2
 }
 
+# 4. rounds, alternating the order
 for round in $(seq 1 "$ROUNDS"); do
     for entry in "${pages[@]}"; do
         IFS='|' read -r name url file <<<"$entry"
@@ -202,32 +256,45 @@ for round in $(seq 1 "$ROUNDS"); do
     done
 done
 
-# 4. medians and ratios
+# 5. medians and ratios
+page_list="/, /quotes, /quotes/$last_id, /quotes?q=… ($searches searches that find something, one per request, round robin), /users/reader1, /quotes/$last_id/history ($((EDITS + 1)) versions)"
 python3 - "$runs" "$ROUNDS" "$DURATION" "$CONNECTIONS" "$QUOTES" "$USERS" "${LABEL:-$(cd "$root" && git rev-parse --short HEAD 2>/dev/null)}" \
-    "$(for e in "${pages[@]}"; do u=${e#*|}; printf '%s ' "${u%|*}"; done)" "${RENDER:-0}" >"$summary" <<'PY'
+    "$page_list" "$VISITOR" "$ACCESS_LOG" "$(nproc)" >"$summary" <<'PY'
 import csv, os, statistics, sys
-path, rounds, duration, conns, quotes, users, label, urls, render = sys.argv[1:]
-visitor = "signed-out (with a pre-session cookie: every page rendered, RENDER=1)" if render == "1" else "signed-out"
+path, rounds, duration, conns, quotes, users, label, urls, visitor, access, cores = sys.argv[1:]
+who = {
+    "signed-in": "signed-in (a session made by signing up through the form, its cookies on every request)",
+    "pre-session": "pre-session (the cookie GET /login sets, on every request: every page rendered)",
+    "signed-out": "signed-out (no cookie: the page cache's path)",
+}[visitor]
+logs = ("both servers writing an access line per request (Quotebook at info, nginx access_log, each to a file)"
+        if access == "1" else "no access lines (Quotebook --log-level warning, nginx access_log off)")
 rows = list(csv.DictReader(open(path), delimiter="\t"))
 pages = []
 for r in rows:
     if r["page"] not in pages: pages.append(r["page"])
+def values(page, server, col):
+    return [float(r[col]) for r in rows if r["page"] == page and r["server"] == server]
 def med(page, server, col):
-    v = [float(r[col]) for r in rows if r["page"] == page and r["server"] == server]
+    v = values(page, server, col)
     return statistics.median(v) if v else float("nan")
 loads = [float(r["loadavg1"]) for r in rows]
 print("# Server CPU per request: Quotebook's pages vs nginx serving the same bytes\n")
-print(f"Measured by `Benchmarks/pages.sh` ({label}, {rows[0]['date']}): {quotes} quotes by {users} users, {visitor} "
-      f"GETs, `wrk -t1 -c{conns} -d{duration}s`, {rounds} rounds alternating Quotebook/nginx (A B, B A, ...). "
-      "CPU = utime+stime from /proc of the server (nginx: master + workers) ÷ requests. "
-      f"Load average (1 min) during the runs: {min(loads):.2f}–{max(loads):.2f} on 2 cores.\n")
-print(f"Pages: {urls.strip()}\n")
-print("| page | Quotebook µs/req | nginx µs/req | ratio (goal ≤ 1.5×) | Quotebook req/s | nginx req/s |")
-print("|---|---|---|---|---|---|")
+print(f"Measured by `Benchmarks/pages.sh` ({label}, {rows[0]['date']}): {quotes} quotes by {users} users, "
+      f"{who} GETs, {logs}; `wrk -t1 -c{conns} -d{duration}s`, {rounds} rounds alternating Quotebook/nginx "
+      "(A B, B A, ...). CPU = utime+stime from /proc of the server (nginx: master + workers) ÷ requests. "
+      f"Load average (1 min) during the runs: {min(loads):.2f}–{max(loads):.2f} on {cores} cores.\n")
+print(f"Pages: {urls}.\n")
+print("| page | Quotebook µs/req | nginx µs/req | ratio (goal ≤ 1.5×) | Quotebook, each round | nginx, each round | Quotebook req/s | nginx req/s |")
+print("|---|---|---|---|---|---|---|---|")
 for p in pages:
     q, n = med(p, "quotebook", "cpu_us_per_req"), med(p, "nginx", "cpu_us_per_req")
-    print(f"| {p} | {q:.1f} | {n:.1f} | {q / n:.2f}× | {med(p, 'quotebook', 'rps'):,.0f} | {med(p, 'nginx', 'rps'):,.0f} |")
-print(f"\nMedians over the rounds; every run is in `{os.path.basename(path)}`.")
+    qa = ", ".join(f"{v:.1f}" for v in values(p, "quotebook", "cpu_us_per_req"))
+    na = ", ".join(f"{v:.1f}" for v in values(p, "nginx", "cpu_us_per_req"))
+    print(f"| {p} | {q:.1f} | {n:.1f} | {q / n:.2f}× | {qa} | {na} | {med(p, 'quotebook', 'rps'):,.0f} | {med(p, 'nginx', 'rps'):,.0f} |")
+bad = sum(int(r["non2xx"]) for r in rows)
+print(f"\nMedians over the rounds; every run is in `{os.path.basename(path)}` (with the access lines each "
+      f"server wrote during it), every wrk output in `latest-wrk-{visitor}.txt`. Non-2xx answers in all runs: {bad}.")
 PY
 cat "$summary"
 if [ "${KEEP:-0}" = 1 ]; then
