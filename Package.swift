@@ -56,7 +56,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ScaleBenchmark",
-            dependencies: ["Store", "Logging"],
+            dependencies: ["Store", "Logging", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .executableTarget(

@@ -17,7 +17,7 @@ import Synchronization
 ///   were queued meanwhile, hands the lead to the first of them. So batches follow each other
 ///   with no idle gap and no task of their own, and one writer alone pays no waiting at all.
 /// - Only once a batch is durable are its actions published, one by one and in order: state and
-///   revision, then middleware (with each action's own sequence), observers and subscribers,
+///   revision, then middleware (with each action's own sequence), then observers,
 ///   then its callers get their answers. A refusal decided against uncommitted actions is also
 ///   answered only then, so no one sees a version that might yet be lost.
 /// - A failed commit fails its whole batch and everything queued (validated on top of it) with
@@ -29,7 +29,7 @@ import Synchronization
 /// another process appended since; the store then catches up, validates the batch again and
 /// retries, and after a couple of refusals appends holding the journal's head, so it always
 /// gets through. It also catches up when its journal wakes it, so others' changes reach its state,
-/// observers and subscribers. A journal only this process writes never refuses or wakes.
+/// observers. A journal only this process writes never refuses or wakes.
 ///
 /// Ownership: the journal belongs to the ``JournalWriter``, which alone calls the database, on its own
 /// serial dispatch queue. Everything else mutable is this actor's. It never blocks (it validates,
@@ -66,7 +66,6 @@ package actor Store {
     var queued: [QueuedAction] = []
     /// ``close()`` calls, and catch-ups, waiting for the commits in flight and queued to end.
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
-    private var subscribers: [UUID: AsyncStream<AppEvent>.Continuation] = [:]
     /// Called on the store's executor for every applied event before `dispatch` returns.
     private let observers = Mutex<[@Sendable (AppEvent) -> Void]>([])
     let logger: Logger
@@ -159,7 +158,7 @@ package actor Store {
 
     /// Validates `action` against every action accepted before it, waits until it is durable in
     /// the journal (committed together with whatever else was dispatched meanwhile), and only then
-    /// publishes the new state, tells middleware, observers and subscribers, and returns.
+    /// publishes the new state, tells middleware and observers, and returns.
     ///
     /// - Returns: what happened, or why the action was refused (nothing stored then).
     /// - Throws: ``StoreError/storeClosed(operation:)`` once ``close()`` has begun; another
@@ -295,7 +294,7 @@ package actor Store {
     }
 
     /// Publishes a durable batch, action by action in order: the state and revision, then
-    /// middleware (with the action's own `sequences` entry), observers and subscribers; refusals
+    /// middleware (with the action's own `sequences` entry), then observers; refusals
     /// go to middleware in their place. Returns every action's answer.
     private func publish(_ batch: [ValidatedAction], sequences: [Int64]) -> [ValidatedAction.Answer] {
         defer { publishedSequence.store(appliedSequence, ordering: .releasing) }
@@ -320,10 +319,9 @@ package actor Store {
         return answers
     }
 
-    /// Tells observers, then subscribers, about `event`, whose state is already published.
+    /// Tells observers about `event`, whose state is already published.
     func announce(_ event: AppEvent) {
         for observer in observers.withLock({ $0 }) { observer(event) }
-        for continuation in subscribers.values { continuation.yield(event) }
     }
 
     /// Ends a leader's turn: the first queued dispatch leads the next batch, or, with nothing
@@ -378,32 +376,14 @@ package actor Store {
         observers.withLock { $0.append(observer) }
     }
 
-    /// A stream of every event applied from now on; it ends when the consumer stops iterating
-    /// or the store closes.
-    package func subscribe() -> AsyncStream<AppEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: AppEvent.self, bufferingPolicy: .bufferingNewest(64))
-        let id = UUID()
-        subscribers[id] = continuation
-        continuation.onTermination = { [weak self] _ in
-            Task { await self?.unsubscribe(id) }
-        }
-        return stream
-    }
-
-    private func unsubscribe(_ id: UUID) {
-        subscribers[id] = nil
-    }
-
     /// Refuses dispatches from now on, waits for the batch in flight and everything queued to be
-    /// committed (or to fail, answered either way: nothing acknowledged is lost), then ends
-    /// subscriptions and closes the journal.
+    /// committed (or to fail, answered either way: nothing acknowledged is lost), then closes
+    /// the journal.
     package func close() async {
         isClosed = true
         readsHistory.store(false, ordering: .releasing)
         wakes.finish()
         if isCommitting { await withCheckedContinuation { idleWaiters.append($0) } }
-        for continuation in subscribers.values { continuation.finish() }
-        subscribers.removeAll()
         // Before the journal: a SQLite journal's own connection must close last, to checkpoint.
         await historyReader?.close()
         await writer.close()
