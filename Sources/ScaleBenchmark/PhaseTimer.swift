@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Store
+import StoreSQLite
 import TestSupport
 
 /// Times, in process, the parts of a start-up and of a request that grow with the book, on a

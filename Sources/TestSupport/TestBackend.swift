@@ -1,5 +1,6 @@
 package import Foundation
-package import Store
+import Store
+package import StorePostgres
 import Synchronization
 
 /// The database the app-level suites (`AppTests`, `EndToEndTests`) run on, chosen for the whole

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Store
+import StorePostgres
 import Synchronization
 import TestSupport
 import Testing

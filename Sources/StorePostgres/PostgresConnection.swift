@@ -1,5 +1,6 @@
 private import CPostgres
 import Foundation
+package import Store
 
 /// One libpq connection to PostgreSQL (https://www.postgresql.org/docs/15/libpq.html) that runs
 /// parameterised statements, transactions and LISTEN/NOTIFY, and reconnects after losing the

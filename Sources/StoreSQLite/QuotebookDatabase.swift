@@ -1,3 +1,5 @@
+package import Store
+
 /// Opening Quotebook's SQLite database: one file holds the journal, the snapshot, sessions,
 /// photos and secrets, each table used through its own connection by its own owner.
 ///

@@ -1,3 +1,4 @@
+
 /// How long a ``PostgresConnection`` keeps trying to (re)connect: attempts separated by pauses
 /// that start at ``firstDelay`` and double up to ``maximumDelay``, until the next pause would end
 /// past ``budget`` after the first attempt. Then it gives up and throws.

@@ -1,5 +1,4 @@
 package import Foundation
-package import Store
 import Synchronization
 
 /// Attempts and lockouts in this process's memory: right for SQLite, where one process owns the

@@ -1,3 +1,5 @@
+package import Store
+
 /// Where a PostgreSQL database is and who connects to it, parsed from
 /// `postgres://USER[:PASSWORD]@HOST[:PORT]/DB` (a subset of libpq's connection URIs,
 /// https://www.postgresql.org/docs/15/libpq-connect.html#LIBPQ-CONNSTRING-URIS).

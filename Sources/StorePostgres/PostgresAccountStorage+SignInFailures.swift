@@ -1,4 +1,5 @@
 package import Foundation
+package import Store
 import Synchronization
 
 /// Attempts shared by every instance: each key's attempt times in one row of `sign_in_failure`

@@ -1,4 +1,5 @@
 import Foundation
+import Store
 
 /// Applies one component's numbered migrations to a PostgreSQL schema, tracking the applied count
 /// per component in that schema's `quotebook_migration` table. All of it runs in one transaction

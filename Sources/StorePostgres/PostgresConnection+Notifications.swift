@@ -1,4 +1,5 @@
 private import CPostgres
+package import Store
 
 /// A NOTIFY received on a channel this connection LISTENs to
 /// (https://www.postgresql.org/docs/15/sql-notify.html).

@@ -1,4 +1,5 @@
 import Foundation
+import Store
 /// The journal's tables and the statements that use them.
 extension PostgresJournal {
     /// The numbered schema changes, each a list of statements (one per call), run by a

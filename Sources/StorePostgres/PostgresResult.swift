@@ -1,4 +1,5 @@
 private import CPostgres
+package import Store
 
 /// What one statement returned, copied out of libpq's result (which is then freed): column
 /// names, rows of text values, and the count of rows an INSERT, UPDATE or DELETE touched.

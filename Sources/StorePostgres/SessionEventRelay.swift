@@ -1,3 +1,4 @@
+import Store
 import Synchronization
 
 /// Fans ``SessionStorageEvent``s out to the observers of one storage, and remembers whether

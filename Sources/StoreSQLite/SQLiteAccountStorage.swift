@@ -1,4 +1,5 @@
 package import Foundation
+package import Store
 
 /// Sessions, secrets and photos (with what keeps each photo, see ``PhotoStorage``) in the SQLite
 /// database beside the journal, through a connection of their own.

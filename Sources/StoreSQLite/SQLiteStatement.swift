@@ -1,4 +1,5 @@
 private import CSQLite
+package import Store
 
 /// A prepared statement (https://sqlite.org/c3ref/stmt.html), finalized when released.
 ///

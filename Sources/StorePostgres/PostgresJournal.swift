@@ -1,4 +1,5 @@
 import Foundation
+package import Store
 import Synchronization
 package import Logging
 
@@ -22,8 +23,8 @@ package import Logging
 /// stored; the store fails it, and if it was stored, reads it back as an entry like any other.
 ///
 /// Ownership: like ``SQLiteJournal``, owned by one store and used from one thread at a time (its
-/// ``JournalWriter``'s queue); every call blocks for a round trip. Following the log runs on a
-/// thread of its own with a connection of its own (a ``PostgresListener``).
+/// ``JournalWriter``'s queue); every call blocks for a round trip. Following the log runs on the
+/// process's ``PostgresListener`` (its own thread and connection), shared with the account storage.
 package final class PostgresJournal: JournalStorage {
     /// At most this many rows per `INSERT`, well inside the protocol's 65,535 parameters.
     private static let rowsPerInsert = 1000
@@ -35,7 +36,12 @@ package final class PostgresJournal: JournalStorage {
     package let channel: String
     private let pollInterval: Duration
     private let logger: Logger
-    private var listener: PostgresListener?
+    /// The process's listener, or nil: one of the journal's own is started when it follows.
+    private let sharedListener: PostgresListener?
+    /// The listener this journal started for itself (no shared one), stopped at close.
+    private var ownListener: PostgresListener?
+    /// This journal's place among the listener's followers while it follows the log.
+    private var follower: PostgresListener.Follower?
     /// The store's wake-up stream while it follows the log.
     private var wake: AsyncStream<Int64?>.Continuation?
     private var isClosed = false
@@ -48,11 +54,13 @@ package final class PostgresJournal: JournalStorage {
     /// - Parameters:
     ///   - schema: 1 to 40 bytes, so the channel named after it fits PostgreSQL's 63-byte limit.
     ///   - pollInterval: how often a follower reads the log when no notification came.
+    ///   - listener: the process's listener, to follow the log on; nil: one of its own.
     /// - Throws: ``StoreError/newerSchema(path:version:)`` for tables a newer Quotebook migrated;
     ///   a PostgreSQL error when the server cannot be reached or refuses.
-    package init(url: PostgresURL, schema: String = "public", pollInterval: Duration = .seconds(1), logger: Logger)
-        throws(StoreError)
-    {
+    package init(
+        url: PostgresURL, schema: String = "public", pollInterval: Duration = .seconds(1), listener: PostgresListener? = nil,
+        logger: Logger
+    ) throws(StoreError) {
         try PostgresSchemaMigrator.checkSchemaName(schema, opening: "journal")
         let connection = try PostgresConnection(url: url)
         try Self.migrate(connection, schema: schema)
@@ -60,12 +68,12 @@ package final class PostgresJournal: JournalStorage {
         self.sql = Statements(schema: PostgresSchemaMigrator.quoted(schema))
         self.channel = PostgresSchemaMigrator.channel("journal", forSchema: schema)
         self.pollInterval = pollInterval
+        self.sharedListener = listener
         self.logger = logger
     }
 
     deinit {
-        listener?.stop()
-        wake?.finish()
+        stopFollowing()
     }
 
     package func loadEntries(after sequence: Int64) throws(StoreError) -> [JournalEntry] {
@@ -173,18 +181,19 @@ package final class PostgresJournal: JournalStorage {
         PostgresSnapshotSaver(client: PostgresClient(url: connection.url, label: "quotebook.snapshot"), statement: sql.saveSnapshot)
     }
 
-    /// Starts a ``PostgresListener`` on ``channel``, until ``close()``: `wake` gets the head a
+    /// Follows ``channel`` on the listener, until ``close()``: `wake` gets the head a
     /// notification announces, and nil (read anyway) after (re)connecting, after losing the
     /// connection, and every `pollInterval` without a notification. So a lost notification (or
     /// one sent while the connection was down) costs at most `pollInterval` of latency, never an
     /// entry. `wake` finishes at ``close()``.
     package func followAppends(waking wake: AsyncStream<Int64?>.Continuation) -> Bool {
         guard !isClosed else { return false }
-        listener?.stop()
-        self.wake?.finish()
+        stopFollowing()
         let logger = self.logger
         let isFailing = Atomic(false)
-        listener = PostgresListener.begin(url: connection.url, channels: [channel], quietInterval: pollInterval) { event in
+        let listener = sharedListener ?? PostgresListener(url: connection.url)
+        if sharedListener == nil { ownListener = listener }
+        follower = listener.startFollowing(channel, quietInterval: pollInterval) { event in
             switch event {
             case .notification(let notification):
                 wake.yield(Int64(notification.payload))
@@ -208,12 +217,19 @@ package final class PostgresJournal: JournalStorage {
     /// ``StoreError/journalClosed(operation:)``.
     package func close() {
         unlockHead()
-        listener?.stop()
-        listener = nil
-        wake?.finish()
-        wake = nil
+        stopFollowing()
         isClosed = true
         connection.close()
+    }
+
+    /// Leaves the listener's followers (stopping the journal's own listener) and finishes `wake`.
+    private func stopFollowing() {
+        if let follower { (sharedListener ?? ownListener)?.unfollow(follower) }
+        follower = nil
+        ownListener?.stop()
+        ownListener = nil
+        wake?.finish()
+        wake = nil
     }
 
     /// The connection for `operation`, unless ``close()`` has been called.

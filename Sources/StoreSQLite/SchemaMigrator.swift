@@ -1,3 +1,5 @@
+import Store
+
 /// Applies numbered migrations, tracking the applied count in `PRAGMA user_version`
 /// (https://sqlite.org/pragma.html#pragma_user_version); each runs in one transaction together
 /// with the version bump, so a crash never leaves a half-applied migration.

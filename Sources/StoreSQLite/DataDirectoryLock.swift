@@ -1,4 +1,5 @@
 import Glibc
+import Store
 
 /// An exclusive `flock(2)` on `quotebook.lock` in the data directory, held while a journal is
 /// open: two processes appending to one journal would each validate against their own state in

@@ -1,4 +1,5 @@
 package import Foundation
+package import Store
 
 /// The journal as a SQLite table, in WAL mode with `synchronous=FULL` so an appended action
 /// survives a crash or power cut once `append` returns (https://sqlite.org/wal.html). A batch
@@ -36,8 +37,13 @@ package final class SQLiteJournal: JournalStorage {
             throw StoreError.dataDirectory(path: directory.path, reason: error.localizedDescription)
         }
         let lock = try DataDirectoryLock(directory: directory.path)
-        try self.init(path: directory.appendingPathComponent("quotebook.sqlite3").path)
+        try self.init(path: Self.path(inDirectory: directory))
         self.lock = lock
+    }
+
+    /// Where a data directory keeps its database: `quotebook.sqlite3` inside it.
+    package static func path(inDirectory directory: URL) -> String {
+        directory.appendingPathComponent("quotebook.sqlite3").path
     }
 
     package func loadEntries(after sequence: Int64) throws(StoreError) -> [JournalEntry] {

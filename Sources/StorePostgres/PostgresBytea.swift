@@ -1,3 +1,4 @@
+
 /// `bytea` values in PostgreSQL's hex format, `\x` then two hex digits per byte
 /// (https://www.postgresql.org/docs/15/datatype-binary.html#id-1.5.7.12.9): how bytes go in as a
 /// text parameter and come back as text (``PostgresConnection`` sets `bytea_output=hex`).

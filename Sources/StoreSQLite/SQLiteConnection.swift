@@ -1,5 +1,6 @@
 private import CSQLite
 import Foundation
+package import Store
 
 /// One open SQLite database handle (https://sqlite.org/c3ref/sqlite3.html).
 ///

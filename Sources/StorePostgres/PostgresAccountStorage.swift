@@ -1,4 +1,5 @@
 package import Foundation
+package import Store
 import Synchronization
 
 /// Sessions, secrets, photos and sign-in failures in PostgreSQL, shared by every instance that uses the database
@@ -8,9 +9,9 @@ import Synchronization
 ///
 /// Ownership: each ``PostgresClient`` owns one connection on its own serial queue, so no call
 /// blocks the cooperative pool: one for sessions, secrets and sign-in failures, one for photos (a
-/// 2 MiB photo never holds up a session read). A ``PostgresListener`` on a third connection and
-/// its own thread hears every instance's session deletions (``channel``) and relays them to the
-/// session caches (``observeSessionEvents(_:)``). Every statement is parameterised; the schema
+/// 2 MiB photo never holds up a session read). The process's ``PostgresListener`` (a third
+/// connection and a thread, shared with the journal) hears every instance's session deletions
+/// (``channel``), which this storage relays to the session caches (``observeSessionEvents(_:)``). Every statement is parameterised; the schema
 /// name, the one identifier spliced into SQL, is quoted.
 package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendable {
     /// Where the tables are: `public` in production, a fresh schema per test.
@@ -20,38 +21,27 @@ package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendab
     let tables: Tables
     /// The NOTIFY channel a deleted session's id (hex) is sent on (``channel(forSchema:)``).
     package let channel: String
-    private let relay = SessionEventRelay(isFollowing: true)
+    /// Not following until the listener's first word, which comes before `init` returns.
+    private let relay = SessionEventRelay(isFollowing: false)
     private let listener: PostgresListener
+    /// True when ``listener`` is this storage's own, stopped at ``close()``.
+    private let ownsListener: Bool
+    private let follower: PostgresListener.Follower
     private let isClosed = Mutex(false)
     /// When this instance last deleted attempts that no longer count or lock, by namespace.
     let lastFailurePurge = Mutex<[String: Date]>([:])
-
-    /// The schema's table names, quoted and qualified.
-    struct Tables {
-        let session: String
-        let secret: String
-        let photo: String
-        let photoUse: String
-        let signInFailure: String
-
-        init(schema: String) {
-            let prefix = PostgresSchemaMigrator.quoted(schema) + "."
-            session = prefix + "session"
-            secret = prefix + "secret"
-            photo = prefix + "photo"
-            photoUse = prefix + "photo_use"
-            signInFailure = prefix + "sign_in_failure"
-        }
-    }
 
     /// Connects to `url`, creates or migrates the tables in `schema` (created when missing), and
     /// returns once it listens for session deletions.
     ///
     /// - Parameters:
     ///   - schema: 1 to 40 bytes, so the channel named after it fits PostgreSQL's 63-byte limit.
+    ///   - listener: the process's listener, to hear deletions on; nil: one of its own.
     /// - Throws: ``StoreError/postgres(operation:sqlState:message:)`` when the server cannot be
     ///   reached or refuses; ``StoreError/newerSchema(path:version:)`` for a newer schema.
-    package init(url: PostgresURL, schema: String = "public", policy: PostgresReconnectPolicy = .standard) async throws(StoreError) {
+    package init(
+        url: PostgresURL, schema: String = "public", policy: PostgresReconnectPolicy = .standard, listener: PostgresListener? = nil
+    ) async throws(StoreError) {
         try PostgresSchemaMigrator.checkSchemaName(schema, opening: "account storage")
         self.schema = schema
         tables = Tables(schema: schema)
@@ -60,7 +50,10 @@ package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendab
         let migrator = PostgresSchemaMigrator(component: "accounts", migrations: Self.migrations)
         try await sessions.withConnection { connection throws(StoreError) in try migrator.migrate(connection, schema: schema) }
         channel = Self.channel(forSchema: schema)
-        listener = try await PostgresListener.start(url: url, channels: [channel], policy: policy) { [relay] event in
+        let following = listener ?? PostgresListener(url: url, policy: policy)
+        self.listener = following
+        ownsListener = listener == nil
+        follower = await following.follow(channel) { [relay] event in
             for sessionEvent in Self.sessionEvents(for: event) { relay.deliver(sessionEvent) }
         }
     }
@@ -70,50 +63,6 @@ package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendab
     package static func channel(forSchema schema: String) -> String {
         PostgresSchemaMigrator.channel("sessions", forSchema: schema)
     }
-
-    /// The numbered schema changes of the account tables.
-    package static let migrations: [[String]] = [
-        [
-            """
-            CREATE TABLE session (
-                id bytea PRIMARY KEY,
-                user_id bigint NOT NULL,
-                created_at double precision NOT NULL,
-                last_used_at double precision NOT NULL
-            )
-            """,
-            "CREATE INDEX session_last_used ON session (last_used_at)",
-            "CREATE TABLE photo (hash text PRIMARY KEY, media_type text NOT NULL, bytes bytea NOT NULL)",
-            "CREATE TABLE secret (name text PRIMARY KEY, value bytea NOT NULL)",
-            // One row per username, updated in place: ON CONFLICT DO UPDATE locks it, so
-            // concurrent failures from several instances are counted one after the other.
-            """
-            CREATE TABLE sign_in_failure (
-                username text PRIMARY KEY,
-                failures double precision[] NOT NULL,
-                locked_until double precision
-            )
-            """,
-        ],
-        // What keeps a photo's bytes (``PhotoStorage``): open claims, the newest at `claimed_at`
-        // (seconds since 1970, the server's clock), and the newest journal entry a reference was
-        // applied through. Apart from `photo`, and every photo has a row, so a claim and a
-        // deletion always meet on this row's lock.
-        [
-            """
-            CREATE TABLE photo_use (
-                hash text PRIMARY KEY,
-                claims integer NOT NULL DEFAULT 0,
-                claimed_at double precision,
-                referenced_through bigint NOT NULL DEFAULT 0
-            )
-            """,
-            "INSERT INTO photo_use (hash) SELECT hash FROM photo",
-        ],
-        // Rows are keyed `namespace:key` now (the sign-in throttle's usernames, the per-address
-        // limits' addresses); what the old keys counted is at most a minute of failures.
-        ["DELETE FROM sign_in_failure"],
-    ]
 
     package func insert(_ session: SessionRecord) async throws(StoreError) {
         try await query(
@@ -258,7 +207,8 @@ package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendab
             return isClosed
         }
         guard !wasClosed else { return }
-        listener.stop()
+        listener.unfollow(follower)
+        if ownsListener { listener.stop() }
         await sessions.close()
         await photos.close()
     }
