@@ -33,15 +33,22 @@ let package = Package(
         .systemLibrary(name: "CByteSearch"),
         .target(name: "HTTPServer", dependencies: ["CLinuxEvents", "Logging"], swiftSettings: strictSettings),
         .target(name: "Templates", swiftSettings: strictSettings),
-        .target(name: "Store", dependencies: ["CSQLite", "CPostgres", "CByteSearch", "Logging"], swiftSettings: strictSettings),
+        .target(name: "Store", dependencies: ["CByteSearch", "Logging"], swiftSettings: strictSettings),
+        .target(name: "StoreSQLite", dependencies: ["Store", "CSQLite", "Logging"], swiftSettings: strictSettings),
+        .target(name: "StorePostgres", dependencies: ["Store", "CPostgres", "Logging"], swiftSettings: strictSettings),
+        .target(
+            name: "StoreBackend",
+            dependencies: ["Store", "StoreSQLite", "StorePostgres", "Logging"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "App",
-            dependencies: ["HTTPServer", "Templates", "Store", "Logging", "CCrypt"],
+            dependencies: ["HTTPServer", "Templates", "Store", "StorePostgres", "Logging", "CCrypt"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "quotebook",
-            dependencies: ["App", "HTTPServer", "Templates", "Store", "Logging"],
+            dependencies: ["App", "HTTPServer", "Templates", "Store", "StoreBackend", "Logging"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -51,12 +58,12 @@ let package = Package(
         ),
         .executableTarget(
             name: "StoreBenchmark",
-            dependencies: ["Store", "Logging"],
+            dependencies: ["Store", "StoreSQLite", "Logging"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "ScaleBenchmark",
-            dependencies: ["Store", "Logging"],
+            dependencies: ["Store", "StoreSQLite", "Logging", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -66,7 +73,7 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["App", "HTTPServer", "Templates", "Store", "Logging"],
+            dependencies: ["App", "HTTPServer", "Templates", "Store", "StoreSQLite", "StorePostgres", "StoreBackend", "Logging"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -82,17 +89,17 @@ let package = Package(
         ),
         .testTarget(
             name: "StoreTests",
-            dependencies: ["Store", "TestSupport"],
+            dependencies: ["Store", "StoreSQLite", "StorePostgres", "StoreBackend", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "AppTests",
-            dependencies: ["App", "Store", "Templates", "HTTPServer", "TestSupport"],
+            dependencies: ["App", "Store", "StoreSQLite", "StorePostgres", "StoreBackend", "Templates", "HTTPServer", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["App", "Store", "Templates", "HTTPServer", "TestSupport", "quotebook"],
+            dependencies: ["App", "Store", "StoreSQLite", "StorePostgres", "StoreBackend", "Templates", "HTTPServer", "TestSupport", "quotebook"],
             swiftSettings: strictSettings
         ),
     ],

@@ -1,6 +1,8 @@
 import Foundation
 import Logging
 import Store
+import StoreSQLite
+import TestSupport
 import Synchronization
 
 /// Times, in process, reading the newest page of a quote's history (50 of `versions` versions)

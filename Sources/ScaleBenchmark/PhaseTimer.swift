@@ -1,6 +1,8 @@
 import Foundation
 import Logging
 import Store
+import StoreSQLite
+import TestSupport
 
 /// Times, in process, the parts of a start-up and of a request that grow with the book, on a
 /// data directory made by `build`: what `scale.sh` cannot see from outside the server.

@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import StoreSQLite
 
 /// Times, in process, the byte search of a book's search index with nothing kept (what a search
 /// for words not searched before costs, ``QuoteSearchIndex/search(_:)``): on the whole book made

@@ -12,6 +12,7 @@
 //        history page in a new book in DIR (removed after), idle and under writers (HistoryTimer).
 import Foundation
 import Store
+import StoreSQLite
 
 /// Stops with a message on standard error and status 1.
 func fail(_ message: String) -> Never {

@@ -4,14 +4,14 @@ import Dispatch
 /// in SQLite) on that queue's thread instead of holding a cooperative-pool thread.
 ///
 /// Linux's Dispatch has no `DispatchSerialQueue` executor, hence this small one.
-final class DispatchQueueExecutor: SerialExecutor {
+package final class DispatchQueueExecutor: SerialExecutor {
     private let queue: DispatchQueue
 
-    init(label: String) {
+    package init(label: String) {
         queue = DispatchQueue(label: label, qos: .userInitiated)
     }
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let unownedJob = UnownedJob(job)
         let executor = asUnownedSerialExecutor()
         queue.async { unownedJob.runSynchronously(on: executor) }

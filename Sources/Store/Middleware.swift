@@ -6,7 +6,7 @@ package import Logging
 ///
 /// Called on the store's executor, in dispatch order, after the action's batch is durable (or,
 /// for a refusal, once every action it was judged against is): keep it quick and never block.
-/// Entries that other instances appended to a shared journal reach observers and subscribers,
+/// Entries that other instances appended to a shared journal reach observers,
 /// not middleware: each instance counts and logs what it was asked to do.
 package protocol StoreMiddleware: Sendable {
     /// `action` is durable at journal position `sequence` and `event` is what it did.

@@ -6,7 +6,7 @@ import Synchronization
 /// The journal is one ordered log, and this store's state is always the log up to
 /// ``Store/appliedSequence``. Entries other processes appended are read in order, applied with the
 /// reducer's total `apply` (they were validated where they were dispatched) and published like
-/// this store's own: state and revision, then observers and subscribers, so a page on this
+/// this store's own: state and revision, then observers, so a page on this
 /// instance sees a save made on another. Middleware is not told: it counts and logs what this
 /// instance was asked to do.
 ///

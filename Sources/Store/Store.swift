@@ -17,7 +17,7 @@ import Synchronization
 ///   were queued meanwhile, hands the lead to the first of them. So batches follow each other
 ///   with no idle gap and no task of their own, and one writer alone pays no waiting at all.
 /// - Only once a batch is durable are its actions published, one by one and in order: state and
-///   revision, then middleware (with each action's own sequence), observers and subscribers,
+///   revision, then middleware (with each action's own sequence), then observers,
 ///   then its callers get their answers. A refusal decided against uncommitted actions is also
 ///   answered only then, so no one sees a version that might yet be lost.
 /// - A failed commit fails its whole batch and everything queued (validated on top of it) with
@@ -29,7 +29,7 @@ import Synchronization
 /// another process appended since; the store then catches up, validates the batch again and
 /// retries, and after a couple of refusals appends holding the journal's head, so it always
 /// gets through. It also catches up when its journal wakes it, so others' changes reach its state,
-/// observers and subscribers. A journal only this process writes never refuses or wakes.
+/// observers. A journal only this process writes never refuses or wakes.
 ///
 /// Ownership: the journal belongs to the ``JournalWriter``, which alone calls the database, on its own
 /// serial dispatch queue. Everything else mutable is this actor's. It never blocks (it validates,
@@ -66,12 +66,11 @@ package actor Store {
     var queued: [QueuedAction] = []
     /// ``close()`` calls, and catch-ups, waiting for the commits in flight and queued to end.
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
-    private var subscribers: [UUID: AsyncStream<AppEvent>.Continuation] = [:]
     /// Called on the store's executor for every applied event before `dispatch` returns.
-    private let observers = Mutex<[@Sendable (AppEvent) -> Void]>([])
+    let observers = Mutex<[@Sendable (AppEvent) -> Void]>([])
     let logger: Logger
     /// Sees every action and its outcome, in order (logging, metrics).
-    private let middleware: [any StoreMiddleware]
+    let middleware: [any StoreMiddleware]
     /// Set by ``close()``: from then on dispatches throw ``StoreError/storeClosed(operation:)``
     /// (what was queued is still committed), as history reads do (``readsHistory``).
     package private(set) var isClosed = false
@@ -159,7 +158,7 @@ package actor Store {
 
     /// Validates `action` against every action accepted before it, waits until it is durable in
     /// the journal (committed together with whatever else was dispatched meanwhile), and only then
-    /// publishes the new state, tells middleware, observers and subscribers, and returns.
+    /// publishes the new state, tells middleware and observers, and returns.
     ///
     /// - Returns: what happened, or why the action was refused (nothing stored then).
     /// - Throws: ``StoreError/storeClosed(operation:)`` once ``close()`` has begun; another
@@ -192,151 +191,6 @@ package actor Store {
         } catch {
             return ValidatedAction(action: action, outcome: .refused(error))
         }
-    }
-
-    /// The leader's turn: commits `first` and everything queued behind it in one transaction,
-    /// publishes the batch and answers its followers (or fails them all, and whatever queued
-    /// meanwhile), then hands the lead on. Returns `first`'s own answer.
-    private func commit(leading first: ValidatedAction) async throws(StoreError) -> Result<AppEvent, ActionRejection> {
-        let followers = queued
-        queued = []
-        var batch = [first] + followers.map(\.validated)
-        var answers: [ValidatedAction.Answer]
-        do {
-            answers = try await append(&batch)
-        } catch {
-            logger.error("could not commit \(batch.count) actions (and \(queued.count) queued behind them): \(error)")
-            answers = batch.map { _ in .failure(error) }
-            for late in queued { late.waiter.resume(returning: .answered(.failure(error))) }
-            queued = []
-            tentative = published.withLock { $0.state }
-        }
-        let own = answers.removeFirst()
-        for (follower, answer) in zip(followers, answers) { follower.waiter.resume(returning: .answered(answer)) }
-        handOffLead()
-        return try own.get()
-    }
-
-    /// Makes the accepted actions of `batch` durable and publishes the batch; returns every
-    /// action's answer. On a shared journal, when the journal refuses the append as behind (or,
-    /// before a batch of refusals alone is answered, in any case), catches up with the journal,
-    /// validates `batch` again on the new state and retries; after ``optimisticCatchUps`` such
-    /// refusals it appends holding the journal's head (``appendHoldingHead(_:)``), which cannot
-    /// be refused, so a save never fails merely because other instances keep appending first.
-    private func append(_ batch: inout [ValidatedAction]) async throws(StoreError) -> [ValidatedAction.Answer] {
-        var catchUps = 0
-        while true {
-            if let (records, resultingState) = Self.acceptedRecords(of: batch) {
-                do {
-                    let sequences = try await writer.append(records, basedOn: appliedSequence, resulting: resultingState)
-                    appliedSequence = sequences.last ?? appliedSequence
-                    return publish(batch, sequences: sequences)
-                } catch {
-                    guard case .journalBehind(let head) = error else { throw error }
-                    guard catchUps < Self.optimisticCatchUps else { return try await appendHoldingHead(&batch) }
-                    logger.debug("the journal is at \(head), this store at \(appliedSequence): catching up before appending")
-                }
-            } else if !followsJournal || catchUps > 0 {
-                // A batch of refusals alone writes nothing: the batch before it is already durable.
-                return publish(batch, sequences: [])
-            }
-            catchUps += 1
-            if try await catchUp() {
-                revalidate(&batch)
-            } else if Self.acceptedRecords(of: batch) == nil {
-                return publish(batch, sequences: [])
-            }
-        }
-    }
-
-    /// The pessimistic append, for a batch others keep overtaking: holds the shared journal's
-    /// head (PostgreSQL: `journal_head`'s row lock, in a transaction) while it catches up,
-    /// validates `batch` again and appends, so no one can append in between and the append
-    /// cannot be refused as behind.
-    ///
-    /// Why this design: optimistic appends cost one round trip and no lock while instances
-    /// rarely collide, which is the common case, but under contention each retry can lose again
-    /// and nothing bounds the losing streak. Taking the head's lock up front orders this batch
-    /// among the others by the lock's queue, so it waits at most for the appends already queued
-    /// on the row, each a short transaction — progress is guaranteed. The lock is held for one
-    /// catch-up read and one validation, both quick; the other instances' appends wait that long.
-    /// Batching is unchanged: the whole group commit goes through in this one transaction.
-    private func appendHoldingHead(_ batch: inout [ValidatedAction]) async throws(StoreError) -> [ValidatedAction.Answer] {
-        logger.debug("appending \(batch.count) actions holding the journal's head after \(Self.optimisticCatchUps) refusals")
-        try await writer.lockHead()
-        do {
-            if try await catchUp() { revalidate(&batch) }
-            guard let (records, resultingState) = Self.acceptedRecords(of: batch) else {
-                await writer.unlockHead()
-                return publish(batch, sequences: [])
-            }
-            let sequences = try await writer.append(records, basedOn: appliedSequence, resulting: resultingState)
-            appliedSequence = sequences.last ?? appliedSequence
-            return publish(batch, sequences: sequences)
-        } catch {
-            await writer.unlockHead()
-            throw error
-        }
-    }
-
-    /// The journal records of `batch`'s accepted actions and the state after the last of them;
-    /// nil when every action was refused.
-    private static func acceptedRecords(
-        of batch: [ValidatedAction]
-    ) -> (records: [(action: AppAction, quote: QuoteID?)], state: AppState)? {
-        var records: [(action: AppAction, quote: QuoteID?)] = []
-        var resultingState: AppState?
-        for item in batch {
-            guard case .accepted(let event, let state) = item.outcome else { continue }
-            records.append((item.action, event.quoteID))
-            resultingState = state
-        }
-        return resultingState.map { (records, $0) }
-    }
-
-    /// Publishes a durable batch, action by action in order: the state and revision, then
-    /// middleware (with the action's own `sequences` entry), observers and subscribers; refusals
-    /// go to middleware in their place. Returns every action's answer.
-    private func publish(_ batch: [ValidatedAction], sequences: [Int64]) -> [ValidatedAction.Answer] {
-        defer { publishedSequence.store(appliedSequence, ordering: .releasing) }
-        var answers: [ValidatedAction.Answer] = []
-        answers.reserveCapacity(batch.count)
-        var nextSequence = sequences.startIndex
-        for item in batch {
-            switch item.outcome {
-            case .accepted(let event, let state):
-                // The writer returns one sequence per accepted action (it checks the journal's count).
-                let sequence = sequences[nextSequence]
-                nextSequence += 1
-                published.withLock { $0 = (state, $0.revision &+ 1) }
-                for link in middleware { link.applied(item.action, event: event, sequence: sequence) }
-                announce(event)
-                answers.append(.success(.success(event)))
-            case .refused(let rejection):
-                for link in middleware { link.refused(item.action, because: rejection) }
-                answers.append(.success(.failure(rejection)))
-            }
-        }
-        return answers
-    }
-
-    /// Tells observers, then subscribers, about `event`, whose state is already published.
-    func announce(_ event: AppEvent) {
-        for observer in observers.withLock({ $0 }) { observer(event) }
-        for continuation in subscribers.values { continuation.yield(event) }
-    }
-
-    /// Ends a leader's turn: the first queued dispatch leads the next batch, or, with nothing
-    /// queued, the store is idle and waiting ``close()`` calls go on.
-    func handOffLead() {
-        guard queued.isEmpty else {
-            let next = queued.removeFirst()
-            next.waiter.resume(returning: .lead(next.validated))
-            return
-        }
-        isCommitting = false
-        for waiter in idleWaiters { waiter.resume() }
-        idleWaiters.removeAll()
     }
 
     /// Every version of quote `id`, oldest first, read from the journal (the state keeps only the
@@ -378,32 +232,14 @@ package actor Store {
         observers.withLock { $0.append(observer) }
     }
 
-    /// A stream of every event applied from now on; it ends when the consumer stops iterating
-    /// or the store closes.
-    package func subscribe() -> AsyncStream<AppEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: AppEvent.self, bufferingPolicy: .bufferingNewest(64))
-        let id = UUID()
-        subscribers[id] = continuation
-        continuation.onTermination = { [weak self] _ in
-            Task { await self?.unsubscribe(id) }
-        }
-        return stream
-    }
-
-    private func unsubscribe(_ id: UUID) {
-        subscribers[id] = nil
-    }
-
     /// Refuses dispatches from now on, waits for the batch in flight and everything queued to be
-    /// committed (or to fail, answered either way: nothing acknowledged is lost), then ends
-    /// subscriptions and closes the journal.
+    /// committed (or to fail, answered either way: nothing acknowledged is lost), then closes
+    /// the journal.
     package func close() async {
         isClosed = true
         readsHistory.store(false, ordering: .releasing)
         wakes.finish()
         if isCommitting { await withCheckedContinuation { idleWaiters.append($0) } }
-        for continuation in subscribers.values { continuation.finish() }
-        subscribers.removeAll()
         // Before the journal: a SQLite journal's own connection must close last, to checkpoint.
         await historyReader?.close()
         await writer.close()

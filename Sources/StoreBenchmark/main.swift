@@ -10,6 +10,7 @@
 import Foundation
 import Logging
 import Store
+import StoreSQLite
 
 /// One answered save: when it was answered and how long it took.
 struct Sample: Sendable {

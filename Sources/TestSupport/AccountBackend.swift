@@ -1,6 +1,8 @@
 import App
 import Foundation
-package import Store
+import Store
+package import StoreBackend
+package import StorePostgres
 import Synchronization
 
 /// The databases account storage is tested on: SQLite (a file in a temporary directory) always,
@@ -73,19 +75,14 @@ package final class AccountDatabase: Sendable {
     }
 
     /// Opens storage on this database as a new instance would (SQLite: a connection of its own
-    /// to the file).
-    package func makeInstance() async throws -> AccountInstance {
-        let instance: AccountInstance
+    /// to the file), through ``Backend``.
+    package func makeInstance() async throws -> AccountStorage {
+        let backend: Backend
         switch location {
-        case .sqlite(let path):
-            let storage = try SQLiteAccountStorage(path: path)
-            // One process owns a SQLite database, so its failures are counted in memory.
-            instance = AccountInstance(
-                sessions: storage, photos: storage, signInFailures: InMemorySignInFailures(), close: { await storage.close() })
-        case .postgres(let url, let schema):
-            let storage = try await PostgresAccountStorage(url: url, schema: schema)
-            instance = AccountInstance(sessions: storage, photos: storage, signInFailures: storage, close: { await storage.close() })
+        case .sqlite(let path): backend = .sqliteFile(path: path)
+        case .postgres(let url, let schema): backend = .postgres(url, schema: schema)
         }
+        let instance = try await backend.openAccounts()
         cleanups.withLock { $0.insert(instance.close, at: 0) }
         return instance
     }
@@ -99,13 +96,4 @@ package final class AccountDatabase: Sendable {
     func remove() async {
         for cleanup in cleanups.withLock({ $0 }) { await cleanup() }
     }
-}
-
-/// The account storage of one instance, under the protocols the app uses.
-package struct AccountInstance: Sendable {
-    package let sessions: any SessionStorage
-    package let photos: any PhotoStorage
-    package let signInFailures: any SignInFailureStorage
-    /// Closes the storage (``AccountDatabase`` does it at the end of the test).
-    package let close: @Sendable () async -> Void
 }

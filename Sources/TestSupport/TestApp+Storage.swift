@@ -2,11 +2,13 @@ import App
 import Foundation
 import Logging
 import Store
+import StoreBackend
+import StorePostgres
 import Synchronization
 
 extension TestApp {
-    /// The journal and account storage of one test app, opened on the run's backend, as
-    /// `main.swift`'s `openStorage` opens them for a process.
+    /// The journal and account storage of one test app, opened on the run's backend by
+    /// ``Backend``, as `main.swift` opens them for a process.
     struct Storage {
         let journal: any JournalStorage
         let sessions: any SessionStorage
@@ -16,30 +18,41 @@ extension TestApp {
         /// its store closes it).
         let close: @Sendable () async -> Void
 
+        /// Opens the backend, SQLite at `journalPath` (in memory without one) or a PostgreSQL
+        /// schema of the app's own; with `sharedJournal`, another instance's log replaces the
+        /// journal it opened, and the backend keeps the accounts alone.
         static func open(
             on backend: TestBackend, journalPath: String?, sharedJournal: (@Sendable () throws -> any JournalStorage)?,
             logger: Logger
         ) async throws -> Storage {
             switch backend {
             case .sqlite:
-                let ownJournal = try SQLiteJournal(path: journalPath ?? ":memory:")
-                // Beside the journal in its file; `:memory:` opens a private in-memory database.
-                let accounts = try SQLiteAccountStorage(path: ownJournal.path)
-                let journal: any JournalStorage
-                if let sharedJournal {
-                    // Another instance's log: the SQLite file keeps the accounts alone.
-                    ownJournal.close()
-                    journal = try sharedJournal()
-                } else {
-                    journal = ownJournal
-                }
-                // One process owns a SQLite database, so its failures are counted in memory.
-                return Storage(
-                    journal: journal, sessions: accounts, photos: accounts, signInFailures: InMemorySignInFailures(),
-                    close: { await accounts.close() })
+                let opened = try await Backend.sqliteFile(path: journalPath ?? ":memory:").open(logger: logger)
+                return try Storage(opened, sharedJournal: sharedJournal, close: opened.accounts.close)
             case .postgres(let url):
                 return try await openPostgres(url: url, journalPath: journalPath, sharedJournal: sharedJournal, logger: logger)
             }
+        }
+
+        private init(
+            _ opened: OpenedBackend, sharedJournal: (@Sendable () throws -> any JournalStorage)?,
+            close: @escaping @Sendable () async -> Void
+        ) throws {
+            if let sharedJournal {
+                opened.journal.close()
+                do {
+                    journal = try sharedJournal()
+                } catch {
+                    Task { await close() }
+                    throw error
+                }
+            } else {
+                journal = opened.journal
+            }
+            sessions = opened.accounts.sessions
+            photos = opened.accounts.photos
+            signInFailures = opened.accounts.signInFailures
+            self.close = close
         }
 
         /// A schema of the app's own (fresh, or the one `journalPath` names) on `url`, holding
@@ -51,26 +64,21 @@ extension TestApp {
             await PostgresAppSlots.shared.acquire()
             let schema = TestBackend.schema(reopening: journalPath)
             let admin = PostgresClient(url: url, label: "quotebook.test-admin")
-            let closeAll = { @Sendable (accounts: PostgresAccountStorage?) async in
+            let closeAll = { @Sendable (accounts: AccountStorage?) async in
                 await accounts?.close()
                 if journalPath == nil { _ = try? await admin.query("DROP SCHEMA IF EXISTS \(schema) CASCADE") }
                 await admin.close()
                 PostgresAppSlots.shared.release()
             }
-            var accounts: PostgresAccountStorage?
+            let opened: OpenedBackend
             do {
                 try await admin.query("CREATE SCHEMA IF NOT EXISTS \(schema)")
-                let opened = try await PostgresAccountStorage(url: url, schema: schema)
-                accounts = opened
-                // Blocks for a connection to a local server (milliseconds), as main.swift does.
-                let journal = try sharedJournal?() ?? PostgresJournal(url: url, schema: schema, logger: logger.labeled("store"))
-                return Storage(
-                    journal: journal, sessions: opened, photos: opened, signInFailures: opened,
-                    close: { await closeAll(opened) })
+                opened = try await Backend.postgres(url, schema: schema).open(logger: logger)
             } catch {
-                await closeAll(accounts)
+                await closeAll(nil)
                 throw error
             }
+            return try Storage(opened, sharedJournal: sharedJournal, close: { [accounts = opened.accounts] in await closeAll(accounts) })
         }
     }
 

@@ -1,5 +1,6 @@
 package import Foundation
-package import Store
+import Store
+package import StorePostgres
 import Synchronization
 
 /// The database the app-level suites (`AppTests`, `EndToEndTests`) run on, chosen for the whole
@@ -114,10 +115,10 @@ package enum TestBackendError: Error, CustomStringConvertible {
     }
 }
 
-/// Bounds how many test apps hold PostgreSQL connections at once (each holds up to eight: the
-/// journal, its listener, its snapshot saver and its history reader; the account storage's two
-/// clients and its listener; the admin client that made the schema), so a parallel test run stays inside the test
-/// server's `max_connections` (300, `.ci/postgres.sh`).
+/// Bounds how many test apps hold PostgreSQL connections at once (each holds up to seven: the
+/// journal, its snapshot saver and its history reader; the account storage's two clients; the
+/// listener both share; the admin client that made the schema), so a parallel test run stays
+/// inside the test server's `max_connections` (300, `.ci/postgres.sh`).
 final class PostgresAppSlots: Sendable {
     static let shared = PostgresAppSlots(limit: 24)
 

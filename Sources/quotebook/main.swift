@@ -5,6 +5,7 @@ import Foundation
 import HTTPServer
 import Logging
 import Store
+import StoreBackend
 import Templates
 
 /// Stops with a message on standard error and a non-zero status (start-up failures only).
@@ -13,36 +14,10 @@ func fail(_ message: String) -> Never {
     exit(1)
 }
 
-/// Where sessions, secrets, photos and sign-in failures are kept, under the protocols the app uses.
-struct AccountStorage {
-    var sessions: any SessionStorage
-    var photos: any PhotoStorage
-    var signInFailures: any SignInFailureStorage
-    var close: @Sendable () async -> Void
-}
-
-/// Opens the journal and the account storage: the one place their backends are chosen. SQLite
-/// under `--data` (one process: sign-in failures in memory), or with `--database` PostgreSQL,
+/// Where `options` keep the data: SQLite under `--data`, or with `--database` PostgreSQL,
 /// shared by every instance on it.
-func openStorage(_ options: AppOptions, logger: Logger) async throws(StoreError) -> (any JournalStorage, AccountStorage) {
-    guard let database = options.database else {
-        let journal = try SQLiteJournal(directory: options.dataDirectory)
-        let accounts = try SQLiteAccountStorage(path: journal.path)
-        let storage = AccountStorage(
-            sessions: accounts, photos: accounts, signInFailures: InMemorySignInFailures(), close: { await accounts.close() })
-        return (journal, storage)
-    }
-    let accounts = try await PostgresAccountStorage(url: database)
-    let journal: PostgresJournal
-    do {
-        journal = try PostgresJournal(url: database, logger: logger.labeled("store"))
-    } catch {
-        await accounts.close()
-        throw error
-    }
-    let storage = AccountStorage(
-        sessions: accounts, photos: accounts, signInFailures: accounts, close: { await accounts.close() })
-    return (journal, storage)
+func backend(of options: AppOptions) -> Backend {
+    options.database.map { .postgres($0) } ?? .sqliteDirectory(options.dataDirectory)
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -70,17 +45,17 @@ case .addUser(let username, let displayName, let parsed):
     let userAccounts: AccountStorage
     do {
         let logger = Logger(label: "quotebook", level: .warning, sink: StandardErrorLogSink())
-        let (journal, accounts) = try await openStorage(parsed, logger: logger)
-        userAccounts = accounts
-        userStore = try Store(journal: journal, seed: SeedContent.actions(at: Date()), logger: logger)
+        let opened = try await backend(of: parsed).open(logger: logger)
+        userAccounts = opened.accounts
+        userStore = try Store(journal: opened.journal, seed: SeedContent.actions(at: Date()), logger: logger)
     } catch {
         fail("\(error)")
     }
     let outcome = await AddUserCommand.run(
         username: username, displayName: displayName, password: password, store: userStore, now: Date(),
         hash: { try PasswordCrypt.hash($0) })
-    await userAccounts.close()
     await userStore.close()
+    await userAccounts.close()
     let stream = outcome.exitCode == 0 ? FileHandle.standardOutput : FileHandle.standardError
     stream.write(Data("quotebook user add: \(outcome.message)\n".utf8))
     exit(outcome.exitCode)
@@ -113,12 +88,12 @@ let store: Store
 let accountStorage: AccountStorage
 let csrfKey: [UInt8]
 do {
-    let journal: any JournalStorage
-    (journal, accountStorage) = try await openStorage(options, logger: logger)
+    let opened = try await backend(of: options).open(logger: logger)
+    accountStorage = opened.accounts
     var middleware: [any StoreMiddleware] = [ActionLogMiddleware(logger: logger.labeled("store"))]
     if let metrics { middleware.append(metrics.storeMiddleware) }
     store = try Store(
-        journal: journal, seed: SeedContent.actions(at: Date()), middleware: middleware, logger: logger.labeled("store"))
+        journal: opened.journal, seed: SeedContent.actions(at: Date()), middleware: middleware, logger: logger.labeled("store"))
     csrfKey = try await accountStorage.sessions.secret(named: "csrf", orCreate: { SecureRandom.bytes(32) })
     let expired = try await accountStorage.sessions.deleteSessions(unusedSince: Date().addingTimeInterval(-SessionKeeper.idleLifetime))
     if expired > 0 { logger.info("deleted \(expired) sessions unused for 30 days") }
@@ -187,7 +162,7 @@ let displayHost = options.host.contains(":") ? "[\(options.host)]" : options.hos
 FileHandle.standardOutput.write(Data("Quotebook listening on http://\(displayHost):\(port)\n".utf8))
 await server.run()
 hashingPool.shutdown()
-await accountStorage.close()
 await store.close()
+await accountStorage.close()
 logger.notice("stopped")
 exit(0)

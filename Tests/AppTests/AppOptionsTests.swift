@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Logging
 import Store
+import StorePostgres
 import Testing
 
 @Suite struct AppOptionsTests {

@@ -2,6 +2,7 @@ import App
 import Foundation
 import Logging
 import Store
+import StoreSQLite
 import Testing
 
 /// Each state the quote logic controller can return, on an in-memory database.

@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Logging
 import Store
+import StoreSQLite
 import TestSupport
 import Testing
 

@@ -1,5 +1,7 @@
 import Foundation
 import Store
+import StoreBackend
+import StoreSQLite
 import TestSupport
 import Testing
 

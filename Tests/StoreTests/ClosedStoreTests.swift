@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Store
+import StoreSQLite
 import Testing
 
 /// After `close()`, the store, its journal and the account storage refuse work with an error that

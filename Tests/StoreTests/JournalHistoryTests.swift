@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Logging
 import Store
+import StoreSQLite
 import TestSupport
 import Testing
 

@@ -1,6 +1,8 @@
 import Foundation
 import Logging
 import Store
+import StorePostgres
+import StoreSQLite
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import StoreSQLite
 import TestSupport
 import Testing
 

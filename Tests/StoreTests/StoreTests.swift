@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Store
+import StoreSQLite
 import Synchronization
 import TestSupport
 import Testing
@@ -92,15 +93,14 @@ import Testing
     }
 
     @Test(arguments: JournalBackend.available)
-    func subscribersReceiveAppliedEvents(on backend: JournalBackend) async throws {
+    func observersReceiveAppliedEvents(on backend: JournalBackend) async throws {
         try await JournalLocation.with(backend) { location in
             let store = try Store(journal: try location.open(), seed: seed, logger: .discarding())
-            let events = await store.subscribe()
+            let events = Mutex<[AppEvent]>([])
+            store.observe { event in events.withLock { $0.append(event) } }
             _ = try await store.dispatch(
                 .editQuote(QuoteID(1), QuoteDraft(text: "New", author: "Me"), baseVersion: 1, by: nil, at: date))
-            var iterator = events.makeAsyncIterator()
-            let event = await iterator.next()
-            #expect(event == .quoteEdited(QuoteID(1), version: 2))
+            #expect(events.withLock { $0 } == [.quoteEdited(QuoteID(1), version: 2)])
             await store.close()
         }
     }
@@ -283,7 +283,7 @@ import Testing
 /// Commit, then publish: a change the journal could not store is seen by no one.
 @Suite struct StoreDurabilityTests {
     @Test(arguments: JournalBackend.available)
-    func aFailedAppendLeavesStateAndSubscribersUntouched(on backend: JournalBackend) async throws {
+    func aFailedAppendLeavesStateAndObserversUntouched(on backend: JournalBackend) async throws {
         try await JournalLocation.with(backend) { location in
             let probe = JournalProbe()
             let date = Date(timeIntervalSince1970: 1_000)
@@ -292,7 +292,8 @@ import Testing
                 seed: [.addQuote(QuoteDraft(text: "Seeded", author: "Someone"), by: nil, at: date)],
                 logger: .discarding())
             let before = store.state
-            let events = await store.subscribe()
+            let events = Mutex<[AppEvent]>([])
+            store.observe { event in events.withLock { $0.append(event) } }
             probe.isFailing.store(true, ordering: .sequentiallyConsistent)
 
             await #expect(throws: StoreError.self) {
@@ -301,9 +302,7 @@ import Testing
             }
             #expect(store.state == before)
             await store.close()
-            var received: [AppEvent] = []
-            for await event in events { received.append(event) }
-            #expect(received.isEmpty)
+            #expect(events.withLock { $0 }.isEmpty)
         }
     }
 }

@@ -104,16 +104,6 @@ import Testing
         #expect(try library.render("t", context: ["v": "<ü>"]) == "é &lt;ü&gt;")
     }
 
-    @Test func rendersEncodableViews() throws {
-        struct View: Encodable {
-            var title: String
-            var items: [String]
-        }
-        let library = try TemplateLibrary(sources: ["t": "<h1>{{title}}</h1>{{#items}}<li>{{.}}</li>{{/items}}"])
-        let html = try library.render("t", View(title: "A & B", items: ["x", "y"]))
-        #expect(html == "<h1>A &amp; B</h1><li>x</li><li>y</li>")
-    }
-
     @Test func isSafeToShareAcrossConcurrentRenders() async throws {
         let library = try TemplateLibrary(sources: ["t": "{{#items}}{{.}},{{/items}}"])
         let results = try await withThrowingTaskGroup(of: String.self) { group in

@@ -1,7 +1,8 @@
 package import Foundation
 package import HTTPServer
 package import Logging
-package import Store
+import Store
+package import StorePostgres
 
 /// The command line and `QUOTEBOOK_*` environment, parsed: flags win over the environment,
 /// the environment over defaults (SPEC.md "Running").

@@ -23,7 +23,7 @@ package enum AppAction: Codable, Sendable, Equatable {
     case restoreQuote(QuoteID, QuoteDraft, fromVersion: Int, by: UserID?, at: Date)
 }
 
-/// What an applied action did, handed to the caller and to subscribers.
+/// What an applied action did, handed to the caller and to observers.
 package enum AppEvent: Sendable, Equatable {
     case quoteAdded(QuoteID)
     case quoteEdited(QuoteID, version: Int)

@@ -2,12 +2,12 @@ import Foundation
 
 /// How an action is stored in a journal row: JSON with sorted keys, the same text in SQLite and
 /// PostgreSQL (a stored format: see ``AppAction``), and read back into ``JournalEntry`` values.
-enum JournalEntryCoding {
+package enum JournalEntryCoding {
     /// Each action as its stored JSON text.
     ///
     /// - Throws: the `EncodingError` of an action that cannot be encoded; each journal reports
     ///   it as its own ``StoreError``.
-    static func encode(_ actions: some Sequence<AppAction>) throws -> [String] {
+    package static func encode(_ actions: some Sequence<AppAction>) throws -> [String] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         return try actions.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
@@ -17,7 +17,7 @@ enum JournalEntryCoding {
     ///
     /// - Throws: ``StoreError/undecodableJournalEntry(sequence:reason:)`` for the first row that
     ///   is not an action.
-    static func decode(_ rows: [(sequence: Int64, json: String)]) throws(StoreError) -> [JournalEntry] {
+    package static func decode(_ rows: [(sequence: Int64, json: String)]) throws(StoreError) -> [JournalEntry] {
         var entries: [JournalEntry] = []
         entries.reserveCapacity(rows.count)
         let decoder = JSONDecoder()

@@ -103,10 +103,4 @@ package struct TemplateLibrary: Sendable {
         try renderer.render(program)
         return renderer.output
     }
-
-    /// Renders template `name` with an `Encodable` view, converted by ``TemplateValueEncoder``.
-    /// - Throws: `EncodingError` from the view's encoding, or ``TemplateError``.
-    package func render<T: Encodable>(_ name: String, _ context: T) throws -> String {
-        try render(name, context: TemplateValueEncoder().encode(context))
-    }
 }

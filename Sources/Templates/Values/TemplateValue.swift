@@ -1,7 +1,7 @@
 /// The data a template renders: an explicit, JSON-like value tree.
 ///
-/// Views turn their Swift values into this enum (directly, through ``TemplateValueConvertible``, or
-/// through ``TemplateValueEncoder``); the renderer never reflects over arbitrary values.
+/// Views turn their Swift values into this enum (directly, or through ``TemplateValueConvertible``);
+/// the renderer never reflects over arbitrary values.
 ///
 /// Truthiness (Mustache spec, `sections` and `inverted`): `.null`, `.bool(false)`, an empty
 /// `.list` and an empty `.string` are falsy; everything else, including `0`, an empty `.object`

@@ -1,7 +1,7 @@
 /// A Swift value that knows its own template representation.
 ///
-/// ``TemplateValueEncoder`` uses `templateValue` instead of `Encodable` when a value conforms, so
-/// a view can hand over a precomputed or specially shaped value.
+/// A page's view model conforms, building its context by hand, so the renderer gets exactly the
+/// value tree the view means and never reflects over Swift values.
 package protocol TemplateValueConvertible {
     /// The value as the renderer sees it.
     var templateValue: TemplateValue { get }

@@ -1,6 +1,8 @@
 import App
 import Foundation
 import Store
+import StoreBackend
+import StorePostgres
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import App
 import Foundation
 import Store
+import StoreBackend
 import TestSupport
 import Testing
 

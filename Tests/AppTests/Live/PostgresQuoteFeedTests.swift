@@ -2,6 +2,8 @@ import App
 import Foundation
 import Logging
 import Store
+import StoreBackend
+import StorePostgres
 import TestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import App
 import Foundation
 import Logging
 import Store
+import StoreSQLite
 import Testing
 
 /// The hub behind the quote pages' event streams, on an in-memory store: what a listener is

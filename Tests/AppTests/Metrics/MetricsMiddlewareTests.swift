@@ -2,6 +2,7 @@ import App
 import Foundation
 import Logging
 import Store
+import StoreSQLite
 import Testing
 
 /// The store's metrics middleware counts applied actions by kind and refused ones by kind and

@@ -1,5 +1,7 @@
 import Foundation
 import Store
+import StoreBackend
+import StorePostgres
 import TestSupport
 import Testing
 

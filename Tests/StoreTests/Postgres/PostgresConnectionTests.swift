@@ -1,4 +1,5 @@
 import Store
+import StorePostgres
 import Testing
 
 /// The libpq wrapper against a real server: parameterised round trips, transactions, SQLSTATEs.

@@ -1,4 +1,5 @@
 import Store
+import StorePostgres
 import Testing
 
 /// LISTEN/NOTIFY between two connections, and what a connection does after its backend is killed.

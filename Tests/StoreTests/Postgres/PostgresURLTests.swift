@@ -1,4 +1,5 @@
 import Store
+import StorePostgres
 import Testing
 
 /// Parsing `--database` URLs needs no server; the password must never leak into text.

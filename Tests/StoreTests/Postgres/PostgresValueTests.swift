@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import StorePostgres
 import TestSupport
 import Testing
 

@@ -1,0 +1,65 @@
+import Store
+
+extension PostgresAccountStorage {
+    /// The schema's table names, quoted and qualified.
+    struct Tables {
+        let session: String
+        let secret: String
+        let photo: String
+        let photoUse: String
+        let signInFailure: String
+
+        init(schema: String) {
+            let prefix = PostgresSchemaMigrator.quoted(schema) + "."
+            session = prefix + "session"
+            secret = prefix + "secret"
+            photo = prefix + "photo"
+            photoUse = prefix + "photo_use"
+            signInFailure = prefix + "sign_in_failure"
+        }
+    }
+
+    /// The numbered schema changes of the account tables.
+    package static let migrations: [[String]] = [
+        [
+            """
+            CREATE TABLE session (
+                id bytea PRIMARY KEY,
+                user_id bigint NOT NULL,
+                created_at double precision NOT NULL,
+                last_used_at double precision NOT NULL
+            )
+            """,
+            "CREATE INDEX session_last_used ON session (last_used_at)",
+            "CREATE TABLE photo (hash text PRIMARY KEY, media_type text NOT NULL, bytes bytea NOT NULL)",
+            "CREATE TABLE secret (name text PRIMARY KEY, value bytea NOT NULL)",
+            // One row per username, updated in place: ON CONFLICT DO UPDATE locks it, so
+            // concurrent failures from several instances are counted one after the other.
+            """
+            CREATE TABLE sign_in_failure (
+                username text PRIMARY KEY,
+                failures double precision[] NOT NULL,
+                locked_until double precision
+            )
+            """,
+        ],
+        // What keeps a photo's bytes (``PhotoStorage``): open claims, the newest at `claimed_at`
+        // (seconds since 1970, the server's clock), and the newest journal entry a reference was
+        // applied through. Apart from `photo`, and every photo has a row, so a claim and a
+        // deletion always meet on this row's lock.
+        [
+            """
+            CREATE TABLE photo_use (
+                hash text PRIMARY KEY,
+                claims integer NOT NULL DEFAULT 0,
+                claimed_at double precision,
+                referenced_through bigint NOT NULL DEFAULT 0
+            )
+            """,
+            "INSERT INTO photo_use (hash) SELECT hash FROM photo",
+        ],
+        // Rows are keyed `namespace:key` now (the sign-in throttle's usernames, the per-address
+        // limits' addresses); what the old keys counted is at most a minute of failures.
+        ["DELETE FROM sign_in_failure"],
+    ]
+}

@@ -1,0 +1,99 @@
+package import Foundation
+package import Store
+import Synchronization
+
+/// Attempts shared by every instance: each key's attempt times in one row of `sign_in_failure`
+/// (its `username` column holds `namespace:key`), which `INSERT … ON CONFLICT DO UPDATE` locks
+/// while it prunes, checks and appends (https://www.postgresql.org/docs/15/sql-insert.html#SQL-ON-CONFLICT),
+/// so attempts made at once on two instances are counted one after the other, each seeing the
+/// others: five spread over two instances are five in the row, and a sixth is refused.
+extension PostgresAccountStorage: SignInFailureStorage {
+    /// One statement: the `attempt` CTE inserts or updates the row only when the attempt counts
+    /// (the `DO UPDATE … WHERE` re-checks the row as it is once locked, in READ COMMITTED); it
+    /// returns nothing when refused. The `before` CTE reads the row as the statement's snapshot
+    /// saw it, which says why it was refused (a lock, or the oldest attempt) for `Retry-After`.
+    package func reserveAttempt(
+        in namespace: String, for key: String, at date: Date, forgettingBefore windowStart: Date, limit: Int
+    ) async throws(StoreError) -> AttemptReservation {
+        try await purgeAttempts(in: namespace, at: date, forgettingBefore: windowStart)
+        let rows = try await query(
+            "reserve attempt", on: sessions,
+            """
+            WITH attempt AS (
+                INSERT INTO \(tables.signInFailure) AS stored (username, failures) VALUES ($1, ARRAY[$2::double precision])
+                ON CONFLICT (username) DO UPDATE SET failures =
+                    ARRAY(SELECT failure FROM unnest(stored.failures) AS failure WHERE failure > $3::double precision)
+                    || $2::double precision
+                WHERE (stored.locked_until IS NULL OR stored.locked_until <= $2::double precision)
+                    AND (SELECT count(*) FROM unnest(stored.failures) AS failure WHERE failure > $3::double precision) < $4::bigint
+                RETURNING cardinality(failures)
+            ), before AS (
+                SELECT locked_until, failures FROM \(tables.signInFailure) WHERE username = $1
+            )
+            SELECT (SELECT * FROM attempt), (SELECT locked_until FROM before),
+                (SELECT min(failure) FROM before, unnest(before.failures) AS failure WHERE failure > $3::double precision)
+            """, [Self.key(namespace, key), Self.seconds(date), Self.seconds(windowStart), String(max(1, limit))]
+        ).rows
+        guard let row = rows.first else { throw Self.missing("attempt count") }
+        if let count = try row.int64(at: 0) { return .counted(Int(count)) }
+        if row.string(at: 1) != nil {
+            let lockEnd = try Self.date(row, at: 1)
+            if lockEnd > date { return .locked(until: lockEnd) }
+        }
+        if row.string(at: 2) != nil { return .full(oldest: try Self.date(row, at: 2)) }
+        // Refused on a row this statement's snapshot did not see yet (another instance made it
+        // just now): its attempts are as recent as this one.
+        return .full(oldest: date)
+    }
+
+    /// Removes the first attempt made at `date` (several may share a time).
+    package func releaseAttempt(in namespace: String, for key: String, at date: Date) async throws(StoreError) {
+        try await query(
+            "release attempt", on: sessions,
+            """
+            UPDATE \(tables.signInFailure)
+            SET failures = failures[:array_position(failures, $2::double precision) - 1]
+                || failures[array_position(failures, $2::double precision) + 1:]
+            WHERE username = $1 AND array_position(failures, $2::double precision) IS NOT NULL
+            """, [Self.key(namespace, key), Self.seconds(date)])
+    }
+
+    package func lock(in namespace: String, _ key: String, until date: Date) async throws(StoreError) {
+        try await query(
+            "lock attempts", on: sessions,
+            """
+            INSERT INTO \(tables.signInFailure) (username, failures, locked_until) VALUES ($1, '{}', $2)
+            ON CONFLICT (username) DO UPDATE SET failures = '{}', locked_until = excluded.locked_until
+            """, [Self.key(namespace, key), Self.seconds(date)])
+    }
+
+    package func clearAttempts(in namespace: String, for key: String) async throws(StoreError) {
+        try await query(
+            "clear attempts", on: sessions, "DELETE FROM \(tables.signInFailure) WHERE username = $1", [Self.key(namespace, key)])
+    }
+
+    /// The row's key: namespaces hold no `:`, so no key of one namespace is a key of another.
+    private static func key(_ namespace: String, _ key: String) -> String {
+        namespace + ":" + key
+    }
+
+    /// Deletes the rows of `namespace` that neither lock nor count any more, at most once per
+    /// window per namespace and instance, so guessing at many usernames (or coming from many
+    /// addresses) cannot grow the table without end.
+    private func purgeAttempts(in namespace: String, at date: Date, forgettingBefore windowStart: Date) async throws(StoreError) {
+        let isDue = lastFailurePurge.withLock { purges in
+            guard purges[namespace].map({ $0 <= windowStart || $0 > date }) ?? true else { return false }
+            purges[namespace] = date
+            return true
+        }
+        guard isDue else { return }
+        try await query(
+            "purge attempts", on: sessions,
+            """
+            DELETE FROM \(tables.signInFailure)
+            WHERE starts_with(username, $3)
+                AND (locked_until IS NULL OR locked_until <= $1::double precision)
+                AND NOT EXISTS (SELECT 1 FROM unnest(failures) AS failure WHERE failure > $2::double precision)
+            """, [Self.seconds(date), Self.seconds(windowStart), Self.key(namespace, "")])
+    }
+}

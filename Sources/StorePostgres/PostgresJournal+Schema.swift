@@ -1,0 +1,92 @@
+import Foundation
+import Store
+/// The journal's tables and the statements that use them.
+extension PostgresJournal {
+    /// The numbered schema changes, each a list of statements (one per call), run by a
+    /// ``PostgresSchemaMigrator`` as component `journal`, with the schema as `search_path`.
+    package static let migrations: [[String]] = [
+        [
+            """
+            CREATE TABLE journal (
+                sequence bigint PRIMARY KEY,
+                recorded_at timestamptz NOT NULL DEFAULT now(),
+                action text NOT NULL,
+                quote_id bigint
+            )
+            """,
+            "CREATE INDEX journal_quote ON journal (quote_id, sequence) WHERE quote_id IS NOT NULL",
+            "CREATE TABLE journal_head (id integer PRIMARY KEY CHECK (id = 1), sequence bigint NOT NULL)",
+            "INSERT INTO journal_head (id, sequence) VALUES (1, 0)",
+            """
+            CREATE TABLE journal_snapshot (
+                id integer PRIMARY KEY CHECK (id = 1),
+                sequence bigint NOT NULL,
+                state bytea NOT NULL
+            )
+            """,
+        ]
+    ]
+
+    /// Creates `schema` when missing and applies the migrations it lacks (see
+    /// ``PostgresSchemaMigrator``: one transaction under an advisory lock, so instances starting
+    /// together on an empty database take turns instead of colliding).
+    static func migrate(_ connection: PostgresConnection, schema: String) throws(StoreError) {
+        try PostgresSchemaMigrator(component: "journal", migrations: migrations, legacyVersionTable: "journal_schema")
+            .migrate(connection, schema: schema)
+    }
+
+    /// The journal's SQL with its schema filled in.
+    struct Statements {
+        let entriesAfter: String
+        /// A page of quote `$1`'s entries, oldest first: `$2` rows (NULL: all) after skipping `$3`
+        /// (https://www.postgresql.org/docs/15/queries-limit.html), along the `journal_quote` index.
+        let entriesOfQuote: String
+        /// `$1` entries on top of entry `$2` (NULL: any), notifying channel `$3`: the new head, or
+        /// no row when the head is not `$2`. In READ COMMITTED, an append that waited for another
+        /// one's lock re-checks the head that one left (https://www.postgresql.org/docs/15/transaction-iso.html#XACT-READ-COMMITTED).
+        let advanceHead: String
+        let readHead: String
+        /// Takes the head row's lock until the transaction ends: no other append can commit meanwhile.
+        let lockHead: String
+        let readSnapshot: String
+        /// Keeps the newer of the stored snapshot and `$1`/`$2`.
+        let saveSnapshot: String
+        private let schema: String
+
+        init(schema: String) {
+            self.schema = schema
+            entriesAfter = "SELECT sequence, action FROM \(schema).journal WHERE sequence > $1 ORDER BY sequence"
+            entriesOfQuote = """
+                SELECT sequence, action FROM \(schema).journal WHERE quote_id = $1 ORDER BY sequence
+                LIMIT $2::bigint OFFSET $3::bigint
+                """
+            advanceHead = """
+                WITH head AS (
+                    UPDATE \(schema).journal_head SET sequence = sequence + $1::bigint
+                    WHERE id = 1 AND ($2::bigint IS NULL OR sequence = $2::bigint)
+                    RETURNING sequence
+                )
+                SELECT sequence, pg_notify($3, sequence::text) FROM head
+                """
+            readHead = "SELECT sequence FROM \(schema).journal_head WHERE id = 1"
+            lockHead = "SELECT sequence FROM \(schema).journal_head WHERE id = 1 FOR UPDATE"
+            readSnapshot = "SELECT sequence, state FROM \(schema).journal_snapshot WHERE id = 1"
+            saveSnapshot = """
+                INSERT INTO \(schema).journal_snapshot AS kept (id, sequence, state) VALUES (1, $1::bigint, $2::bytea)
+                ON CONFLICT (id) DO UPDATE SET sequence = EXCLUDED.sequence, state = EXCLUDED.state
+                WHERE kept.sequence < EXCLUDED.sequence
+                """
+        }
+
+        /// The parameters of ``entriesOfQuote``: no limit (NULL) for `Int.max`.
+        static func pageParameters(_ quote: QuoteID, offset: Int, limit: Int) -> [String?] {
+            [String(quote.rawValue), limit == .max ? nil : String(max(0, limit)), String(max(0, offset))]
+        }
+
+        /// An `INSERT` of `rows` entries, three parameters each: sequence, action, quote id.
+        func insert(rows: Int) -> String {
+            let values = (0..<rows).map { row in "($\(3 * row + 1)::bigint, $\(3 * row + 2), $\(3 * row + 3)::bigint)" }
+            return "INSERT INTO \(schema).journal (sequence, action, quote_id) VALUES " + values.joined(separator: ", ")
+        }
+    }
+}

@@ -1,0 +1,122 @@
+package import Store
+
+/// Opening Quotebook's SQLite database: one file holds the journal, the snapshot, sessions,
+/// photos and secrets, each table used through its own connection by its own owner.
+///
+/// Opening never changes a file that is not Quotebook's: the application id and schema are
+/// checked with reads before anything is written, and the schema is migrated only after.
+package enum QuotebookDatabase {
+    /// Quotebook's `PRAGMA application_id` ("QBK1"), https://sqlite.org/pragma.html#pragma_application_id.
+    package static let applicationID: Int64 = 0x5142_4B31
+
+    /// The numbered schema changes; each runs once, in one transaction with its version bump.
+    package static let migrations: [String] = [
+        """
+        CREATE TABLE journal (
+            sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+            recorded_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+            action TEXT NOT NULL
+        );
+        """,
+        """
+        CREATE TABLE snapshot (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            sequence INTEGER NOT NULL,
+            state TEXT NOT NULL
+        );
+        """,
+        // Sessions and photos are not actions: a session is a credential that must be revocable
+        // and expire, and a photo's bytes are named by their hash, which the journal records.
+        """
+        CREATE TABLE session (
+            id BLOB PRIMARY KEY,
+            user_id INTEGER NOT NULL,
+            created_at REAL NOT NULL,
+            last_used_at REAL NOT NULL
+        ) WITHOUT ROWID;
+        CREATE INDEX session_last_used ON session (last_used_at);
+        CREATE TABLE photo (
+            hash TEXT PRIMARY KEY,
+            media_type TEXT NOT NULL,
+            bytes BLOB NOT NULL
+        );
+        CREATE TABLE secret (
+            name TEXT PRIMARY KEY,
+            value BLOB NOT NULL
+        ) WITHOUT ROWID;
+        """,
+        // A quote's history is read from the journal, so each entry that changed a quote names
+        // it. Before this, only adds and edits existed: an edit names its quote, and an add's
+        // quote id is its rank among adds (ids are given in order from 1, and the journal holds
+        // only accepted actions).
+        """
+        ALTER TABLE journal ADD COLUMN quote_id INTEGER;
+        UPDATE journal SET quote_id = json_extract(action, '$.editQuote._0')
+            WHERE json_type(action, '$.editQuote') IS NOT NULL;
+        UPDATE journal SET quote_id = (
+            SELECT rank FROM (
+                SELECT sequence, row_number() OVER (ORDER BY sequence) AS rank FROM journal
+                WHERE json_type(action, '$.addQuote') IS NOT NULL
+            ) AS adds WHERE adds.sequence = journal.sequence
+        ) WHERE json_type(action, '$.addQuote') IS NOT NULL;
+        CREATE INDEX journal_quote ON journal (quote_id, sequence) WHERE quote_id IS NOT NULL;
+        """,
+        // What keeps a photo's bytes: uploads between storing them and releasing them (`claims`,
+        // the newest at `claimed_at`, seconds since 1970 by the database's clock), and the newest
+        // journal entry an action referring to it was applied through (`referenced_through`).
+        // Apart from `photo`, so counting a claim never rewrites the bytes. See ``PhotoStorage``.
+        """
+        CREATE TABLE photo_use (
+            hash TEXT PRIMARY KEY,
+            claims INTEGER NOT NULL DEFAULT 0,
+            claimed_at REAL,
+            referenced_through INTEGER NOT NULL DEFAULT 0
+        ) WITHOUT ROWID;
+        INSERT INTO photo_use (hash) SELECT hash FROM photo;
+        """,
+    ]
+
+    /// A connection to the database at `path` (a file, or `:memory:`), its schema current:
+    /// created in a new database, migrated in an older one, refused in a foreign or damaged one.
+    /// WAL mode with `synchronous=FULL` (https://sqlite.org/wal.html).
+    static func open(path: String) throws(StoreError) -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: path)
+        // Nothing is written until the file is known to be Quotebook's (or new): no checkpoint of
+        // another application's WAL on close, and the checks below only read.
+        try connection.setCheckpointOnClose(false)
+        let isNew = try checkOwnership(of: connection)
+        if isNew { try connection.execute("PRAGMA application_id = \(applicationID)") }
+        try configureDurability(of: connection)
+        try SchemaMigrator(migrations: migrations).migrate(connection)
+        try connection.setCheckpointOnClose(true)
+        return connection
+    }
+
+    /// WAL mode with `synchronous=FULL`, so a committed transaction survives a crash and a power
+    /// cut (https://sqlite.org/pragma.html#pragma_synchronous; WAL often runs at NORMAL, which a
+    /// power cut can undo), and foreign keys enforced. The setting is per connection.
+    package static func configureDurability(of connection: SQLiteConnection) throws(StoreError) {
+        try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")
+    }
+
+    /// Reads the application id, table count and schema version, writing nothing: true for a new
+    /// (entirely empty) database, false for one marked as Quotebook's; anything else is another
+    /// application's. A file SQLite cannot read is reported as damaged.
+    private static func checkOwnership(of connection: SQLiteConnection) throws(StoreError) -> Bool {
+        let applicationID: Int64
+        let tableCount: Int64
+        let userVersion: Int64
+        do {
+            applicationID = try connection.prepare("PRAGMA application_id").rows { $0.int(at: 0) }.first ?? 0
+            tableCount = try connection.prepare("SELECT count(*) FROM sqlite_master").rows { $0.int(at: 0) }.first ?? 0
+            userVersion = try connection.prepare("PRAGMA user_version").rows { $0.int(at: 0) }.first ?? 0
+        } catch {
+            throw StoreError.damagedDatabase(path: connection.path, reason: "\(error)")
+        }
+        if applicationID == Self.applicationID { return false }
+        guard applicationID == 0, tableCount == 0, userVersion == 0 else {
+            throw StoreError.foreignDatabase(path: connection.path)
+        }
+        return true
+    }
+}

@@ -1,0 +1,99 @@
+private import CSQLite
+import Foundation
+package import Store
+
+/// One open SQLite database handle (https://sqlite.org/c3ref/sqlite3.html).
+///
+/// Not Sendable: SQLite handles opened without a mutex must be used from one thread at a time,
+/// so exactly one owner (an actor on its own serial executor: the store's journal writer, or the
+/// account storage) holds it.
+package final class SQLiteConnection {
+    private var handle: OpaquePointer?
+    /// The file it was opened on, or `:memory:`.
+    package let path: String
+
+    /// Opens (creating if needed) the database at `path`; `:memory:` opens a private in-memory one.
+    package init(path: String) throws(StoreError) {
+        self.path = path
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &db, flags, nil)
+        guard code == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            // A failed open still allocates a handle that must be closed (sqlite.org/c3ref/open.html).
+            sqlite3_close_v2(db)
+            throw StoreError.sqlite(operation: "open \(path)", code: code, message: message)
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, 5_000)
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    /// Whether closing the last connection copies the WAL into the database file. Off while a
+    /// file is being checked, so that refusing another application's database never rewrites it.
+    package func setCheckpointOnClose(_ enabled: Bool) throws(StoreError) {
+        let code = csqlite_set_checkpoint_on_close(try requireHandle(), enabled ? 1 : 0)
+        guard code == SQLITE_OK else { throw error(code, operation: "SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE") }
+    }
+
+    /// Closes the handle; later calls fail. Statements must be finalized first, or SQLite only
+    /// defers the close (and the WAL is not checkpointed).
+    package func close() {
+        sqlite3_close_v2(handle)
+        handle = nil
+    }
+
+    /// Runs one or more statements that take no parameters and return no rows we need.
+    package func execute(_ sql: String) throws(StoreError) {
+        let code = sqlite3_exec(try requireHandle(), sql, nil, nil, nil)
+        guard code == SQLITE_OK else { throw error(code, operation: sql) }
+    }
+
+    /// Compiles `sql` into a statement (https://sqlite.org/c3ref/prepare.html).
+    package func prepare(_ sql: String) throws(StoreError) -> SQLiteStatement {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v2(try requireHandle(), sql, -1, &statement, nil)
+        guard code == SQLITE_OK, let statement else { throw error(code, operation: sql) }
+        return SQLiteStatement(statement: statement, connection: self, sql: sql)
+    }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back if it throws.
+    package func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    package var changes: Int {
+        handle.map { Int(sqlite3_changes($0)) } ?? 0
+    }
+
+    /// The rowid of the last inserted row.
+    package var lastInsertedRowID: Int64 {
+        handle.map { sqlite3_last_insert_rowid($0) } ?? 0
+    }
+
+    func error(_ code: Int32, operation: String) -> StoreError {
+        let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "database closed"
+        return StoreError.sqlite(operation: operation, code: code, message: message)
+    }
+
+    private func requireHandle() throws(StoreError) -> OpaquePointer {
+        guard let handle else { throw StoreError.sqlite(operation: "use", code: SQLITE_MISUSE, message: "database closed") }
+        return handle
+    }
+}
+
+@available(*, unavailable, message: "A SQLite connection belongs to one owner; see its documentation.")
+extension SQLiteConnection: Sendable {}

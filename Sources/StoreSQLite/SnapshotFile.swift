@@ -1,0 +1,94 @@
+import Foundation
+import Glibc
+package import Store
+
+/// A SQLite journal's snapshot in a file of its own beside the database (`quotebook.sqlite3-snapshot`),
+/// written whole to a temporary file, synced, and renamed over the old one, so the file is
+/// always a complete snapshot or absent (https://man7.org/linux/man-pages/man2/rename.2.html).
+/// A snapshot is derived data: the database alone still holds every change.
+///
+/// Layout: `QBSNAP01`, the sequence as 8 little-endian bytes, then the ``SnapshotFormat`` bytes.
+///
+/// Ownership: an actor on a serial dispatch queue of its own, so the blocking writes and syncs
+/// run there, never on the cooperative pool or the journal's queue.
+package actor SnapshotFile: SnapshotSaver {
+    private static let magic = Array("QBSNAP01".utf8)
+    private let executor = DispatchQueueExecutor(label: "quotebook.snapshot")
+    package nonisolated let path: String
+    private var isClosed = false
+
+    package nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
+    package init(path: String) {
+        self.path = path
+    }
+
+    package func save(_ bytes: [UInt8], through sequence: Int64) throws(StoreError) {
+        guard !isClosed else { throw StoreError.journalClosed(operation: "save snapshot") }
+        try Self.write(bytes, through: sequence, to: path)
+    }
+
+    package func close() {
+        isClosed = true
+    }
+
+    /// Writes the file at once, on the calling thread (start-up, tools, tests).
+    package nonisolated static func write(_ bytes: [UInt8], through sequence: Int64, to path: String) throws(StoreError) {
+        let temporary = path + ".tmp"
+        var header = magic
+        withUnsafeBytes(of: sequence.littleEndian) { header += $0 }
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw failure("create \(temporary)") }
+        var closed = false
+        defer { if !closed { Glibc.close(fd) } }
+        for part in [header, bytes] where !writeAll(part, to: fd) {
+            throw failure("write \(temporary)")
+        }
+        guard fsync(fd) == 0 else { throw failure("sync \(temporary)") }
+        closed = true
+        guard Glibc.close(fd) == 0 else { throw failure("close \(temporary)") }
+        guard rename(temporary, path) == 0 else { throw failure("rename \(temporary)") }
+        // The rename itself is durable once the directory is synced.
+        let parent = (path as NSString).deletingLastPathComponent
+        let directory = open(parent.isEmpty ? "." : parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directory >= 0 {
+            _ = fsync(directory)
+            Glibc.close(directory)
+        }
+    }
+
+    /// Writes every byte of `bytes` to `fd`; false (with `errno` set) when a write failed.
+    private static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += written
+            }
+            return true
+        }
+    }
+
+    /// The snapshot in the file at `path`: its sequence and ``SnapshotFormat`` bytes; nil when
+    /// there is no such file or it is not one.
+    nonisolated static func read(from path: String) -> (sequence: Int64, bytes: Data)? {
+        guard let data = FileManager.default.contents(atPath: path), data.count >= 16,
+            Array(data.prefix(8)) == magic
+        else { return nil }
+        let sequence = data.subdata(in: 8..<16).withUnsafeBytes { Int64(littleEndian: $0.loadUnaligned(as: Int64.self)) }
+        guard sequence >= 0 else { return nil }
+        return (sequence, data.subdata(in: 16..<data.count))
+    }
+
+    /// A failed call (its `errno` read first) as an error about the snapshot file.
+    private static func failure(_ operation: String) -> StoreError {
+        let code = errno
+        return StoreError.dataDirectory(path: operation, reason: "cannot save the snapshot: \(String(cString: strerror(code)))")
+    }
+}
