@@ -126,3 +126,43 @@ import Testing
         await #expect(throws: StoreError.self) { try await controller.restore(QuoteID(1), version: 1, by: ada) }
     }
 }
+
+/// History pages already read are not read again until their quote changes.
+@Suite struct QuoteHistoryReadTests {
+    let at = Date(timeIntervalSince1970: 1_000)
+    let ada = UserID(1)
+
+    @Test func aPageIsReadOnceAVersionAndItsEditorsAreAsTheyAreNow() async throws {
+        let store = try StateStoreDouble([
+            .signUp(Username("ada")!, displayName: "Ada", passwordHash: PasswordHash(encoded: "$y$x"), at: at),
+            .addQuote(QuoteDraft(text: "One", author: "A"), by: ada, at: at),
+        ])
+        let controller = QuoteController(store: store, now: { at })
+        #expect(controller.historyImmediately(of: QuoteID(1), viewer: ada) == nil, "not read yet")
+        let first = try await controller.history(of: QuoteID(1), viewer: ada)
+        #expect(try await controller.history(of: QuoteID(1), viewer: nil) != first, "the viewer is not kept")
+        #expect(controller.historyImmediately(of: QuoteID(1), viewer: ada) == first)
+        #expect(store.historyReads == [1...1])
+        // A rename shows at once, without a read.
+        _ = try await store.dispatch(.changeDisplayName(ada, to: "Ada L.", at: at))
+        guard case .showing(_, let renamed, _, _, _) = try await controller.history(of: QuoteID(1), viewer: ada) else {
+            Issue.record("not showing")
+            return
+        }
+        #expect(renamed.map(\.editor?.displayName) == ["Ada L."])
+        #expect(store.historyReads == [1...1])
+        // An edit is a new version: read again, and shown.
+        _ = try await store.dispatch(.editQuote(QuoteID(1), QuoteDraft(text: "Two", author: "A"), baseVersion: 1, by: ada, at: at))
+        #expect(controller.historyImmediately(of: QuoteID(1), viewer: ada) == nil)
+        guard case .showing(_, let edited, _, _, _) = try await controller.history(of: QuoteID(1), viewer: ada) else {
+            Issue.record("not showing")
+            return
+        }
+        #expect(edited.map(\.version.text) == ["Two", "One"])
+        #expect(store.historyReads == [1...1, 1...2])
+        // A deleted quote is gone, whatever was read.
+        _ = try await store.dispatch(.deleteQuote(QuoteID(1), by: ada, at: at))
+        #expect(controller.historyImmediately(of: QuoteID(1), viewer: ada) == .notFound)
+        #expect(try await controller.history(of: QuoteID(1), viewer: ada) == .notFound)
+    }
+}

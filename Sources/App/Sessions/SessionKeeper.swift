@@ -28,9 +28,12 @@ package final class SessionKeeper: Sendable {
 
     private let storage: any SessionStorage
     private let cache: SessionCache
+    /// Ids of tokens that named a live session: a cached session costs no SHA-256 to find.
+    private let tokenIDs: SessionTokenIDs
 
     package init(storage: any SessionStorage, cacheLimit: Int = 10_000) {
         self.storage = storage
+        tokenIDs = SessionTokenIDs(limit: cacheLimit)
         let cache = SessionCache(limit: max(1, cacheLimit))
         self.cache = cache
         storage.observeSessionEvents { event in cache.handle(event) }
@@ -39,7 +42,7 @@ package final class SessionKeeper: Sendable {
     /// The live session a cookie's `token` names, or nil for a malformed, unknown or expired one
     /// (an expired one is deleted).
     package func session(forToken token: String, now: Date) async throws(StoreError) -> SessionRecord? {
-        guard let id = Self.id(forToken: token) else { return nil }
+        guard let id = id(forToken: token) else { return nil }
         if let cached = cache.record(for: id), now.timeIntervalSince(cached.lastUsedAt) < Self.touchInterval { return cached }
         // An ending heard while storage answers makes the answer too old to cache.
         let generation = cache.generation
@@ -57,6 +60,7 @@ package final class SessionKeeper: Sendable {
             record.lastUsedAt = now
         }
         cache.remember(record, ifGeneration: generation)
+        if let key = SessionTokenIDs.Token(token) { tokenIDs.remember(id, for: key) }
         return record
     }
 
@@ -76,7 +80,7 @@ package final class SessionKeeper: Sendable {
     /// that must not wait (the event loop's synchronous path), falling back to
     /// ``session(forToken:now:)`` on ``CachedLookup/needsStorage``.
     package func cachedSession(forToken token: String, now: Date) -> CachedLookup {
-        guard let id = Self.id(forToken: token) else { return .notAToken }
+        guard let id = id(forToken: token) else { return .notAToken }
         guard let record = cache.record(for: id) else { return .needsStorage }
         // Below the touch interval is also below the idle lifetime: nothing to write or delete.
         guard now.timeIntervalSince(record.lastUsedAt) < Self.touchInterval else { return .needsStorage }
@@ -90,7 +94,9 @@ package final class SessionKeeper: Sendable {
         try await storage.insert(record)
         // No one else has the token yet, so nothing can have ended it.
         cache.remember(record, ifGeneration: nil)
-        return IssuedSession(token: Base64URL.encode(secret), record: record)
+        let token = Base64URL.encode(secret)
+        if let key = SessionTokenIDs.Token(token) { tokenIDs.remember(record.id, for: key) }
+        return IssuedSession(token: token, record: record)
     }
 
     /// Ends `session`: deleted from storage and cache, so its token is worthless from now on.
@@ -104,6 +110,15 @@ package final class SessionKeeper: Sendable {
         let cutoff = now.addingTimeInterval(-Self.idleLifetime)
         cache.forgetSessions(unusedSince: cutoff)
         return try await storage.deleteSessions(unusedSince: cutoff)
+    }
+
+    /// How many tokens' ids are remembered (for tests).
+    package var rememberedTokenCount: Int { tokenIDs.count }
+
+    /// ``id(forToken:)``, remembered for tokens that named a live session.
+    private func id(forToken token: String) -> [UInt8]? {
+        if let key = SessionTokenIDs.Token(token), let id = tokenIDs.id(for: key) { return id }
+        return Self.id(forToken: token)
     }
 
     /// The stored id for a cookie token: SHA-256 of its 32 bytes; nil when it is not a token.

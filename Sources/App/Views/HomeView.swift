@@ -1,3 +1,4 @@
+import Store
 import Templates
 
 /// Renders ``HomeState``: the favourite quote, large, and the most recent quotes below it.
@@ -23,10 +24,21 @@ package enum HomeView {
         }
     }
 
+    /// Everything the page shows but the visitor's own values (``Page/sharedKey``).
+    static func sharedKey(favourite: Quote?, recent: [Quote]) -> PageContentKey {
+        var key = PageContentKey()
+        key.numbers.reserveCapacity(2 + 3 * (recent.count + 1))
+        key.append(favourite)
+        key.append(recent)
+        return key
+    }
+
     package static func page(for state: HomeState) -> Page {
         switch state {
         case let .showing(favourite, recent):
-            Page(template: .home, context: Context(favourite: favourite.map { QuoteCard($0) }, recent: recent.map { QuoteCard($0) }))
+            Page(
+                template: .home, context: Context(favourite: favourite.map { QuoteCard($0) }, recent: recent.map { QuoteCard($0) }),
+                sharedKey: sharedKey(favourite: favourite, recent: recent))
         }
     }
 }

@@ -12,11 +12,20 @@ package struct Page: Sendable {
     /// Extra response headers the page's status requires (`Allow` on a 405).
     package var headers: HTTPHeaders
     package var context: any TemplateValueConvertible & Sendable
+    /// Everything `context` shows, for pages whose body is the same for every visitor but for
+    /// the visitor's own values: the renderer then renders it once per key and splices those in
+    /// (``PageSkeletons``). Nil: rendered whole every time. A key must change whenever anything
+    /// the page shows could, or a visitor is shown a stale page.
+    package var sharedKey: PageContentKey?
 
-    package init(template: PageTemplate, status: HTTPStatus = .ok, headers: HTTPHeaders = [:], context: any TemplateValueConvertible & Sendable) {
+    package init(
+        template: PageTemplate, status: HTTPStatus = .ok, headers: HTTPHeaders = [:], context: any TemplateValueConvertible & Sendable,
+        sharedKey: PageContentKey? = nil
+    ) {
         self.template = template
         self.status = status
         self.headers = headers
         self.context = context
+        self.sharedKey = sharedKey
     }
 }

@@ -33,6 +33,9 @@ package struct PageRenderer: Sendable {
     private let showsErrorDetails: Bool
     private let reloadsOnChange: Bool
     private let logger: Logger
+    /// Keyed pages rendered once with holes for the visitor's values (not with `--dev`'s
+    /// reloading templates, which may change under a key).
+    private let skeletons: PageSkeletons?
 
     /// - Parameters:
     ///   - showsErrorDetails: put template and server error details on error pages (`--dev` only).
@@ -43,6 +46,7 @@ package struct PageRenderer: Sendable {
         self.showsErrorDetails = showsErrorDetails
         self.reloadsOnChange = reloadsOnChange
         self.logger = logger
+        if case .compiled = source { skeletons = PageSkeletons() } else { skeletons = nil }
     }
 
     /// Headers on every HTML response.
@@ -63,8 +67,48 @@ package struct PageRenderer: Sendable {
     }
 
     private func render(_ page: Page, visitor: Visitor) throws -> [UInt8] {
-        try render(page, visitor: visitor, with: source.current())
+        if let skeletons, let content = page.sharedKey, case .compiled(let library) = source {
+            return try render(page, content: content, visitor: visitor, skeletons: skeletons, library: library)
+        }
+        return try render(page, visitor: visitor, with: source.current())
     }
+
+    /// A keyed page: the skeleton shared by every visitor of its shape, made on first use, with
+    /// this visitor's values spliced in (``PageSkeletons``).
+    private func render(
+        _ page: Page, content: PageContentKey, visitor: Visitor, skeletons: PageSkeletons, library: TemplateLibrary
+    ) throws -> [UInt8] {
+        let viewer = visitor.user.map(LayoutContext.Viewer.init)
+        var values = [viewer?.displayName ?? "", viewer?.profileURL ?? "", visitor.csrfToken ?? ""]
+        // An empty value could make a section render differently from its non-empty marker.
+        guard viewer == nil || !(values[0].isEmpty || values[1].isEmpty), visitor.csrfToken?.isEmpty != true else {
+            return try render(page, visitor: visitor, with: library)
+        }
+        let key = PageSkeletons.Key(
+            template: page.template, status: page.status.code, content: content, isSignedIn: viewer != nil,
+            hasToken: visitor.csrfToken != nil)
+        let skeleton: PageSkeletons.Skeleton
+        if let kept = skeletons.skeleton(for: key) {
+            skeleton = kept
+        } else {
+            let markers = skeletons.markers
+            let rendered = try library.renderBytes(
+                page.template.rawValue,
+                context: LayoutContext(
+                    page: page.context,
+                    viewer: viewer.map { _ in LayoutContext.Viewer(displayName: markers[0], profileURL: markers[1]) },
+                    csrfToken: visitor.csrfToken.map { _ in markers[2] }, showsErrorDetails: showsErrorDetails,
+                    reloadsOnChange: reloadsOnChange
+                ).templateValue)
+            skeleton = skeletons.skeleton(of: rendered)
+            skeletons.store(skeleton, for: key)
+        }
+        if viewer == nil { values[0] = ""; values[1] = "" }
+        return PageSkeletons.splice(skeleton, values: values)
+    }
+
+    /// Keyed pages' skeletons held now (for tests).
+    package var skeletonCount: Int { skeletons?.count ?? 0 }
 
     private func render(_ page: Page, visitor: Visitor, with library: TemplateLibrary) throws -> [UInt8] {
         try library.renderBytes(
@@ -112,17 +156,38 @@ struct LayoutContext: TemplateObject, TemplateValueConvertible {
     let showsErrorDetails: Bool
     let reloadsOnChange: Bool
 
+    /// The signed-in person's values the layout shows.
+    struct Viewer: Equatable {
+        let displayName: String
+        let profileURL: String
+
+        init(displayName: String, profileURL: String) {
+            self.displayName = displayName
+            self.profileURL = profileURL
+        }
+
+        init(_ user: User) {
+            self.init(displayName: user.displayName, profileURL: ProfilesRoute.show(user.username).path)
+        }
+    }
+
     init(page: any TemplateValueConvertible & Sendable, visitor: Visitor, showsErrorDetails: Bool, reloadsOnChange: Bool) {
+        self.init(
+            page: page, viewer: visitor.user.map(Viewer.init), csrfToken: visitor.csrfToken, showsErrorDetails: showsErrorDetails,
+            reloadsOnChange: reloadsOnChange)
+    }
+
+    init(page: any TemplateValueConvertible & Sendable, viewer: Viewer?, csrfToken: String?, showsErrorDetails: Bool, reloadsOnChange: Bool) {
         self.page = page.templateValue
-        viewer =
-            visitor.user.map { user in
+        self.viewer =
+            viewer.map { viewer in
                 .object([
-                    "displayName": .string(user.displayName),
-                    "profileURL": .string(ProfilesRoute.show(user.username).path),
+                    "displayName": .string(viewer.displayName),
+                    "profileURL": .string(viewer.profileURL),
                     "signOutURL": .string(AccountsRoute.signOut.path),
                 ])
             } ?? .null
-        csrf = visitor.csrfToken.map { .object(["field": .string(CSRFField.token.rawValue), "token": .string($0)]) } ?? .null
+        csrf = csrfToken.map { .object(["field": .string(CSRFField.token.rawValue), "token": .string($0)]) } ?? .null
         self.showsErrorDetails = showsErrorDetails
         self.reloadsOnChange = reloadsOnChange
     }

@@ -74,6 +74,16 @@ package enum ProfileView {
         }
     }
 
+    /// Everything the profile page shows but the visitor's own values (``Page/sharedKey``).
+    static func sharedKey(_ profile: Profile, isOwn: Bool) -> PageContentKey {
+        var key = PageContentKey(numbers: [isOwn ? 1 : 0])
+        key.numbers.reserveCapacity(8 + 3 * profile.addedQuotes.count)
+        key.append(profile.user)
+        key.append(profile.favourite)
+        key.append(profile.addedQuotes)
+        return key
+    }
+
     package static func page(for state: ProfileState) -> Page {
         switch state {
         case let .presenting(profile, isOwn):
@@ -81,7 +91,8 @@ package enum ProfileView {
                 template: .profile,
                 context: Context(
                     person: PersonContext(profile.user), favourite: profile.favourite.map { QuoteCard($0) },
-                    added: profile.addedQuotes.map { QuoteCard($0) }, isOwn: isOwn, editURL: ProfilesRoute.edit.path))
+                    added: profile.addedQuotes.map { QuoteCard($0) }, isOwn: isOwn, editURL: ProfilesRoute.edit.path),
+                sharedKey: sharedKey(profile, isOwn: isOwn))
         case let .editing(profile, displayName, problem):
             Page(
                 template: .profileEdit, status: problem == nil ? .ok : .unprocessableContent,

@@ -57,6 +57,20 @@ package enum QuoteHistoryView {
         }
     }
 
+    /// Everything the page shows but the visitor's own values (``Page/sharedKey``): a version of
+    /// a quote never changes once written, so its number names it; its editor's name can.
+    static func sharedKey(quote: Quote, versions: [VersionEntry], page: Int, pageCount: Int, canRestore: Bool) -> PageContentKey {
+        var key = PageContentKey(numbers: [page, pageCount, canRestore ? 1 : 0])
+        key.numbers.reserveCapacity(8 + 4 * versions.count)
+        key.append(quote)
+        for entry in versions {
+            key.numbers.append(entry.version.version)
+            key.numbers.append(entry.version.editedBy?.rawValue ?? -1)
+            key.append(entry.editor)
+        }
+        return key
+    }
+
     package static func page(for state: QuoteHistoryState) -> Page {
         switch state {
         case let .showing(quote, versions, page, pageCount, canRestore):
@@ -78,7 +92,8 @@ package enum QuoteHistoryView {
                     },
                     restoreURL: restoreURL, page: page, pageCount: pageCount,
                     newerURL: page > 1 ? QuotesRoute.history(quote.id, page: page - 1).path : nil,
-                    olderURL: page < pageCount ? QuotesRoute.history(quote.id, page: page + 1).path : nil))
+                    olderURL: page < pageCount ? QuotesRoute.history(quote.id, page: page + 1).path : nil),
+                sharedKey: sharedKey(quote: quote, versions: versions, page: page, pageCount: pageCount, canRestore: canRestore))
         case let .noSuchPage(quote, pageCount):
             let pages = "\(pageCount) page\(pageCount == 1 ? "" : "s")"
             let first = QuotesRoute.history(quote.id).path

@@ -57,6 +57,15 @@ package enum QuoteListView {
         }
     }
 
+    /// Everything the page shows but the visitor's own values (``Page/sharedKey``).
+    static func sharedKey(quotes: [Quote], page: Int, pageCount: Int, search: QuoteSearch?) -> PageContentKey {
+        var key = PageContentKey(texts: search.map { [$0.typed] } ?? [])
+        key.numbers.reserveCapacity(6 + 3 * quotes.count)
+        key.numbers += [page, pageCount, search == nil ? -1 : search!.matchCount, search?.isTruncated == true ? 1 : 0]
+        key.append(quotes)
+        return key
+    }
+
     package static func page(for state: QuoteListState) -> Page {
         switch state {
         case let .showing(quotes, page, pageCount, search):
@@ -66,7 +75,8 @@ package enum QuoteListView {
                 context: Context(
                     quotes: quotes.map { QuoteCard($0) }, page: page, pageCount: pageCount,
                     previousURL: page > 1 ? QuotesRoute.list(page: page - 1, search: typed).path : nil,
-                    nextURL: page < pageCount ? QuotesRoute.list(page: page + 1, search: typed).path : nil, search: search))
+                    nextURL: page < pageCount ? QuotesRoute.list(page: page + 1, search: typed).path : nil, search: search),
+                sharedKey: sharedKey(quotes: quotes, page: page, pageCount: pageCount, search: search))
         case let .noSuchPage(pageCount, search):
             let pages = "\(pageCount) page\(pageCount == 1 ? "" : "s")"
             let first = QuotesRoute.list(page: 1, search: search?.typed ?? "").path

@@ -25,6 +25,15 @@ package enum QuoteView {
         }
     }
 
+    /// Everything the page shows but the visitor's own values (``Page/sharedKey``): whether it is
+    /// their favourite and whether they may delete it are part of it.
+    static func sharedKey(quote: Quote, addedBy: User?, isFavourite: Bool, canDelete: Bool) -> PageContentKey {
+        var key = PageContentKey(numbers: [isFavourite ? 1 : 0, canDelete ? 1 : 0])
+        key.append(quote)
+        key.append(addedBy)
+        return key
+    }
+
     package static func page(for state: QuoteState) -> Page {
         switch state {
         case let .showing(quote, addedBy, isFavourite, canDelete):
@@ -34,7 +43,8 @@ package enum QuoteView {
                     quote: QuoteCard(quote, addedBy: addedBy), favouriteURL: QuotesRoute.favourite(quote.id).path,
                     isFavourite: isFavourite, historyURL: QuotesRoute.history(quote.id).path,
                     deleteURL: canDelete ? QuotesRoute.delete(quote.id).path : nil,
-                    eventsURL: QuotesRoute.events(quote.id).path, liveScript: PublicAsset.liveQuote.path))
+                    eventsURL: QuotesRoute.events(quote.id).path, liveScript: PublicAsset.liveQuote.path),
+                sharedKey: sharedKey(quote: quote, addedBy: addedBy, isFavourite: isFavourite, canDelete: canDelete))
         case .notFound:
             ErrorView.page(for: .notFound)
         }

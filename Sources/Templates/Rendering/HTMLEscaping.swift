@@ -4,7 +4,7 @@
 /// become U+FFFD REPLACEMENT CHARACTER, visible where they stood, so no text — typed into a form
 /// shown again, or stored before such characters were refused — makes a page invalid HTML.
 /// Every other byte, including non-ASCII UTF-8, is copied unchanged.
-enum HTMLEscaping {
+package enum HTMLEscaping {
     /// Bit `n` is set when byte `n` (below 64) must be escaped: `"` 0x22, `&` 0x26, `'` 0x27,
     /// `<` 0x3C, `>` 0x3E, and the C0 controls but tab 0x09, LF 0x0A, FF 0x0C and CR 0x0D.
     private static let specialMask: UInt64 = 1 << 0x22 | 1 << 0x26 | 1 << 0x27 | 1 << 0x3C | 1 << 0x3E | 0xFFFF_C9FF
@@ -19,7 +19,7 @@ enum HTMLEscaping {
     /// bulk; the scan costs a compare and a shift and mask per byte below 64, two compares per
     /// other ASCII byte (about 1.7% more instructions per render of the benchmark page than
     /// escaping the five characters alone).
-    static func append(_ string: String, to output: inout [UInt8]) {
+    package static func append(_ string: String, to output: inout [UInt8]) {
         let handled: Void? = string.utf8.withContiguousStorageIfAvailable { append($0, to: &output) }
         if handled == nil {
             append(Array(string.utf8), to: &output)

@@ -1,0 +1,174 @@
+import Store
+import Templates
+import Synchronization
+
+/// Everything a page's body shows apart from who is looking at it, as the view that made the
+/// page names it (``Page/sharedKey``): the records it shows by id and version, and any text
+/// that can change under the same versions (a person's display name). Two pages of one
+/// template with equal keys and an equally shaped visitor (signed in or not, with a CSRF token
+/// or not) render to the same bytes but for the visitor's own values — their display name,
+/// profile link and CSRF token — which the renderer splices in (``PageSkeletons``).
+///
+/// The key is compared whole on every look-up (no digest), so two pages never share bytes by
+/// a hash collision.
+package struct PageContentKey: Hashable, Sendable {
+    package var numbers: [Int]
+    package var texts: [String]
+
+    package init(numbers: [Int] = [], texts: [String] = []) {
+        self.numbers = numbers
+        self.texts = texts
+    }
+}
+
+/// A page rendered once for everyone who sees it in the same shape, with holes where the
+/// visitor's own values go: the shared parts of a signed-in page are rendered once per version
+/// of what it shows, and each request copies them and escapes three short values into the holes.
+///
+/// A skeleton is made by rendering the page with a marker in place of each per-visitor value:
+/// `qbhole` followed by a random per-process nonce (128 bits, never sent: every marker is
+/// replaced before a page leaves) and the hole's number. The markers pass through HTML escaping
+/// unchanged, so the page around them is byte for byte what a render with the real values
+/// gives; the real values are escaped as `{{name}}` escapes them. The templates show the three
+/// values only as escaped interpolations, which `PageRendererTests` checks page by page against
+/// whole renders.
+///
+/// Bounded: once the bytes held pass ``maximumBytes`` it starts over empty; a skeleton whose
+/// key names an old version is never asked for again. Ownership: one `Mutex` around the table,
+/// taken once per keyed page to look up and once per skeleton made. Self-contained, so it can
+/// become a generic bounded cache.
+final class PageSkeletons: Sendable {
+    /// The per-visitor values, in hole-number order.
+    enum Hole: Int, CaseIterable {
+        case displayName, profileURL, csrfToken
+    }
+
+    struct Key: Hashable, Sendable {
+        let template: PageTemplate
+        let status: Int
+        let content: PageContentKey
+        let isSignedIn: Bool
+        let hasToken: Bool
+    }
+
+    /// Shared bytes with holes: `segments[i]`, then the value of `holes[i]`, ..., then the last segment.
+    struct Skeleton: Sendable {
+        let segments: [[UInt8]]
+        let holes: [Hole]
+        let bytes: Int
+    }
+
+    let maximumBytes: Int
+    /// The marker text for each hole, by hole number.
+    let markers: [String]
+    private let markerPrefix: [UInt8]
+    private let table = Mutex((skeletons: [Key: Skeleton](), bytes: 0))
+
+    init(maximumBytes: Int = 8 << 20) {
+        self.maximumBytes = maximumBytes
+        var nonce = "qbhole"
+        for byte in SecureRandom.bytes(16) {
+            let hex = String(byte, radix: 16)
+            nonce += hex.count == 1 ? "0" + hex : hex
+        }
+        markerPrefix = Array(nonce.utf8)
+        markers = Hole.allCases.map { nonce + "x\($0.rawValue)" }
+    }
+
+    func skeleton(for key: Key) -> Skeleton? {
+        table.withLock { $0.skeletons[key] }
+    }
+
+    func store(_ skeleton: Skeleton, for key: Key) {
+        guard skeleton.bytes <= maximumBytes else { return }
+        // The dropped table is released after the lock.
+        _ = table.withLock { table -> [Key: Skeleton]? in
+            var dropped: [Key: Skeleton]?
+            if table.bytes + skeleton.bytes > maximumBytes {
+                dropped = table.skeletons
+                table = ([:], 0)
+            }
+            if let old = table.skeletons.updateValue(skeleton, forKey: key) { table.bytes -= old.bytes }
+            table.bytes += skeleton.bytes
+            return dropped
+        }
+    }
+
+    /// Skeletons held now (for tests).
+    var count: Int { table.withLock { $0.skeletons.count } }
+
+    /// Cuts a page rendered with ``markers`` at each marker.
+    func skeleton(of rendered: [UInt8]) -> Skeleton {
+        var segments: [[UInt8]] = []
+        var holes: [Hole] = []
+        let prefix = markerPrefix
+        let markerLength = prefix.count + 2
+        var segmentStart = 0
+        var index = 0
+        let end = rendered.count
+        while index + markerLength <= end {
+            if rendered[index] == prefix[0], rendered[index..<index + prefix.count].elementsEqual(prefix),
+                rendered[index + prefix.count] == UInt8(ascii: "x"),
+                let hole = Hole(rawValue: Int(rendered[index + prefix.count + 1]) - Int(UInt8(ascii: "0")))
+            {
+                segments.append(Array(rendered[segmentStart..<index]))
+                holes.append(hole)
+                index += markerLength
+                segmentStart = index
+            } else {
+                index += 1
+            }
+        }
+        segments.append(Array(rendered[segmentStart...]))
+        return Skeleton(segments: segments, holes: holes, bytes: rendered.count)
+    }
+
+    /// The page for a visitor with `values` (escaped here, by hole number).
+    static func splice(_ skeleton: Skeleton, values: [String]) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(skeleton.bytes + skeleton.holes.count * 48)
+        for (index, segment) in skeleton.segments.enumerated() {
+            output.append(contentsOf: segment)
+            if index < skeleton.holes.count { HTMLEscaping.append(values[skeleton.holes[index].rawValue], to: &output) }
+        }
+        return output
+    }
+}
+
+extension PageContentKey {
+    /// A quote as cards show it: its id and version name its text, author and dates; who added
+    /// it is added too, since "a member" and "no one" do not change its version.
+    mutating func append(_ quote: Quote) {
+        numbers.append(quote.id.rawValue)
+        numbers.append(quote.version)
+        numbers.append(quote.addedBy?.rawValue ?? -1)
+    }
+
+    /// A quote, or a marker for none.
+    mutating func append(_ quote: Quote?) {
+        if let quote {
+            numbers.append(1)
+            append(quote)
+        } else {
+            numbers.append(0)
+        }
+    }
+
+    /// Quotes, after their count.
+    mutating func append(_ quotes: [Quote]) {
+        numbers.append(quotes.count)
+        for quote in quotes { append(quote) }
+    }
+
+    /// A person as pages show them: name, username, whether they have a photo; a marker for none.
+    mutating func append(_ user: User?) {
+        guard let user else {
+            numbers.append(-1)
+            return
+        }
+        numbers.append(user.id.rawValue)
+        numbers.append(user.photo == nil ? 0 : 1)
+        texts.append(user.username.rawValue)
+        texts.append(user.displayName)
+    }
+}

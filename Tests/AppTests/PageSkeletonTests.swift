@@ -1,0 +1,127 @@
+import App
+import Foundation
+import HTTPServer
+import Logging
+import Store
+import Templates
+import TestSupport
+import Testing
+
+/// Keyed pages are rendered once per key with holes for the visitor's values
+/// (``PageSkeletons``): every visitor gets exactly the bytes a whole render gives them, and
+/// anything the page shows changing gives a new key.
+@Suite struct PageSkeletonTests {
+    let at = Date(timeIntervalSince1970: 1_700_000_000)
+    let renderer: PageRenderer
+
+    init() throws {
+        renderer = PageRenderer(
+            source: .compiled(try TemplateLibrary(directory: RepositoryPaths.templates)), showsErrorDetails: false, logger: .discarding())
+    }
+
+    func user(_ id: Int, _ name: String, displayName: String) -> User {
+        User(
+            id: UserID(id), username: Username(name)!, displayName: displayName, passwordHash: PasswordHash(encoded: "$y$x"),
+            photo: nil, joinedAt: at)
+    }
+
+    func quote(_ id: Int, version: Int = 1, text: String? = nil, addedBy: Int? = 1) -> Quote {
+        Quote(
+            id: QuoteID(id), text: text ?? "Quote <\(id)> & “more”", author: "Author \(id)", version: version,
+            addedBy: addedBy.map { UserID($0) }, addedAt: at, updatedBy: nil, updatedAt: at.addingTimeInterval(Double(version)))
+    }
+
+    /// Signed out, with a pre-session token, and two signed-in people (one with a name to escape).
+    var visitors: [Visitor] {
+        [
+            Visitor(),
+            Visitor(csrfToken: "pre-session-token"),
+            Visitor(user: user(1, "ada", displayName: "Ada"), csrfToken: "token-of-ada"),
+            Visitor(user: user(2, "bob", displayName: "Bob <b>\"&'"), csrfToken: "token-of-bob_&"),
+        ]
+    }
+
+    var pages: [Page] {
+        let ada = user(1, "ada", displayName: "Ada")
+        let quotes = (1...25).map { quote($0) }
+        return [
+            HomeView.page(for: .showing(favourite: quotes[3], recent: Array(quotes.prefix(10)))),
+            HomeView.page(for: .showing(favourite: nil, recent: [])),
+            QuoteListView.page(for: .showing(Array(quotes.prefix(20)), page: 1, pageCount: 2, search: nil)),
+            QuoteListView.page(
+                for: .showing(Array(quotes.prefix(3)), page: 2, pageCount: 3, search: QuoteSearch(typed: "a <b>", matchCount: 41, isTruncated: true))),
+            QuoteView.page(for: .showing(quotes[0], addedBy: ada, isFavourite: false, canDelete: true)),
+            QuoteView.page(for: .showing(quotes[0], addedBy: nil, isFavourite: true, canDelete: false)),
+            ProfileView.page(for: .presenting(Profile(user: ada, favourite: quotes[2], addedQuotes: quotes), isOwn: true)),
+            ProfileView.page(for: .presenting(Profile(user: ada, favourite: nil, addedQuotes: []), isOwn: false)),
+            QuoteHistoryView.page(
+                for: .showing(
+                    quote(1, version: 3), versions: (1...3).reversed().map { VersionEntry(QuoteVersion(version: $0, text: "v\($0)", author: "A", editedBy: UserID(1), editedAt: at), editor: ada) },
+                    page: 1, pageCount: 1, canRestore: true)),
+        ]
+    }
+
+    @Test func everyVisitorGetsTheBytesOfAWholeRender() throws {
+        for page in pages {
+            #expect(page.sharedKey != nil, "\(page.template)")
+            var whole = page
+            whole.sharedKey = nil
+            for visitor in visitors {
+                // Twice: the first makes the skeleton, the second copies it.
+                for _ in 0..<2 {
+                    let spliced = renderer.response(for: page, visitor: visitor)
+                    let rendered = renderer.response(for: whole, visitor: visitor)
+                    #expect(spliced.body == rendered.body, "\(page.template) for \(visitor.user?.displayName ?? "nobody")")
+                    #expect(spliced.status == rendered.status)
+                    #expect(spliced.headers == rendered.headers)
+                }
+            }
+        }
+    }
+
+    @Test func visitorsOfOneShapeShareOneSkeletonAndSeeTheirOwnValues() throws {
+        let page = QuoteView.page(for: .showing(quote(7), addedBy: nil, isFavourite: false, canDelete: false))
+        let ada = String(decoding: renderer.response(for: page, visitor: visitors[2]).body, as: UTF8.self)
+        let bob = String(decoding: renderer.response(for: page, visitor: visitors[3]).body, as: UTF8.self)
+        #expect(renderer.skeletonCount == 1)
+        #expect(ada.contains("token-of-ada") && ada.contains(">Ada</a>") && !ada.contains("token-of-bob"))
+        #expect(bob.contains("token-of-bob_&amp;") && bob.contains("Bob &lt;b&gt;&quot;&amp;&#39;") && !bob.contains("Ada"))
+        #expect(!ada.contains("qbhole") && !bob.contains("qbhole"))
+        // Signed out is another shape.
+        _ = renderer.response(for: page, visitor: Visitor())
+        #expect(renderer.skeletonCount == 2)
+    }
+
+    @Test func anEditARenameAFavouriteOrADeleteRightGivesANewPage() throws {
+        let viewer = visitors[2]
+        func body(_ page: Page) -> String { String(decoding: renderer.response(for: page, visitor: viewer).body, as: UTF8.self) }
+        let adder = user(3, "cyd", displayName: "Cyd")
+        let before = body(QuoteView.page(for: .showing(quote(5, text: "Before"), addedBy: adder, isFavourite: false, canDelete: false)))
+        #expect(before.contains("Before") && before.contains("Cyd") && before.contains("Make favourite"))
+        let edited = body(QuoteView.page(for: .showing(quote(5, version: 2, text: "After"), addedBy: adder, isFavourite: false, canDelete: false)))
+        #expect(edited.contains("After") && !edited.contains("Before"))
+        let renamed = body(
+            QuoteView.page(
+                for: .showing(quote(5, version: 2, text: "After"), addedBy: user(3, "cyd", displayName: "Cydney"), isFavourite: false, canDelete: false)))
+        #expect(renamed.contains("Cydney"))
+        let favourite = body(
+            QuoteView.page(for: .showing(quote(5, version: 2, text: "After"), addedBy: adder, isFavourite: true, canDelete: true)))
+        #expect(favourite.contains("Your favourite") && favourite.contains("Delete") && !favourite.contains("Make favourite"))
+        // The list and home pages follow the quote's version.
+        let list = body(QuoteListView.page(for: .showing([quote(5, text: "Before")], page: 1, pageCount: 1, search: nil)))
+        let newList = body(QuoteListView.page(for: .showing([quote(5, version: 2, text: "After")], page: 1, pageCount: 1, search: nil)))
+        #expect(list.contains("Before") && newList.contains("After") && !newList.contains("Before"))
+        // A profile follows its person's name.
+        let profile = body(ProfileView.page(for: .presenting(Profile(user: adder, favourite: nil, addedQuotes: []), isOwn: false)))
+        let renamedProfile = body(
+            ProfileView.page(for: .presenting(Profile(user: user(3, "cyd", displayName: "Cydney"), favourite: nil, addedQuotes: []), isOwn: false)))
+        #expect(profile.contains("Cyd") && renamedProfile.contains("Cydney"))
+    }
+
+    @Test func aSignedOutVisitorAfterASignedInOneSeesNoTraceOfThem() throws {
+        let page = HomeView.page(for: .showing(favourite: quote(1), recent: [quote(1)]))
+        _ = renderer.response(for: page, visitor: visitors[2])
+        let after = String(decoding: renderer.response(for: page, visitor: Visitor()).body, as: UTF8.self)
+        #expect(!after.contains("Ada") && !after.contains("token-of-ada") && !after.contains("Sign out") && after.contains("Sign in"))
+    }
+}
