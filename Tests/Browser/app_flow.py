@@ -27,7 +27,10 @@ Chromium the way a new person would:
 - Sign out (header button): the header offers Sign in / Sign up again; a wrong password: 401,
   one generic message, the username kept; the right one: back on the page asked for
   (`/profile/edit`, through `return_to`);
-- on a 375 px wide window no page scrolls sideways.
+- on a 375 px wide window no page scrolls sideways;
+- axe-core (Tests/Browser/accessibility.py) finds no violation on any page the flow lands on,
+  at 375 px and 1280 px: every page `expect_page` sees, signed in and signed out, the forms with
+  problems (401, 409, 415, 422) and the error pages (403, 404) included.
 
 Every form is submitted with the submit button of that form (never the first button on the
 page: signed in, that is the header's Sign out). When the environment variable
@@ -51,12 +54,16 @@ from selenium.webdriver.support.wait import WebDriverWait
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Support"))
 from quotebook_server import Server, check  # noqa: E402,F401  (the path above; live_flow imports both from here)
+from accessibility import Audit  # noqa: E402  (beside this file)
 
 EINSTEIN = "Two things are infinite: the universe and human stupidity"
 ABELSON = "Programs must be written for people to read."
 WAIT = 10  # seconds: the longest any single step may take
 DESKTOP = (1280, 900)
 PHONE_WIDTH = 375
+
+# The axe-core audit of every page `expect_page` sees; None when a flow does not audit (live_flow).
+audit = None
 
 ADA = {"username": "ada", "display_name": "Ada Lovelace", "password": "analytical engine 1843"}
 GRACE = {"username": "grace", "display_name": "Grace Hopper", "password": "nanoseconds of wire"}
@@ -97,6 +104,9 @@ def expect_page(driver, expected_path, expected_status=200, what="the page"):
     got = status(driver)
     check(got == expected_status, f"{what}: expected status {expected_status} at {expected_path}, got {got}")
     check(driver.title, f"{what}: {expected_path} has no title")
+    if audit is not None:
+        signed_in = "Sign out" in nav_items(driver)
+        audit.page(driver, what if "signed" in what else f"{what}, signed {'in' if signed_in else 'out'}")
 
 
 def visit(driver, url, expected_path=None, expected_status=200):
@@ -280,6 +290,8 @@ def browser(javascript=True, console_log=False):
 # --- the flow -----------------------------------------------------------------------------------
 
 def flow(executable, root, data, files, drivers, servers):
+    global audit
+    audit = Audit(widths=(PHONE_WIDTH, DESKTOP[0]), height=DESKTOP[1])
     server = Server(executable, root, data)
     servers.append(server)
     url = server.url
@@ -458,6 +470,7 @@ def flow(executable, root, data, files, drivers, servers):
     expect_no_sideways_scroll(driver)
     fill(driver, "search-query", "<b>nothing</b>")
     submit(driver, form_with(driver, "#search-query"))
+    expect_page(driver, "/quotes", what="a search that finds nothing")
     check(not driver.find_elements(By.CSS_SELECTOR, "main b"), "markup in a query became an element")
     check("<b>nothing</b>" in text_of(driver, "main"), "the query with markup is not shown as text")
     visit(driver, url + added)
@@ -543,6 +556,17 @@ def flow(executable, root, data, files, drivers, servers):
     expect_page(driver, "/", what="Sign out")
     expect_signed_out(driver)
 
+    # Signed out, the pages anyone can read (each audited by expect_page): the list, a search with
+    # results and one without, a quote, its history, a profile, sign-up, and a page not found.
+    for page, expected_status in (("/quotes/1", 200), ("/quotes/1/history", 200), ("/users/ada", 200),
+                                  ("/signup", 200), ("/nowhere", 404)):
+        visit(driver, url + page, expected_status=expected_status)
+    visit(driver, url + "/quotes")
+    for query in ("einstein", "no such words"):
+        fill(driver, "search-query", query)
+        submit(driver, form_with(driver, "#search-query"))
+        expect_page(driver, "/quotes", what=f"searching for {query!r}")
+
     # Signed out, /profile/edit leads to sign-in; a wrong password first, then the right one.
     visit(driver, url + "/profile/edit", expected_path="/login")
     check(parse_qs(urlsplit(driver.current_url).query).get("return_to") == ["/profile/edit"],
@@ -564,6 +588,19 @@ def flow(executable, root, data, files, drivers, servers):
     for page in ("/quotes/1/edit", "/nowhere"):
         visit(driver, url + page, expected_status=404 if page == "/nowhere" else 200)
         expect_no_sideways_scroll(driver)
+
+    # A form whose CSRF token is wrong (a form left open across a restart, or forged): the 403 page.
+    visit(driver, url + "/profile/edit")
+    form = form_with(driver, "#display_name")
+    tokens = form.find_elements(By.CSS_SELECTOR, "input[type=hidden][name=csrf_token]")
+    check(len(tokens) == 1, f"the display name form has {len(tokens)} csrf_token fields")
+    driver.execute_script("arguments[0].value = 'forged'", tokens[0])
+    submit(driver, form)
+    check(status(driver) == 403, f"a forged CSRF token got {status(driver)}, not 403")
+    expect_page(driver, path(driver), 403, what="a form with a forged CSRF token")
+    expect_no_sideways_scroll(driver)
+
+    audit.check()
 
     server.stop()
 
@@ -616,5 +653,5 @@ if __name__ == "__main__":
     run(__doc__, "quotebook-browser-", flow_with_files,
         "browser: sign-up (422, then for real), edit (422, escaping, emoji, 409 between two people), "
         "favourite, add (422, then for real), search, history and restore, delete, photo (upload, 415, "
-        "remove), restart keeping the session, sign out, sign in (401, then return_to) and phone layout "
-        "all as expected")
+        "remove), restart keeping the session, sign out, sign in (401, then return_to), phone layout "
+        "and axe-core on every page (signed in and out, 375 and 1280 px) all as expected")

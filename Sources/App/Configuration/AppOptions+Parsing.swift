@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import Logging
 import Store
+import StorePostgres
 
 /// Reading the command line and the environment into a ``AppOptions/Command``.
 extension AppOptions {
