@@ -52,7 +52,7 @@ import Testing
 
     @Test func historyIsNewestFirstWithEditorsAndRestoreForTheSignedIn() async throws {
         let (controller, store) = try makeController()
-        guard case let .showing(quote, versions, _, _, canRestore) = try await controller.history(of: QuoteID(1), viewer: ada) else {
+        guard case let .showing(quote, versions, _, _, canRestore) = try await controller.history(of: QuoteID(1), viewer: ada).value() else {
             Issue.record("not showing")
             return
         }
@@ -60,12 +60,12 @@ import Testing
         #expect(versions.map(\.version.text) == ["Uno", "One"])
         #expect(versions.map(\.editor?.username.rawValue) == ["bob", "ada"])
         #expect(canRestore)
-        guard case .showing(_, _, _, _, let anonymous) = try await controller.history(of: QuoteID(1), viewer: nil) else {
+        guard case .showing(_, _, _, _, let anonymous) = try await controller.history(of: QuoteID(1), viewer: nil).value() else {
             Issue.record("not showing")
             return
         }
         #expect(!anonymous)
-        #expect(try await controller.history(of: QuoteID(3), viewer: ada) == .notFound)
+        #expect(try await controller.history(of: QuoteID(3), viewer: ada).value() == .notFound)
     }
 
     @Test func historyIsFiftyVersionsAPageNewestFirstAndReadsOnlyThePageAskedFor() async throws {
@@ -79,7 +79,7 @@ import Testing
         }
         let store = try StateStoreDouble(actions)
         let controller = QuoteController(store: store, now: { at })
-        guard case let .showing(quote, versions, page, pageCount, _) = try await controller.history(of: QuoteID(1), page: 2, viewer: nil)
+        guard case let .showing(quote, versions, page, pageCount, _) = try await controller.history(of: QuoteID(1), page: 2, viewer: nil).value()
         else {
             Issue.record("not showing")
             return
@@ -88,8 +88,8 @@ import Testing
         #expect((page, pageCount) == (2, 3))
         #expect(versions.map(\.version.version) == Array((21...70).reversed()))
         #expect(versions.map(\.version.text) == (21...70).reversed().map { "v\($0)" })
-        guard case .showing(_, let first, _, _, _) = try await controller.history(of: QuoteID(1), viewer: nil),
-            case .showing(_, let last, _, _, _) = try await controller.history(of: QuoteID(1), page: 3, viewer: nil)
+        guard case .showing(_, let first, _, _, _) = try await controller.history(of: QuoteID(1), viewer: nil).value(),
+            case .showing(_, let last, _, _, _) = try await controller.history(of: QuoteID(1), page: 3, viewer: nil).value()
         else {
             Issue.record("not showing")
             return
@@ -97,8 +97,8 @@ import Testing
         #expect(first.map(\.version.version) == Array((71...120).reversed()))
         #expect(last.map(\.version.version) == Array((1...20).reversed()))
         #expect(store.historyReads == [21...70, 71...120, 1...20], "each page reads its own versions, no more")
-        #expect(try await controller.history(of: QuoteID(1), page: 4, viewer: nil) == .noSuchPage(quote, pageCount: 3))
-        #expect(try await controller.history(of: QuoteID(1), page: 0, viewer: nil) == .noSuchPage(quote, pageCount: 3))
+        #expect(try await controller.history(of: QuoteID(1), page: 4, viewer: nil).value() == .noSuchPage(quote, pageCount: 3))
+        #expect(try await controller.history(of: QuoteID(1), page: 0, viewer: nil).value() == .noSuchPage(quote, pageCount: 3))
         #expect(store.historyReads.count == 3, "a page that does not exist reads nothing")
     }
 
@@ -122,7 +122,7 @@ import Testing
         let (controller, _) = try makeController(failing: true)
         await #expect(throws: StoreError.self) { try await controller.add(QuoteDraft(text: "x", author: "y"), by: ada) }
         await #expect(throws: StoreError.self) { try await controller.delete(QuoteID(1), by: ada) }
-        await #expect(throws: StoreError.self) { try await controller.history(of: QuoteID(1), viewer: nil) }
+        await #expect(throws: StoreError.self) { try await controller.history(of: QuoteID(1), viewer: nil).value() }
         await #expect(throws: StoreError.self) { try await controller.restore(QuoteID(1), version: 1, by: ada) }
     }
 }
@@ -138,14 +138,14 @@ import Testing
             .addQuote(QuoteDraft(text: "One", author: "A"), by: ada, at: at),
         ])
         let controller = QuoteController(store: store, now: { at })
-        #expect(controller.historyImmediately(of: QuoteID(1), viewer: ada) == nil, "not read yet")
-        let first = try await controller.history(of: QuoteID(1), viewer: ada)
-        #expect(try await controller.history(of: QuoteID(1), viewer: nil) != first, "the viewer is not kept")
-        #expect(controller.historyImmediately(of: QuoteID(1), viewer: ada) == first)
+        #expect(controller.history(of: QuoteID(1), viewer: ada).immediateValue == nil, "not read yet")
+        let first = try await controller.history(of: QuoteID(1), viewer: ada).value()
+        #expect(try await controller.history(of: QuoteID(1), viewer: nil).value() != first, "the viewer is not kept")
+        #expect(controller.history(of: QuoteID(1), viewer: ada).immediateValue == first)
         #expect(store.historyReads == [1...1])
         // A rename shows at once, without a read.
         _ = try await store.dispatch(.changeDisplayName(ada, to: "Ada L.", at: at))
-        guard case .showing(_, let renamed, _, _, _) = try await controller.history(of: QuoteID(1), viewer: ada) else {
+        guard case .showing(_, let renamed, _, _, _) = try await controller.history(of: QuoteID(1), viewer: ada).value() else {
             Issue.record("not showing")
             return
         }
@@ -153,8 +153,8 @@ import Testing
         #expect(store.historyReads == [1...1])
         // An edit is a new version: read again, and shown.
         _ = try await store.dispatch(.editQuote(QuoteID(1), QuoteDraft(text: "Two", author: "A"), baseVersion: 1, by: ada, at: at))
-        #expect(controller.historyImmediately(of: QuoteID(1), viewer: ada) == nil)
-        guard case .showing(_, let edited, _, _, _) = try await controller.history(of: QuoteID(1), viewer: ada) else {
+        #expect(controller.history(of: QuoteID(1), viewer: ada).immediateValue == nil)
+        guard case .showing(_, let edited, _, _, _) = try await controller.history(of: QuoteID(1), viewer: ada).value() else {
             Issue.record("not showing")
             return
         }
@@ -162,7 +162,7 @@ import Testing
         #expect(store.historyReads == [1...1, 1...2])
         // A deleted quote is gone, whatever was read.
         _ = try await store.dispatch(.deleteQuote(QuoteID(1), by: ada, at: at))
-        #expect(controller.historyImmediately(of: QuoteID(1), viewer: ada) == .notFound)
-        #expect(try await controller.history(of: QuoteID(1), viewer: ada) == .notFound)
+        #expect(controller.history(of: QuoteID(1), viewer: ada).immediateValue == .notFound)
+        #expect(try await controller.history(of: QuoteID(1), viewer: ada).value() == .notFound)
     }
 }

@@ -125,35 +125,25 @@ package struct QuoteController: Sendable {
 
     /// Page `page` (1-based) of quote `id`'s versions, newest first, ``historyPageSize`` a page,
     /// with who made each. Only that page's versions are read from the journal: the quote's
-    /// current version, in the state, says which they are (page 1 ends with it).
-    /// A page read before is not read again (``QuoteHistoryReads``).
-    package func history(of id: QuoteID, page: Int = 1, viewer: UserID?) async throws(StoreError) -> QuoteHistoryState {
-        guard let quote = store.state.quotes[id] else { return .notFound }
+    /// current version, in the state, says which they are (page 1 ends with it). A page read
+    /// before at the quote's current version is not read again (``QuoteHistoryReads``), and is
+    /// ready at once; so is the answer when there is nothing to read (no such quote or page).
+    package func history(of id: QuoteID, page: Int = 1, viewer: UserID?) -> Step<QuoteHistoryState> {
+        guard let quote = store.state.quotes[id] else { return .now(.notFound) }
         let pageCount = Self.pageCount(of: quote.version, size: Self.historyPageSize)
-        guard page >= 1, page <= pageCount else { return .noSuchPage(quote, pageCount: pageCount) }
+        guard page >= 1, page <= pageCount else { return .now(.noSuchPage(quote, pageCount: pageCount)) }
         let key = QuoteHistoryReads.Key(quote: id, version: quote.version, page: page)
         if let versions = historyReads.versions(for: key) {
-            return history(quote, versions: versions, page: page, pageCount: pageCount, viewer: viewer)
+            return .now(history(quote, versions: versions, page: page, pageCount: pageCount, viewer: viewer))
         }
         let newest = quote.version - (page - 1) * Self.historyPageSize
-        let versions = try await store.history(of: id, versions: max(1, newest - Self.historyPageSize + 1)...newest)
-        // Empty when the quote was deleted since the state was read.
-        guard !versions.isEmpty else { return .notFound }
-        historyReads.remember(versions, for: key)
-        return history(quote, versions: versions, page: page, pageCount: pageCount, viewer: viewer)
-    }
-
-    /// ``history(of:page:viewer:)`` when it needs no journal read: the page was read before at
-    /// the quote's current version, or there is nothing to read (no such quote or page). Nil
-    /// when the journal must be read.
-    package func historyImmediately(of id: QuoteID, page: Int = 1, viewer: UserID?) -> QuoteHistoryState? {
-        guard let quote = store.state.quotes[id] else { return .notFound }
-        let pageCount = Self.pageCount(of: quote.version, size: Self.historyPageSize)
-        guard page >= 1, page <= pageCount else { return .noSuchPage(quote, pageCount: pageCount) }
-        guard let versions = historyReads.versions(for: QuoteHistoryReads.Key(quote: id, version: quote.version, page: page)) else {
-            return nil
+        return .waiting { [self] in
+            let versions = try await store.history(of: id, versions: max(1, newest - Self.historyPageSize + 1)...newest)
+            // Empty when the quote was deleted since the state was read.
+            guard !versions.isEmpty else { return .notFound }
+            historyReads.remember(versions, for: key)
+            return history(quote, versions: versions, page: page, pageCount: pageCount, viewer: viewer)
         }
-        return history(quote, versions: versions, page: page, pageCount: pageCount, viewer: viewer)
     }
 
     /// The page of `quote`'s history holding `versions` (oldest first), with who made each as

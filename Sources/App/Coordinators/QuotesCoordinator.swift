@@ -77,9 +77,7 @@ package struct QuotesCoordinator: FlowCoordinator {
                 }
             }
         case .history(let id, let page):
-            return .waiting { [controller] in
-                .present(QuoteHistoryView.page(for: try await controller.history(of: id, page: page, viewer: visitor.user?.id)))
-            }
+            return controller.history(of: id, page: page, viewer: visitor.user?.id).then { .now(.present(QuoteHistoryView.page(for: $0))) }
         case .restore(let id):
             guard let user = visitor.user else { return .now(.present(ErrorView.page(for: .notFound))) }
             guard let version = form[QuoteFormField.version].flatMap(Int.init) else {
