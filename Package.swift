@@ -28,20 +28,21 @@ let package = Package(
             name: "CCrypt",
             providers: [.apt(["libcrypt-dev"])]
         ),
+        .target(name: "Basics", swiftSettings: strictSettings),
         .target(name: "Logging", swiftSettings: strictSettings),
         .systemLibrary(name: "CLinuxEvents"),
         .systemLibrary(name: "CByteSearch"),
-        .target(name: "HTTPServer", dependencies: ["CLinuxEvents", "Logging"], swiftSettings: strictSettings),
-        .target(name: "Templates", swiftSettings: strictSettings),
-        .target(name: "Store", dependencies: ["CSQLite", "CPostgres", "CByteSearch", "Logging"], swiftSettings: strictSettings),
+        .target(name: "HTTPServer", dependencies: ["Basics", "CLinuxEvents", "Logging"], swiftSettings: strictSettings),
+        .target(name: "Templates", dependencies: ["Basics"], swiftSettings: strictSettings),
+        .target(name: "Store", dependencies: ["Basics", "CSQLite", "CPostgres", "CByteSearch", "Logging"], swiftSettings: strictSettings),
         .target(
             name: "App",
-            dependencies: ["HTTPServer", "Templates", "Store", "Logging", "CCrypt"],
+            dependencies: ["Basics", "HTTPServer", "Templates", "Store", "Logging", "CCrypt"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "quotebook",
-            dependencies: ["App", "HTTPServer", "Templates", "Store", "Logging"],
+            dependencies: ["Basics", "App", "HTTPServer", "Templates", "Store", "Logging"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -66,12 +67,17 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["App", "HTTPServer", "Templates", "Store", "Logging"],
+            dependencies: ["Basics", "App", "HTTPServer", "Templates", "Store", "Logging"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "BasicsTests",
+            dependencies: ["Basics", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "HTTPServerTests",
-            dependencies: ["HTTPServer", "Logging", "TestSupport"],
+            dependencies: ["Basics", "HTTPServer", "Logging", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -82,17 +88,17 @@ let package = Package(
         ),
         .testTarget(
             name: "StoreTests",
-            dependencies: ["Store", "TestSupport"],
+            dependencies: ["Basics", "Store", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "AppTests",
-            dependencies: ["App", "Store", "Templates", "HTTPServer", "TestSupport"],
+            dependencies: ["Basics", "App", "Store", "Templates", "HTTPServer", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["App", "Store", "Templates", "HTTPServer", "TestSupport", "quotebook"],
+            dependencies: ["Basics", "App", "Store", "Templates", "HTTPServer", "TestSupport", "quotebook"],
             swiftSettings: strictSettings
         ),
     ],

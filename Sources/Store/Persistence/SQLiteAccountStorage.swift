@@ -1,3 +1,4 @@
+import Basics
 package import Foundation
 
 /// Sessions, secrets and photos (with what keeps each photo, see ``PhotoStorage``) in the SQLite

@@ -1,3 +1,5 @@
+import Basics
+
 /// Reads a SQLite database through a connection of its own to the file, on a queue of its own.
 /// In WAL mode readers and the writer do not block each other
 /// (https://sqlite.org/wal.html#concurrency), so what it reads neither waits for the work queued

@@ -1,3 +1,5 @@
+import Basics
+
 /// The way into PostgreSQL from async code: owns one ``PostgresConnection`` and runs every call
 /// on its own serial dispatch queue, so libpq's blocking round trips, reconnections and
 /// notification waits never hold a cooperative-pool thread or an event loop.
