@@ -28,27 +28,28 @@ let package = Package(
             name: "CCrypt",
             providers: [.apt(["libcrypt-dev"])]
         ),
+        .target(name: "Basics", swiftSettings: strictSettings),
         .target(name: "Logging", swiftSettings: strictSettings),
         .systemLibrary(name: "CLinuxEvents"),
         .systemLibrary(name: "CByteSearch"),
-        .target(name: "HTTPServer", dependencies: ["CLinuxEvents", "Logging"], swiftSettings: strictSettings),
-        .target(name: "Templates", swiftSettings: strictSettings),
-        .target(name: "Store", dependencies: ["CByteSearch", "Logging"], swiftSettings: strictSettings),
-        .target(name: "StoreSQLite", dependencies: ["Store", "CSQLite", "Logging"], swiftSettings: strictSettings),
-        .target(name: "StorePostgres", dependencies: ["Store", "CPostgres", "Logging"], swiftSettings: strictSettings),
+        .target(name: "HTTPServer", dependencies: ["Basics", "CLinuxEvents", "Logging"], swiftSettings: strictSettings),
+        .target(name: "Templates", dependencies: ["Basics"], swiftSettings: strictSettings),
+        .target(name: "Store", dependencies: ["Basics", "CByteSearch", "Logging"], swiftSettings: strictSettings),
+        .target(name: "StoreSQLite", dependencies: ["Basics", "Store", "CSQLite", "Logging"], swiftSettings: strictSettings),
+        .target(name: "StorePostgres", dependencies: ["Basics", "Store", "CPostgres", "Logging"], swiftSettings: strictSettings),
         .target(
             name: "StoreBackend",
-            dependencies: ["Store", "StoreSQLite", "StorePostgres", "Logging"],
+            dependencies: ["Basics", "Store", "StoreSQLite", "StorePostgres", "Logging"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "App",
-            dependencies: ["HTTPServer", "Templates", "Store", "StorePostgres", "Logging", "CCrypt"],
+            dependencies: ["Basics", "HTTPServer", "Templates", "Store", "StorePostgres", "Logging", "CCrypt"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "quotebook",
-            dependencies: ["App", "HTTPServer", "Templates", "Store", "StoreBackend", "Logging"],
+            dependencies: ["Basics", "App", "HTTPServer", "Templates", "Store", "StoreBackend", "Logging"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -73,12 +74,17 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["App", "HTTPServer", "Templates", "Store", "StoreSQLite", "StorePostgres", "StoreBackend", "Logging"],
+            dependencies: ["Basics", "App", "HTTPServer", "Templates", "Store", "StoreSQLite", "StorePostgres", "StoreBackend", "Logging"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "BasicsTests",
+            dependencies: ["Basics", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "HTTPServerTests",
-            dependencies: ["HTTPServer", "Logging", "TestSupport"],
+            dependencies: ["Basics", "HTTPServer", "Logging", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -89,12 +95,12 @@ let package = Package(
         ),
         .testTarget(
             name: "StoreTests",
-            dependencies: ["Store", "StoreSQLite", "StorePostgres", "StoreBackend", "TestSupport"],
+            dependencies: ["Basics", "Store", "StoreSQLite", "StorePostgres", "StoreBackend", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "AppTests",
-            dependencies: ["App", "Store", "StoreSQLite", "StorePostgres", "StoreBackend", "Templates", "HTTPServer", "TestSupport"],
+            dependencies: ["Basics", "App", "Store", "StoreSQLite", "StorePostgres", "StoreBackend", "Templates", "HTTPServer", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

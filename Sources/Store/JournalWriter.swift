@@ -1,3 +1,4 @@
+import Basics
 import Logging
 
 /// The journal's owner once the store is running: appends each batch the store hands it in one

@@ -1,4 +1,5 @@
 package import Store
+import Basics
 
 /// The way into PostgreSQL from async code: owns one ``PostgresConnection`` and runs every call
 /// on its own serial dispatch queue, so libpq's blocking round trips, reconnections and

@@ -1,4 +1,5 @@
 package import Store
+import Basics
 
 /// Where a PostgreSQL database is and who connects to it, parsed from
 /// `postgres://USER[:PASSWORD]@HOST[:PORT]/DB` (a subset of libpq's connection URIs,
@@ -80,18 +81,8 @@ package struct PostgresURL: Sendable, Equatable {
 
     /// Undoes percent-escapes; the result must be UTF-8 without NUL (libpq takes C strings).
     private static func decode(_ text: Substring, part: String) throws(StoreError) -> String {
-        var bytes: [UInt8] = []
-        var iterator = text.utf8.makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = iterator.next().flatMap(PostgresBytea.hexValue), let low = iterator.next().flatMap(PostgresBytea.hexValue)
-            else {
-                throw invalid("the \(part) has a malformed percent-escape")
-            }
-            bytes.append(high << 4 | low)
+        guard let bytes = try? PercentEncoding.decode(text.utf8, plusIsSpace: false) else {
+            throw invalid("the \(part) has a malformed percent-escape")
         }
         guard let decoded = String(validating: bytes, as: UTF8.self), !bytes.contains(0) else {
             throw invalid("the \(part) is not UTF-8 text without NUL")

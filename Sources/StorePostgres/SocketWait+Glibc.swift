@@ -1,3 +1,4 @@
+import Basics
 import Glibc
 
 /// Waiting on a descriptor with `poll(2)`, for ``PostgresConnection``'s notifications.
@@ -10,14 +11,13 @@ enum SocketWait {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        while true {
+        let ready = SystemCall.retryingInterrupts {
             let (seconds, attoseconds) = clock.now.duration(to: deadline).components
             // Rounded up, so a wait never ends just before its deadline and spins.
             let milliseconds = max(0, seconds * 1_000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
-            let ready = poll(&descriptor, 1, Int32(clamping: milliseconds))
-            if ready >= 0 { return ready > 0 }
-            if errno != EINTR { return false }
+            return poll(&descriptor, 1, Int32(clamping: milliseconds))
         }
+        return ready > 0
     }
 
     /// Whether `fd` has something to read, has hung up or is in error, right now.

@@ -1,3 +1,4 @@
+import Basics
 import Glibc
 import Store
 
@@ -18,9 +19,8 @@ final class DataDirectoryLock {
         guard fd >= 0 else {
             throw StoreError.dataDirectory(path: directory, reason: "cannot open \(path): errno \(errno)")
         }
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+        if SystemCall.retryingInterrupts({ flock(fd, LOCK_EX | LOCK_NB) }) != 0 {
             let code = errno
-            if code == EINTR { continue }
             Glibc.close(fd)
             fd = -1
             let reason = code == EWOULDBLOCK ? "another Quotebook process is using it" : "cannot lock \(path): errno \(code)"

@@ -1,4 +1,5 @@
 package import Store
+import Basics
 
 /// Reads a SQLite database through a connection of its own to the file, on a queue of its own.
 /// In WAL mode readers and the writer do not block each other

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Glibc
 package import Store
@@ -64,11 +65,8 @@ package actor SnapshotFile: SnapshotSaver {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
+                let written = SystemCall.retryingInterrupts { Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset) }
+                if written < 0 { return false }
                 offset += written
             }
             return true

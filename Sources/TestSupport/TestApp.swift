@@ -1,4 +1,5 @@
 package import App
+package import Basics
 package import Foundation
 package import HTTPServer
 package import Logging

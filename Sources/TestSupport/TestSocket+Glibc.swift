@@ -1,3 +1,4 @@
+import Basics
 import Glibc
 
 /// Blocking socket calls for the test clients (``SocketClient`` and HTTPServerTests' raw client);
@@ -53,8 +54,9 @@ package enum TestSocket {
     package static func send(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if sent < 0 && errno == EINTR { continue }
+            let sent = bytes[offset...].withUnsafeBytes { buffer in
+                SystemCall.retryingInterrupts { Glibc.send(fd, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL)) }
+            }
             guard sent > 0 else { return false }
             offset += sent
         }

@@ -1,6 +1,7 @@
 // The composition root: reads the configuration, builds every dependency once, injects each into
 // the next through initialisers, and runs the server. Nothing else lives here.
 import App
+import Basics
 import Foundation
 import HTTPServer
 import Logging

@@ -1,3 +1,4 @@
+import Basics
 package import Foundation
 package import Store
 

@@ -1,5 +1,5 @@
+import Basics
 package import Store
-import Synchronization
 
 /// Where ``ProfileController`` keeps built profiles: listing someone's quotes scans the book,
 /// so a profile is built once per change of the state, not once per view.
@@ -13,38 +13,26 @@ package protocol ProfileCaching: Sendable {
     func invalidateAll()
 }
 
-/// The in-memory ``ProfileCaching``: a dictionary behind a mutex, bounded.
+/// The in-memory ``ProfileCaching``: a ``BoundedCache`` of at most `capacity` profiles (it
+/// starts over when full), whose revision is the generation.
 package final class ProfileCache: ProfileCaching {
-    private struct Contents {
-        var generation: UInt64 = 0
-        var profiles: [Username: Profile] = [:]
-    }
-
-    private let contents = Mutex(Contents())
-    private let capacity: Int
+    private let profiles: BoundedCache<Username, Profile>
 
     package init(capacity: Int = 1_000) {
-        self.capacity = max(1, capacity)
+        profiles = BoundedCache(countLimit: max(1, capacity))
     }
 
-    package var generation: UInt64 { contents.withLock { $0.generation } }
+    package var generation: UInt64 { profiles.revision }
 
     package func profile(for username: Username) -> Profile? {
-        contents.withLock { $0.profiles[username] }
+        profiles.value(forKey: username)
     }
 
     package func store(_ profile: Profile, generation: UInt64) {
-        contents.withLock { contents in
-            guard contents.generation == generation else { return }
-            if contents.profiles.count >= capacity { contents.profiles.removeAll(keepingCapacity: true) }
-            contents.profiles[profile.user.username] = profile
-        }
+        profiles.insert(profile, forKey: profile.user.username, revision: generation)
     }
 
     package func invalidateAll() {
-        contents.withLock { contents in
-            contents.generation &+= 1
-            contents.profiles.removeAll(keepingCapacity: true)
-        }
+        profiles.invalidateAll()
     }
 }

@@ -1,5 +1,5 @@
+import Basics
 package import HTTPServer
-import Synchronization
 
 /// Finished responses to signed-out GETs of the quote book's pages, by request target, for one
 /// store revision: a page that nothing about changed is sent again without routing, reading the
@@ -13,11 +13,12 @@ import Synchronization
 /// older revision neither finds nor stores anything. So no page is served from before a change
 /// its request could see, without any observer to run on a write.
 ///
-/// Bounded: once the bodies it holds pass ``maximumBytes`` it starts over empty (searches can
-/// name any number of targets; the common pages come back at once).
+/// Bounded: a ``BoundedCache`` of at most ``maximumBytes`` of bodies, which starts over empty
+/// when a page would pass them (searches can name any number of targets; the common pages come
+/// back at once), and whose revision is the store's.
 ///
-/// Ownership: the entries sit in one `Mutex`, taken by every event loop for one dictionary look-up
-/// or insert; responses are values, so handing one out copies references, not bytes.
+/// Ownership: the pages sit in the ``BoundedCache``'s `Mutex`, taken by every event loop for one
+/// look-up or insert; responses are values, so handing one out copies references, not bytes.
 package final class PageCache: Sendable {
     /// A cached page: the response as sent, and what a hit needs to answer like a render would.
     package struct Entry: Sendable {
@@ -34,47 +35,25 @@ package final class PageCache: Sendable {
         }
     }
 
-    private struct Generation {
-        var revision: UInt64 = 0
-        var entries: [String: Entry] = [:]
-        var bytes = 0
-    }
-
     /// Body bytes held before the cache starts over.
-    package let maximumBytes: Int
-    private let generation = Mutex(Generation())
+    package var maximumBytes: Int { pages.costLimit }
+    private let pages: BoundedCache<String, Entry>
 
     package init(maximumBytes: Int = 8 << 20) {
-        self.maximumBytes = maximumBytes
+        pages = BoundedCache(costLimit: maximumBytes) { $0.response.body.count }
     }
 
     /// The page for `target` rendered at `revision`, if cached.
     package func entry(for target: String, revision: UInt64) -> Entry? {
-        generation.withLock { $0.revision == revision ? $0.entries[target] : nil }
+        pages.value(forKey: target, revision: revision)
     }
 
     /// Keeps `entry` as the page for `target` at `revision`; ignored when the cache already holds
     /// a newer revision (the entry was rendered from an older state than the pages it holds).
     package func store(_ entry: Entry, for target: String, revision: UInt64) {
-        let size = entry.response.body.count
-        guard size <= maximumBytes else { return }
-        // The dropped generation is returned and released after the lock: freeing its bodies
-        // takes no one else's time.
-        _ = generation.withLock { generation -> [String: Entry]? in
-            var dropped: [String: Entry]?
-            if revision != generation.revision || generation.bytes + size > maximumBytes {
-                guard revision >= generation.revision else { return nil }
-                dropped = generation.entries
-                generation = Generation(revision: revision)
-            }
-            if let old = generation.entries.updateValue(entry, forKey: target) { generation.bytes -= old.response.body.count }
-            generation.bytes += size
-            return dropped
-        }
+        pages.insert(entry, forKey: target, revision: revision)
     }
 
     /// How many pages are cached now (for tests).
-    package var count: Int {
-        generation.withLock { $0.entries.count }
-    }
+    package var count: Int { pages.count }
 }

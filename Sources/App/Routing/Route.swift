@@ -1,3 +1,4 @@
+import Basics
 package import HTTPServer
 
 /// A typed identifier for one page or action of the app: the only place URLs are spelled.

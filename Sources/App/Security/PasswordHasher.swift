@@ -1,3 +1,5 @@
+package import Basics
+
 /// Password hashing and checking for the app, run on a ``BlockingThreadPool`` so the slow
 /// yescrypt work never holds an event loop or a cooperative-pool thread.
 ///

@@ -1,4 +1,4 @@
-import HTTPServer
+import Basics
 
 /// The SHA-256 hash function of FIPS 180-4 §6.2, in pure Swift.
 ///

@@ -1,3 +1,4 @@
+import Basics
 import Glibc
 
 /// Cryptographically secure random bytes from the kernel's `getrandom(2)` pool.
@@ -19,9 +20,8 @@ package enum SecureRandom {
             var filled = 0
             while filled < count {
                 let chunk = min(count - filled, maximumChunk)
-                guard getentropy(buffer.baseAddress! + filled, chunk) == 0 else {
+                guard SystemCall.retryingInterrupts({ getentropy(buffer.baseAddress! + filled, chunk) }) == 0 else {
                     let code = errno
-                    if code == EINTR { continue }
                     fatalError("getentropy/getrandom failed with errno \(code) (\(String(cString: strerror(code)))); no safe fallback")
                 }
                 filled += chunk

@@ -1,4 +1,4 @@
-import Synchronization
+import Basics
 
 /// CSRF tokens for forms (SPEC.md: every POST form carries a hidden `csrf_token`).
 ///
@@ -7,10 +7,17 @@ import Synchronization
 /// Nothing per form is stored, a token from one session is useless in another, and a forged
 /// cross-site POST cannot read the token from the page.
 ///
-/// A binding's token never changes, so each is computed once and kept in a small bounded cache
-/// keyed by the whole binding (``CSRFTokenCache``): a page with forms costs a dictionary look-up, not
+/// A binding's token never changes, so each is computed once and kept in a small
+/// ``BoundedCache`` keyed by the whole binding: a page with forms costs a dictionary look-up, not
 /// an HMAC. The cache only remembers what the HMAC gives; it decides nothing. A token is still
 /// valid only for the binding it was computed for, and checking one still compares every byte.
+///
+/// The cache is bounded because anyone can send any pre-session cookie (when full it starts
+/// over; the live bindings come back at once). What it holds is secret (a token is what a
+/// cross-site forger lacks), so it is never logged and lives only in this process, like the key
+/// it is derived from. Whether a binding is cached changes only how fast its token comes back,
+/// and asking about a binding means knowing it: a session id or a pre-session cookie, each
+/// itself a secret of 128 bits or more.
 package struct CSRFProtection: Sendable {
     static let preSessionTokenByteCount = 16
 
@@ -23,19 +30,19 @@ package struct CSRFProtection: Sendable {
     }
 
     private let key: [UInt8]
-    private let tokens: CSRFTokenCache
+    private let tokens: BoundedCache<Binding, String>
 
     /// `cacheLimit`: how many bindings' tokens are kept at most (the cache starts over when full).
     package init(key: [UInt8], cacheLimit: Int = 4_096) {
         self.key = key
-        tokens = CSRFTokenCache(limit: max(1, cacheLimit))
+        tokens = BoundedCache(countLimit: max(1, cacheLimit))
     }
 
     /// The token forms carry for `binding`.
     package func token(for binding: Binding) -> String {
-        if let token = tokens.token(for: binding) { return token }
+        if let token = tokens.value(forKey: binding) { return token }
         let token = Base64URL.encode(HMACSHA256.authenticationCode(for: Self.message(for: binding), key: key))
-        tokens.remember(token, for: binding)
+        tokens.insert(token, forKey: binding)
         return token
     }
 
@@ -64,42 +71,4 @@ package struct CSRFProtection: Sendable {
         case .preSession(let value): Array("pre-session:".utf8) + Array(value.utf8)
         }
     }
-}
-
-/// Tokens by binding, so a binding seen again costs no HMAC: bounded, because anyone can send
-/// any pre-session cookie (when full it starts over; the live bindings come back at once).
-///
-/// What it holds is secret (a token is what a cross-site forger lacks), so it is never logged
-/// and lives only in this process, like the key it is derived from. Whether a binding is cached
-/// changes only how fast its token comes back, and asking about a binding means knowing it: a
-/// session id or a pre-session cookie, each itself a secret of 128 bits or more.
-///
-/// Ownership: one `Mutex` around the dictionary, taken by every event loop for one look-up or
-/// insert.
-private final class CSRFTokenCache: Sendable {
-    private let tokens = Mutex([CSRFProtection.Binding: String]())
-    private let limit: Int
-
-    init(limit: Int) {
-        self.limit = limit
-    }
-
-    func token(for binding: CSRFProtection.Binding) -> String? {
-        tokens.withLock { $0[binding] }
-    }
-
-    func remember(_ token: String, for binding: CSRFProtection.Binding) {
-        // The dropped entries are released after the lock.
-        _ = tokens.withLock { tokens -> [CSRFProtection.Binding: String]? in
-            var dropped: [CSRFProtection.Binding: String]?
-            if tokens[binding] == nil, tokens.count >= limit {
-                dropped = tokens
-                tokens = [:]
-            }
-            tokens[binding] = token
-            return dropped
-        }
-    }
-
-    var count: Int { tokens.withLock { $0.count } }
 }

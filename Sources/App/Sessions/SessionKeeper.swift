@@ -1,3 +1,4 @@
+import Basics
 package import Foundation
 package import Store
 import Synchronization
@@ -128,75 +129,64 @@ package final class SessionKeeper: Sendable {
     }
 }
 
-/// The keeper's sessions by id (token hash), bounded so unknown tokens cannot grow it, with
-/// whether storage lets it cache at all and a generation every ending bumps.
+/// The keeper's sessions by id (token hash): a ``BoundedCache`` (so unknown tokens cannot grow
+/// it; it starts over when full), with whether storage lets it cache at all. Its revision is the
+/// generation: every ending moves it on, so a read of storage that began before cannot cache
+/// what it found, while the other sessions stay.
+///
+/// `isFollowing` is an atomic flag beside the cache rather than in its lock. What makes that
+/// safe: ``handle(_:)`` changes the flag and then moves the revision on (dropping everything),
+/// while ``remember(_:ifGeneration:)`` takes the revision, then reads the flag, then inserts
+/// stamped with that revision. An insert that saw the flag set before an interruption cleared
+/// it is stamped with a revision the interruption has since passed, so it is ignored, or it came
+/// first and the interruption drops it: nothing is ever kept while storage cannot hear endings.
 private final class SessionCache: Sendable {
-    private struct State {
-        var records: [[UInt8]: SessionRecord] = [:]
-        /// Whether storage hears endings now (``SessionStorageEvent``); when not, nothing is kept.
-        var isFollowing = false
-        var generation: UInt64 = 0
-
-        mutating func forgetAll() {
-            generation &+= 1
-            records = [:]
-        }
-    }
-
-    private let state = Mutex(State())
-    private let limit: Int
+    private let records: BoundedCache<[UInt8], SessionRecord>
+    /// Whether storage hears endings now (``SessionStorageEvent``); when not, nothing is kept.
+    private let isFollowing = Atomic(false)
 
     init(limit: Int) {
-        self.limit = limit
+        records = BoundedCache(countLimit: limit)
     }
 
     /// Take it before reading storage and pass it to ``remember(_:ifGeneration:)``.
-    var generation: UInt64 { state.withLock { $0.generation } }
+    var generation: UInt64 { records.revision }
 
     func record(for id: [UInt8]) -> SessionRecord? {
-        state.withLock { $0.records[id] }
+        records.value(forKey: id)
     }
 
     /// Keeps `record` if storage hears endings and, given a `generation`, no session ended since.
     func remember(_ record: SessionRecord, ifGeneration generation: UInt64?) {
-        state.withLock { state in
-            guard state.isFollowing, generation == nil || generation == state.generation else { return }
-            if state.records[record.id] == nil, state.records.count >= limit { state.records.remove(at: state.records.startIndex) }
-            state.records[record.id] = record
-        }
+        let stamp = generation ?? records.revision
+        guard isFollowing.load(ordering: .sequentiallyConsistent) else { return }
+        records.insert(record, forKey: record.id, revision: stamp)
     }
 
     /// Removes `id` because storage no longer has it: nothing to fence off, so unknown tokens
     /// cannot keep other reads from being cached.
     func drop(_ id: [UInt8]) {
-        _ = state.withLock { $0.records.removeValue(forKey: id) }
+        records.removeValue(forKey: id)
     }
 
     /// Removes `id` because it ended: a read of it already under way must not cache it.
     func forget(_ id: [UInt8]) {
-        state.withLock { state in
-            state.generation &+= 1
-            state.records[id] = nil
-        }
+        records.invalidate(id)
     }
 
     func forgetSessions(unusedSince cutoff: Date) {
-        state.withLock { state in state.records = state.records.filter { $0.value.lastUsedAt >= cutoff } }
+        records.removeAll { $0.lastUsedAt < cutoff }
     }
 
     func handle(_ event: SessionStorageEvent) {
         switch event {
         case .ended(let id): forget(id)
         case .interrupted:
-            state.withLock { state in
-                state.forgetAll()
-                state.isFollowing = false
-            }
+            isFollowing.store(false, ordering: .sequentiallyConsistent)
+            records.invalidateAll()
         case .following:
-            state.withLock { state in
-                state.forgetAll()
-                state.isFollowing = true
-            }
+            isFollowing.store(true, ordering: .sequentiallyConsistent)
+            records.invalidateAll()
         }
     }
 }

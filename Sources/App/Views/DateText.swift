@@ -1,5 +1,5 @@
+import Basics
 package import Foundation
-import HTTPServer
 
 /// How pages write dates: `22 Nov 2026, 07:32 UTC` for people, ISO 8601 for `<time datetime>`,
 /// from ``CivilDate``'s arithmetic (Foundation's `Calendar` costs microseconds a date).

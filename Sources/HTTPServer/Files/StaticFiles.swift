@@ -1,5 +1,5 @@
+import Basics
 package import Foundation
-import Synchronization
 
 /// Serves regular files below a root folder (`Public/`) for GET and HEAD, with validators and
 /// conditional requests (RFC 9110 §8.8 `ETag`/`Last-Modified`, §13.1 `If-None-Match`/
@@ -10,11 +10,16 @@ import Synchronization
 /// ``StaticPath`` (no `..`, encoded separators, backslashes, NUL, bad UTF-8), then the file's
 /// real path (symlinks resolved) must still lie inside the root's real path.
 ///
-/// File contents up to ``cacheableSize`` are kept in a bounded ``StaticFileCache`` (one entry
-/// per real file, found by the decoded and vetted request path, at most `cacheEntryLimit`
-/// files and `cacheByteLimit` bytes) and revalidated with one `stat` per request (size, inode
-/// and modification time), so a changed file is served fresh. The cache is the only mutable
-/// state and sits in a `Mutex` shared by copies of the value.
+/// File contents up to ``cacheableSize`` are kept in memory and revalidated with one `stat` per
+/// request (size, inode and modification time), so a changed file is served fresh. Two
+/// ``BoundedCache``s hold them, each of at most `cacheEntryLimit` entries and starting over when
+/// full: the files by real path (symlinks resolved; at most `cacheByteLimit` body bytes), and
+/// the real path by request path *after* percent-decoding and vetting (the segments of
+/// ``StaticPath`` joined with `/`), never by the raw target. So `/%73ite.css`, `/site%2Ecss` and
+/// `/site%2ecss` are all `site.css`, encoding variants cannot multiply entries, aliases of one
+/// file (a symlink inside the root) share its single entry, and a client asking for any number
+/// of paths can never grow either table. The caches are the only mutable state, shared by
+/// copies of the value.
 package struct StaticFiles: Sendable {
     private struct Entry: Sendable {
         var realPath: String
@@ -29,16 +34,10 @@ package struct StaticFiles: Sendable {
 
     private let rootPath: String?
     private let cacheControl: String
-    private let box: CacheBox
-
-    /// Shares the cache between copies of the value (a `Mutex` cannot be copied).
-    private final class CacheBox: Sendable {
-        let cache: Mutex<StaticFileCache<Entry>>
-
-        init(entryLimit: Int, byteLimit: Int) {
-            cache = Mutex(StaticFileCache(entryLimit: entryLimit, byteLimit: byteLimit))
-        }
-    }
+    /// Cached files by real path; each costs its body's size.
+    private let files: BoundedCache<String, Entry>
+    /// The real path by decoded request path.
+    private let realPaths: BoundedCache<String, String>
 
     /// - Parameters:
     ///   - root: the folder whose files are served at the same relative paths.
@@ -51,12 +50,13 @@ package struct StaticFiles: Sendable {
     ) {
         rootPath = FileSystem.realPath(root.path)
         self.cacheControl = cacheControl
-        box = CacheBox(entryLimit: cacheEntryLimit, byteLimit: cacheByteLimit)
+        files = BoundedCache(countLimit: cacheEntryLimit, costLimit: cacheByteLimit) { $0.body?.count ?? 0 }
+        realPaths = BoundedCache(countLimit: cacheEntryLimit)
     }
 
     /// What the cache holds now: files, distinct request paths, and body bytes.
     package var cacheUsage: (files: Int, paths: Int, bytes: Int) {
-        box.cache.withLock { ($0.fileCount, $0.aliasCount, $0.byteCount) }
+        (files.count, realPaths.count, files.totalCost)
     }
 
     /// The response for a GET or HEAD of `request.path` when a regular file exists there under
@@ -79,10 +79,10 @@ package struct StaticFiles: Sendable {
     private func entry(for path: String, rootPath: String) -> Entry? {
         guard let segments = StaticPath.segments(ofEncodedPath: path), !segments.isEmpty else { return nil }
         let relativePath = segments.joined(separator: "/")
-        if let cached = box.cache.withLock({ $0.value(forPath: relativePath) }),
-            let status = FileSystem.status(of: cached.realPath), status == cached.value.status
+        if let realPath = realPaths.value(forKey: relativePath), let cached = files.value(forKey: realPath),
+            let status = FileSystem.status(of: realPath), status == cached.status
         {
-            return cached.value
+            return cached
         }
         let candidate = rootPath + "/" + relativePath
         guard let realPath = FileSystem.realPath(candidate), realPath.hasPrefix(rootPath + "/"),
@@ -105,7 +105,8 @@ package struct StaticFiles: Sendable {
                 return nil
             }
             entry.body = body
-            box.cache.withLock { $0.insert(entry, cost: body.count, realPath: realPath, forPath: relativePath) }
+            files.insert(entry, forKey: realPath)
+            realPaths.insert(realPath, forKey: relativePath)
         }
         return entry
     }

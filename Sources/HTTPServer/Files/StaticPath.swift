@@ -1,3 +1,5 @@
+import Basics
+
 /// Turns a percent-encoded request path into safe path segments below a root folder.
 ///
 /// Rejects (nil) anything that could leave the root or name something odd: `.` and `..`

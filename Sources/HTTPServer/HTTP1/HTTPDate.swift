@@ -1,3 +1,5 @@
+import Basics
+
 /// The IMF-fixdate format of `Date`, `Last-Modified` and `If-Modified-Since`
 /// (RFC 9110 §5.6.7), e.g. `Sun, 06 Nov 1994 08:49:37 GMT`, computed without C or Foundation.
 package enum HTTPDate {

@@ -1,3 +1,5 @@
+import Basics
+
 extension HTTPRequestParser {
     /// `chunk = chunk-size [ chunk-ext ] CRLF chunk-data CRLF` (RFC 9112 §7.1): extensions are
     /// ignored, a size that overflows is a 400, one that passes the body limit a 413.

@@ -1,3 +1,5 @@
+import Basics
+
 /// Fields of an `application/x-www-form-urlencoded` body or query (WHATWG URL §5.1): `&`
 /// separates pairs, `=` name from value, `+` is a space, `%XX` a byte; names and values are UTF-8.
 package struct URLEncodedForm: Sendable, Equatable {

@@ -1,3 +1,4 @@
+import Basics
 import Glibc
 
 /// Thin wrappers over the file-system calls ``StaticFiles`` needs; C names stay in this file.
@@ -43,11 +44,10 @@ enum FileSystem {
         bytes.reserveCapacity(expectedSize)
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return nil
+            let count = chunk.withUnsafeMutableBytes { buffer in
+                SystemCall.retryingInterrupts { read(fd, buffer.baseAddress, buffer.count) }
             }
+            if count < 0 { return nil }
             if count == 0 { return bytes }
             bytes.append(contentsOf: chunk[..<count])
         }

@@ -1,3 +1,4 @@
+import Basics
 private import CLinuxEvents
 import Glibc
 
@@ -14,17 +15,15 @@ enum Platform {
         case wouldBlock
     }
 
-    /// Runs `body` (a C call returning -1 on failure) until it does not fail with `EINTR`.
+    /// Runs `body` (a C call returning -1 on failure) until it does not fail with `EINTR`
+    /// (``SystemCall/retryingInterrupts(_:)``).
     static func call(_ name: String, _ body: () -> Int) throws(HTTPServerError) -> IOOutcome {
-        while true {
-            let result = body()
-            if result != -1 { return .done(result) }
-            let code = errno
-            switch code {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: return .wouldBlock
-            default: throw .systemCall(name, errno: code)
-            }
+        let result = SystemCall.retryingInterrupts(body)
+        if result != -1 { return .done(result) }
+        let code = errno
+        switch code {
+        case EAGAIN, EWOULDBLOCK: return .wouldBlock
+        default: throw .systemCall(name, errno: code)
         }
     }
 

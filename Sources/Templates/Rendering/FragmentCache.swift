@@ -1,4 +1,4 @@
-import Synchronization
+import Basics
 
 /// The bytes section bodies rendered for objects with a ``TemplateObject/fragmentKey``, kept by
 /// one ``TemplateLibrary`` for all its renders: a list of quotes renders each row once per version
@@ -13,11 +13,12 @@ import Synchronization
 /// tried again, so pages whose bodies read outer names pay one set look-up, not a copy.
 ///
 /// Invalidation is by key: an object that changed has a new version, so a new key; the stale
-/// bytes are never asked for again. Bounded: once the bytes held pass ``maximumBytes`` it starts
-/// over empty.
+/// bytes are never asked for again. Bounded: a ``BoundedCache`` of at most ``maximumBytes``,
+/// which starts over empty when a body would pass them. The impure sites are a second one,
+/// bounded by the library's templates (one entry per keyed section at most).
 ///
-/// Ownership: one `Mutex` around both tables, taken by any thread that renders, once per object
-/// rendered in a keyed section.
+/// Ownership: each table sits in its ``BoundedCache``'s `Mutex`, taken by any thread that
+/// renders, once per object rendered in a keyed section (twice on a miss).
 final class FragmentCache: Sendable {
     /// A body site (`program`, instruction `start`) and the object rendered there.
     struct Key: Hashable, Sendable {
@@ -32,19 +33,16 @@ final class FragmentCache: Sendable {
         static func site(program: Int, start: Int) -> Int { program << 32 | start }
     }
 
-    private struct Tables {
-        var fragments: [Key: [UInt8]] = [:]
-        var bytes = 0
-        /// Sites whose body once depended on more than its object.
-        var impureSites: Set<Int> = []
-    }
-
-    let maximumBytes: Int
-    private let tables = Mutex(Tables())
+    private let fragments: BoundedCache<Key, [UInt8]>
+    /// Sites whose body once depended on more than its object.
+    private let impureSites = BoundedCache<Int, Void>()
 
     init(maximumBytes: Int = 4 << 20) {
-        self.maximumBytes = maximumBytes
+        fragments = BoundedCache(costLimit: maximumBytes) { $0.count }
     }
+
+    /// Body bytes held before the cache starts over.
+    var maximumBytes: Int { fragments.costLimit }
 
     /// What to do for `key`: its bytes, or whether rendering it should be checked for keeping.
     enum Lookup {
@@ -55,35 +53,19 @@ final class FragmentCache: Sendable {
     }
 
     func lookup(_ key: Key) -> Lookup {
-        tables.withLock { tables in
-            if let bytes = tables.fragments[key] { return .hit(bytes) }
-            return tables.impureSites.contains(key.site) ? .impure : .miss
-        }
+        if let bytes = fragments.value(forKey: key) { return .hit(bytes) }
+        return impureSites.value(forKey: key.site) != nil ? .impure : .miss
     }
 
     func store(_ bytes: [UInt8], for key: Key) {
-        guard bytes.count <= maximumBytes else { return }
-        // Returned so the dropped table is freed after the lock.
-        _ = tables.withLock { tables -> [Key: [UInt8]]? in
-            var dropped: [Key: [UInt8]]?
-            if tables.bytes + bytes.count > maximumBytes {
-                dropped = tables.fragments
-                tables.fragments = [:]
-                tables.bytes = 0
-            }
-            if let old = tables.fragments.updateValue(bytes, forKey: key) { tables.bytes -= old.count }
-            tables.bytes += bytes.count
-            return dropped
-        }
+        fragments.insert(bytes, forKey: key)
     }
 
     /// Notes that the body at `key`'s site read more than its object.
     func markImpure(_ key: Key) {
-        _ = tables.withLock { $0.impureSites.insert(key.site) }
+        impureSites.insert((), forKey: key.site)
     }
 
     /// Fragments held now (for tests).
-    var count: Int {
-        tables.withLock { $0.fragments.count }
-    }
+    var count: Int { fragments.count }
 }

@@ -1,4 +1,5 @@
 import App
+import Basics
 import Foundation
 import Store
 import TestSupport

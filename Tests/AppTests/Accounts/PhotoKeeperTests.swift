@@ -1,4 +1,5 @@
 import App
+import Basics
 import Foundation
 import HTTPServer
 import Logging

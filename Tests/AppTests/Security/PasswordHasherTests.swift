@@ -1,4 +1,5 @@
 import App
+import Basics
 import Testing
 
 @Suite struct PasswordHasherTests {

@@ -29,4 +29,12 @@ import Testing
         let bytes = Array("xx&a=b".utf8)
         #expect(try URLEncodedForm(bytes[3...])["a"] == "b")
     }
+
+    @Test func goesThroughThePercentCodec() throws {
+        // Forms and queries go through the one codec, Basics.PercentEncoding (static paths and
+        // routes are checked by their own suites, through their public entry points).
+        #expect(try URLEncodedForm(Array("q=caf%C3%A9+au+lait".utf8))["q"] == "café au lait")
+        #expect(URLEncodedForm.encode("café au lait") == "caf%C3%A9+au+lait")
+        #expect(throws: URLEncodedForm.DecodingError.badPercentEscape) { try URLEncodedForm(Array("q=%zz".utf8)) }
+    }
 }

@@ -1,5 +1,5 @@
 /// Base 16 (RFC 4648 §8): the one place bytes become hexadecimal digits and back — digests in
-/// logs and ETags, percent-escapes in URLs and forms, chunk sizes.
+/// logs and ETags, percent-escapes in URLs and forms, chunk sizes, PostgreSQL `bytea` text.
 package enum Hex {
     /// `bytes` as lower-case hexadecimal, two digits per byte.
     package static func encode(_ bytes: some Collection<UInt8>) -> String {

@@ -1,4 +1,4 @@
-import App
+import Basics
 import Dispatch
 import Foundation
 import Glibc

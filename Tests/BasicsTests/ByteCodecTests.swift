@@ -1,4 +1,4 @@
-import HTTPServer
+import Basics
 import Testing
 
 @Suite struct HexTests {
@@ -49,13 +49,5 @@ import Testing
             let encoded = PercentEncoding.encode(text, keepingSlash: keepingSlash, spaceAsPlus: plus)
             #expect(try PercentEncoding.decode(Array(encoded.utf8), plusIsSpace: plus) == Array(text.utf8))
         }
-    }
-
-    @Test func theSubsystemsAgree() throws {
-        // Forms and queries go through the one codec (static paths and routes are checked by
-        // their own suites, through their public entry points).
-        #expect(try URLEncodedForm(Array("q=caf%C3%A9+au+lait".utf8))["q"] == "café au lait")
-        #expect(URLEncodedForm.encode("café au lait") == "caf%C3%A9+au+lait")
-        #expect(throws: URLEncodedForm.DecodingError.badPercentEscape) { try URLEncodedForm(Array("q=%zz".utf8)) }
     }
 }

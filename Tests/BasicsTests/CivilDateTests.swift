@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+import Basics
 import Testing
 
 /// The one civil-date computation (HTTP headers and pages) agrees with Foundation's Gregorian
