@@ -1,5 +1,5 @@
+import Basics
 import Store
-import Synchronization
 
 /// Pages of quotes' histories as read from the journal, by quote, the quote's current version
 /// and page: a history page seen again costs a table look-up, not a journal read on another
@@ -11,9 +11,7 @@ import Synchronization
 /// a renamed editor shows their new name. A deleted quote is answered from the state before
 /// this is asked. Empty reads (the quote deleted while reading) are not kept.
 ///
-/// Bounded by versions held: past ``maximumVersions`` it starts over empty. Ownership: one
-/// `Mutex` around the table, taken once per history page. Self-contained, so it can become a
-/// generic bounded cache.
+/// Bounded by versions held: past ``maximumVersions`` it starts over empty. Kept in a ``BoundedCache`` costed by versions.
 final class QuoteHistoryReads: Sendable {
     struct Key: Hashable, Sendable {
         let quote: QuoteID
@@ -22,31 +20,22 @@ final class QuoteHistoryReads: Sendable {
     }
 
     let maximumVersions: Int
-    private let table = Mutex((reads: [Key: [QuoteVersion]](), versions: 0))
+    private let table: BoundedCache<Key, [QuoteVersion]>
 
     init(maximumVersions: Int = 20_000) {
         self.maximumVersions = maximumVersions
+        table = BoundedCache(costLimit: maximumVersions, cost: \.count)
     }
 
     func versions(for key: Key) -> [QuoteVersion]? {
-        table.withLock { $0.reads[key] }
+        table.value(forKey: key)
     }
 
     func remember(_ versions: [QuoteVersion], for key: Key) {
-        guard !versions.isEmpty, versions.count <= maximumVersions else { return }
-        // The dropped table is released after the lock.
-        _ = table.withLock { table -> [Key: [QuoteVersion]]? in
-            var dropped: [Key: [QuoteVersion]]?
-            if table.versions + versions.count > maximumVersions {
-                dropped = table.reads
-                table = ([:], 0)
-            }
-            if let old = table.reads.updateValue(versions, forKey: key) { table.versions -= old.count }
-            table.versions += versions.count
-            return dropped
-        }
+        guard !versions.isEmpty else { return }
+        table.insert(versions, forKey: key)
     }
 
     /// Pages held now (for tests).
-    var count: Int { table.withLock { $0.reads.count } }
+    var count: Int { table.count }
 }

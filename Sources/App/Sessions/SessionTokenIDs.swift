@@ -1,4 +1,4 @@
-import Synchronization
+import Basics
 
 /// Session ids (a token's SHA-256) by the cookie token they were computed from, so that a
 /// signed-in request costs a table look-up instead of a base64 decode and a SHA-256.
@@ -17,8 +17,8 @@ import Synchronization
 /// is a live token, which the response says anyway.
 ///
 /// What it holds is secret (the tokens themselves), so it is never logged and lives only in
-/// this process, like the requests that carried them. Ownership: one `Mutex` around the table,
-/// taken by every event loop for one look-up or insert.
+/// this process, like the requests that carried them. Kept in a ``BoundedCache``: every event
+/// loop takes it for one look-up or insert.
 final class SessionTokenIDs: Sendable {
     /// A well-formed cookie token (43 base64url characters), packed; equality in constant time.
     struct Token: Hashable, Sendable {
@@ -55,30 +55,20 @@ final class SessionTokenIDs: Sendable {
         }
     }
 
-    private let ids = Mutex([Token: [UInt8]]())
-    private let limit: Int
+    private let ids: BoundedCache<Token, [UInt8]>
 
     init(limit: Int) {
-        self.limit = max(1, limit)
+        ids = BoundedCache(countLimit: max(1, limit))
     }
 
     func id(for token: Token) -> [UInt8]? {
-        ids.withLock { $0[token] }
+        ids.value(forKey: token)
     }
 
     func remember(_ id: [UInt8], for token: Token) {
-        // The dropped table is released after the lock.
-        _ = ids.withLock { ids -> [Token: [UInt8]]? in
-            var dropped: [Token: [UInt8]]?
-            if ids[token] == nil, ids.count >= limit {
-                dropped = ids
-                ids = [:]
-            }
-            ids[token] = id
-            return dropped
-        }
+        ids.insert(id, forKey: token)
     }
 
     /// How many tokens are held (for tests).
-    var count: Int { ids.withLock { $0.count } }
+    var count: Int { ids.count }
 }

@@ -1,6 +1,6 @@
+import Basics
 import Store
 import Templates
-import Synchronization
 
 /// Everything a page's body shows apart from who is looking at it, as the view that made the
 /// page names it (``Page/sharedKey``): the records it shows by id and version, and any text
@@ -34,9 +34,8 @@ package struct PageContentKey: Hashable, Sendable {
 /// whole renders.
 ///
 /// Bounded: once the bytes held pass ``maximumBytes`` it starts over empty; a skeleton whose
-/// key names an old version is never asked for again. Ownership: one `Mutex` around the table,
-/// taken once per keyed page to look up and once per skeleton made. Self-contained, so it can
-/// become a generic bounded cache.
+/// key names an old version is never asked for again. Kept in a ``BoundedCache``
+/// costed by bytes: one look-up per keyed page, one insert per skeleton made.
 final class PageSkeletons: Sendable {
     /// The per-visitor values, in hole-number order.
     enum Hole: Int, CaseIterable {
@@ -62,10 +61,11 @@ final class PageSkeletons: Sendable {
     /// The marker text for each hole, by hole number.
     let markers: [String]
     private let markerPrefix: [UInt8]
-    private let table = Mutex((skeletons: [Key: Skeleton](), bytes: 0))
+    private let table: BoundedCache<Key, Skeleton>
 
     init(maximumBytes: Int = 8 << 20) {
         self.maximumBytes = maximumBytes
+        table = BoundedCache(costLimit: maximumBytes, cost: \.bytes)
         var nonce = "qbhole"
         for byte in SecureRandom.bytes(16) {
             let hex = String(byte, radix: 16)
@@ -76,26 +76,15 @@ final class PageSkeletons: Sendable {
     }
 
     func skeleton(for key: Key) -> Skeleton? {
-        table.withLock { $0.skeletons[key] }
+        table.value(forKey: key)
     }
 
     func store(_ skeleton: Skeleton, for key: Key) {
-        guard skeleton.bytes <= maximumBytes else { return }
-        // The dropped table is released after the lock.
-        _ = table.withLock { table -> [Key: Skeleton]? in
-            var dropped: [Key: Skeleton]?
-            if table.bytes + skeleton.bytes > maximumBytes {
-                dropped = table.skeletons
-                table = ([:], 0)
-            }
-            if let old = table.skeletons.updateValue(skeleton, forKey: key) { table.bytes -= old.bytes }
-            table.bytes += skeleton.bytes
-            return dropped
-        }
+        table.insert(skeleton, forKey: key)
     }
 
     /// Skeletons held now (for tests).
-    var count: Int { table.withLock { $0.skeletons.count } }
+    var count: Int { table.count }
 
     /// Cuts a page rendered with ``markers`` at each marker.
     func skeleton(of rendered: [UInt8]) -> Skeleton {
