@@ -11,6 +11,7 @@ SECONDS_TO_RUN=${1:-60}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
 src=$root/Sources/HTTPServer
+basics=$root/Sources/Basics
 out=$here/.build
 mkdir -p "$out/corpus" "$out/corpus-multipart" "$out/artifacts"
 PATH=/opt/swift/usr/bin:$PATH
@@ -20,8 +21,8 @@ request_sources=(
     "$src"/HTTP1/ASCII.swift "$src"/HTTP1/HTTPLimits.swift "$src"/HTTP1/HTTPRejection.swift
     "$src"/HTTP1/HTTPRequestHead.swift "$src"/HTTP1/HTTPRequestParser.swift
     "$src"/HTTP1/HTTPRequestParser+Head.swift "$src"/HTTP1/HTTPRequestParser+Chunked.swift
-    "$src"/HTTP1/HTTPDate.swift "$src"/HTTP1/CivilDate.swift "$src"/Files/StaticPath.swift
-    "$src"/Message/Hex.swift "$src"/Message/PercentEncoding.swift
+    "$src"/HTTP1/HTTPDate.swift "$basics"/Codecs/CivilDate.swift "$src"/Files/StaticPath.swift
+    "$basics"/Codecs/Hex.swift "$basics"/Codecs/PercentEncoding.swift
     "$src"/Message/HTTPMethod.swift "$src"/Message/HTTPVersion.swift "$src"/Message/HTTPStatus.swift
     "$src"/Message/HTTPHeaders.swift "$src"/Message/HTTPRequest.swift "$src"/Message/URLEncodedForm.swift
     "$src"/Server/IPAddress.swift "$here"/FuzzRequestParser.swift
@@ -32,15 +33,23 @@ multipart_sources=(
     "$here"/FuzzMultipart.swift
 )
 
-# build NAME MODULE SOURCES...
+# build NAME MODULE SOURCES...: the sources are compiled as one module, so their imports of the
+# package's own Basics (whose codecs are among the sources) are dropped from copies of them.
 build() {
     local name=$1 module=$2
     shift 2
     echo "building $out/$name" >&2
+    local copies=$out/sources-$name file
+    rm -rf "$copies" && mkdir -p "$copies"
+    local sources=()
+    for file in "$@"; do
+        sed -E '/^(package |public )?import Basics$/d' "$file" > "$copies/$(basename "$file")"
+        sources+=("$copies/$(basename "$file")")
+    done
     swiftc -swift-version 6 -parse-as-library -sanitize=fuzzer,address -O -g \
         -package-name quotebook -module-name "$module" \
         -enable-upcoming-feature ExistentialAny \
-        "$@" -o "$out/$name"
+        "${sources[@]}" -o "$out/$name"
 }
 build fuzz-request-parser RequestParserFuzz "${request_sources[@]}"
 build fuzz-multipart MultipartFuzz "${multipart_sources[@]}"

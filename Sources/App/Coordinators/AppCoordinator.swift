@@ -15,7 +15,7 @@ import Store
 /// The root decides where finished flows lead (setting and clearing the session cookie), answers
 /// 404/405 when no child's route claims a request, and is the one boundary where errors become
 /// responses (a 500 page, details only in development; 503 when the database is out of reach).
-package struct AppCoordinator: HTTPResponder {
+package final class AppCoordinator: HTTPResponder {
     private let quotes: QuotesCoordinator
     private let accounts: AccountsCoordinator
     private let profiles: ProfilesCoordinator
@@ -94,10 +94,10 @@ package struct AppCoordinator: HTTPResponder {
             }
             // A path that is not one (origin-form, UTF-8) is a 404 before anything else.
             return (context.match == nil ? .now(context) : visitors.pass(context))
-                .then { route($0) }
-                .recovering { failed(context, error: $0) }
-                .then { resolve($0) }
-                .then { .now(finish($0.response, $0.context, anonymous: anonymous)) }
+                .then { self.route($0) }
+                .recovering { self.failed(context, error: $0) }
+                .then { self.resolve($0) }
+                .then { .now(self.finish($0.response, $0.context, anonymous: anonymous)) }
         }
         switch step {
         case .now(let response):
@@ -154,7 +154,7 @@ package struct AppCoordinator: HTTPResponder {
             let started = context
             return start(route, context)
                 .then { .now((started, $0)) }
-                .recovering { failed(started, error: $0) }
+                .recovering { self.failed(started, error: $0) }
         }
     }
 
@@ -181,8 +181,8 @@ package struct AppCoordinator: HTTPResponder {
             return .now((context, response))
         case .finished(let outcome):
             return onFlowFinished(outcome, context)
-                .recovering { failed(context, error: $0) }
-                .then { resolve($0) }
+                .recovering { self.failed(context, error: $0) }
+                .then { self.resolve($0) }
         }
     }
 

@@ -1,4 +1,4 @@
-import Synchronization
+package import Synchronization
 
 /// A dictionary shared between threads that never grows past a count and a cost limit, and
 /// optionally holds entries for one revision of what they were computed from: the one cache
@@ -25,17 +25,31 @@ import Synchronization
 /// Ownership: all of it sits in one `Mutex`, taken once per call, never while calling out
 /// (the cost closure runs before the lock).
 package final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    private struct Entry {
-        var value: Value
-        var cost: Int
+    // Every member is inlinable so that each client module specializes the cache for its own
+    // key and value: unspecialized, every look-up asked the runtime for generic metadata.
+    @usableFromInline
+    struct Entry {
+        @usableFromInline var value: Value
+        @usableFromInline var cost: Int
+
+        @inlinable
+        init(value: Value, cost: Int) {
+            self.value = value
+            self.cost = cost
+        }
     }
 
-    private struct Contents {
-        var entries: [Key: Entry] = [:]
-        var totalCost = 0
-        var revision: UInt64 = 0
+    @usableFromInline
+    struct Contents {
+        @usableFromInline var entries: [Key: Entry] = [:]
+        @usableFromInline var totalCost = 0
+        @usableFromInline var revision: UInt64 = 0
+
+        @inlinable
+        init() {}
 
         /// Empties the table and returns what it held, to be released after the lock.
+        @inlinable
         mutating func takeEntries() -> [Key: Entry] {
             defer {
                 entries = [:]
@@ -49,47 +63,55 @@ package final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sen
     package let countLimit: Int
     /// Most total cost held at once.
     package let costLimit: Int
-    private let cost: @Sendable (Value) -> Int
-    private let contents = Mutex(Contents())
+    @usableFromInline let cost: @Sendable (Value) -> Int
+    @usableFromInline let contents: Mutex<Contents>
 
     /// A cache of at most `countLimit` entries whose costs add up to at most `costLimit`; a limit
     /// below zero counts as zero (nothing is kept).
     ///
     /// - Parameter cost: what one value costs, such as its size in bytes; called once per insert,
     ///   outside the lock. Without it every value costs nothing and only the count is limited.
+    @inlinable
     package init(countLimit: Int = .max, costLimit: Int = .max, cost: @escaping @Sendable (Value) -> Int = { _ in 0 }) {
         self.countLimit = max(0, countLimit)
         self.costLimit = max(0, costLimit)
         self.cost = cost
+        contents = Mutex(Contents())
     }
 
     /// The revision every entry belongs to now.
+    @inlinable
     package var revision: UInt64 {
         contents.withLock { $0.revision }
     }
 
     /// How many entries are held now.
+    @inlinable
     package var count: Int {
         contents.withLock { $0.entries.count }
     }
 
     /// The sum of the held entries' costs now.
+    @inlinable
     package var totalCost: Int {
         contents.withLock { $0.totalCost }
     }
 
     /// The value kept for `key`, if any.
+    @inlinable
     package func value(forKey key: Key) -> Value? {
         contents.withLock { $0.entries[key]?.value }
     }
 
     /// The value kept for `key` if the cache is at `revision`; nil at any other revision.
+    @inlinable
     package func value(forKey key: Key, revision: UInt64) -> Value? {
         contents.withLock { $0.revision == revision ? $0.entries[key]?.value : nil }
     }
 
     /// Keeps `value` for `key` at the current revision, starting over first if it would pass a
     /// limit; a value costing more than ``costLimit`` is not kept.
+    @inlinable
     package func insert(_ value: Value, forKey key: Key) {
         keep(value, forKey: key, revision: nil)
     }
@@ -97,12 +119,14 @@ package final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sen
     /// Keeps `value`, computed at `revision`, for `key`: ignored when the cache is at a newer
     /// revision; when it is at an older one, every entry is dropped and the cache moves to
     /// `revision` first. Otherwise as ``insert(_:forKey:)``.
+    @inlinable
     package func insert(_ value: Value, forKey key: Key, revision: UInt64) {
         keep(value, forKey: key, revision: revision)
     }
 
     /// Both inserts: `revision` nil means the current one.
-    private func keep(_ value: Value, forKey key: Key, revision: UInt64?) {
+    @inlinable
+    func keep(_ value: Value, forKey key: Key, revision: UInt64?) {
         let cost = cost(value)
         guard cost <= costLimit, countLimit > 0 else { return }
         let entry = Entry(value: value, cost: cost)
@@ -129,6 +153,7 @@ package final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sen
     }
 
     /// Forgets `key`'s value, if any; the revision stays.
+    @inlinable
     package func removeValue(forKey key: Key) {
         _ = contents.withLock { contents -> Entry? in
             guard let old = contents.entries.removeValue(forKey: key) else { return nil }
@@ -139,6 +164,7 @@ package final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sen
 
     /// Forgets every value for which `shouldBeRemoved` is true (called under the lock, once per
     /// entry); the revision stays.
+    @inlinable
     package func removeAll(where shouldBeRemoved: (Value) -> Bool) {
         _ = contents.withLock { contents -> [Key: Entry] in
             let dropped = contents.entries.filter { shouldBeRemoved($0.value.value) }
@@ -151,6 +177,7 @@ package final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sen
     }
 
     /// Moves to the next revision, forgetting every value: what they were computed from changed.
+    @inlinable
     package func invalidateAll() {
         _ = contents.withLock { contents -> [Key: Entry] in
             contents.revision &+= 1
@@ -161,6 +188,7 @@ package final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sen
     /// Moves to the next revision, forgetting only `key`'s value: what it was computed from
     /// changed and nothing else did, so the other entries stay, while an insert computed before
     /// (stamped with the old revision) is ignored, whatever its key.
+    @inlinable
     package func invalidate(_ key: Key) {
         _ = contents.withLock { contents -> Entry? in
             contents.revision &+= 1
