@@ -77,12 +77,23 @@ package enum PathSegments {
     package static func decode(_ path: String) -> [String]? {
         guard path.hasPrefix("/") else { return nil }
         if path == "/" { return [] }
-        var segments: [String] = []
-        for raw in Array(path.utf8.dropFirst()).split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
-            guard let segment = percentDecode(raw) else { return nil }
-            segments.append(segment)
+        var path = path
+        return path.withUTF8 { bytes -> [String]? in
+            var segments: [String] = []
+            var start = 1
+            for end in 1...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: "/") {
+                guard let segment = segment(UnsafeBufferPointer(rebasing: bytes[start..<end])) else { return nil }
+                segments.append(segment)
+                start = end + 1
+            }
+            return segments
         }
-        return segments
+    }
+
+    /// One raw segment decoded: without a `%` it is only checked to be UTF-8.
+    private static func segment(_ raw: UnsafeBufferPointer<UInt8>) -> String? {
+        guard raw.contains(UInt8(ascii: "%")) else { return String(validating: raw, as: UTF8.self) }
+        return percentDecode(raw)
     }
 
     /// Percent-encodes everything but RFC 3986 unreserved characters in one segment.
