@@ -136,7 +136,6 @@ package final class AppCoordinator: HTTPResponder {
     /// Runs the gates for the request's route and starts its child's flow; 404 or 405 (or a file
     /// of `Public/`) when no route claims it.
     private func route(_ context: RequestContext) -> Step<Routed> {
-        var context = context
         switch context.match {
         case nil:
             return .now((context, .present(ErrorView.page(for: .notFound))))
@@ -148,9 +147,9 @@ package final class AppCoordinator: HTTPResponder {
             return .now((context, .present(ErrorView.page(for: .methodNotAllowed(allowed)))))
         case .found(let route):
             context.routeLabel = route.metricsLabel
-            if let decision = csrf.check(route, &context) ?? access.check(route, context) { return .now((context, decision)) }
-            csrf.offerToken(route, &context)
-            if let decision = pageTags.check(route, &context) { return .now((context, decision)) }
+            if let decision = csrf.check(route, context) ?? access.check(route, context) { return .now((context, decision)) }
+            csrf.offerToken(route, context)
+            if let decision = pageTags.check(route, context) { return .now((context, decision)) }
             let started = context
             return start(route, context)
                 .then { .now((started, $0)) }
@@ -188,17 +187,13 @@ package final class AppCoordinator: HTTPResponder {
 
     /// Only a page presented is tagged and kept: a file, a photo, a stream or a redirect is not.
     private static func untaggedUnlessPage(_ routed: Routed) -> Routed {
-        guard case .present = routed.navigation else {
-            var context = routed.context
-            context.pageTag = nil
-            return (context, routed.navigation)
-        }
+        if case .present = routed.navigation { return routed }
+        routed.context.pageTag = nil
         return routed
     }
 
     /// The parent's decision when a child's flow ends (`onFlowFinished`).
     private func onFlowFinished(_ outcome: FlowOutcome, _ context: RequestContext) -> Step<Routed> {
-        var context = context
         switch outcome {
         case .quoteSaved(let id), .favouriteChosen(let id):
             return .now((context, .push(QuotesRoute.show(id))))

@@ -13,7 +13,7 @@ struct CSRFGate: Sendable {
 
     /// The 403 (or 400 for a form that cannot be read) a POST to `route` gets, or nil with the
     /// decoded form in `context`.
-    func check(_ route: AppRoute, _ context: inout RequestContext) -> Navigation? {
+    func check(_ route: AppRoute, _ context: RequestContext) -> Navigation? {
         guard route.method == .post else { return nil }
         guard let binding = binding(of: context) else { return Self.expired }
         guard let form = SubmittedForm(context.request) else {
@@ -26,7 +26,7 @@ struct CSRFGate: Sendable {
 
     /// Gives a visitor without any binding a pre-session cookie and its token, on the pages of a
     /// route whose forms are for signed-out people (after ``AccessGate``: not on a redirect).
-    func offerToken(_ route: AppRoute, _ context: inout RequestContext) {
+    func offerToken(_ route: AppRoute, _ context: RequestContext) {
         guard route.offersSignedOutForms, context.visitor.csrfToken == nil else { return }
         let value = CSRFProtection.makePreSessionValue()
         context.setCookies.append(cookies.setting(.preSession, to: value))

@@ -34,7 +34,7 @@ struct PageTagGate: Sendable {
 
     /// For a GET: the 304 when `If-None-Match` names the page's current tag, else nil with the
     /// tag in `context` for the rendered page.
-    func check(_ route: AppRoute, _ context: inout RequestContext) -> Navigation? {
+    func check(_ route: AppRoute, _ context: RequestContext) -> Navigation? {
         guard tagsPages, route.method == .get else { return nil }
         let tag = pageTag(for: context)
         // `*` does not match: whether this page exists is only known once it is built.

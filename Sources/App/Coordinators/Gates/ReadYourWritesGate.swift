@@ -15,13 +15,11 @@ struct ReadYourWritesGate: Sendable {
     let logger: Logger
 
     func pass(_ context: RequestContext) -> Step<RequestContext> {
-        var context = context
         guard store.sharesJournal, let sequence = seen.sequence(in: context.cookies), sequence > store.appliedJournalSequence else {
             context.revision = store.revision
             return .now(context)
         }
         return .waiting { [store, logger, context] in
-            var context = context
             if !(await store.waitForJournal(through: sequence, timeout: SeenWriteCookie.catchUpTimeout)) {
                 logger.warning(
                     "\(context.request.method) \(context.request.path): served before this instance caught up with the visitor's last save")

@@ -42,7 +42,6 @@ struct VisitorGate: Sendable {
     /// account this instance has not applied yet (made on another instance) is signed out for
     /// this request alone.
     private func identified(_ context: RequestContext, session: SessionRecord?, token: String?, date: Date) -> RequestContext {
-        var context = context
         if let token {
             if let session, let user = store.state.users[session.userID] {
                 if session.lastUsedAt == date, session.createdAt != date {
