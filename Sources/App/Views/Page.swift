@@ -11,7 +11,10 @@ package struct Page: Sendable {
     package var status: HTTPStatus
     /// Extra response headers the page's status requires (`Allow` on a 405).
     package var headers: HTTPHeaders
-    package var context: any TemplateValueConvertible & Sendable
+    /// The view's context, made when the page is rendered whole: a page whose ``sharedKey``
+    /// finds its rendered skeleton never makes it.
+    package var context: any TemplateValueConvertible & Sendable { makeContext() }
+    private let makeContext: @Sendable () -> any TemplateValueConvertible & Sendable
     /// Everything `context` shows, for pages whose body is the same for every visitor but for
     /// the visitor's own values: the renderer then renders it once per key and splices those in
     /// (``PageSkeletons``). Nil: rendered whole every time. A key must change whenever anything
@@ -19,13 +22,13 @@ package struct Page: Sendable {
     package var sharedKey: PageContentKey?
 
     package init(
-        template: PageTemplate, status: HTTPStatus = .ok, headers: HTTPHeaders = [:], context: any TemplateValueConvertible & Sendable,
-        sharedKey: PageContentKey? = nil
+        template: PageTemplate, status: HTTPStatus = .ok, headers: HTTPHeaders = [:],
+        context: @autoclosure @escaping @Sendable () -> any TemplateValueConvertible & Sendable, sharedKey: PageContentKey? = nil
     ) {
         self.template = template
         self.status = status
         self.headers = headers
-        self.context = context
+        makeContext = context
         self.sharedKey = sharedKey
     }
 }
