@@ -242,7 +242,7 @@ extension AccountsRoute {
 
 /// The cases of ``ProfilesRoute`` without their values, each with an example value.
 enum ProfilesRouteKind: CaseIterable {
-    case show, photo, mine, edit, updateName, updatePhoto, removePhoto
+    case show, photo, mine, edit, updateName, updatePhoto, removePhoto, passwordForm, changePassword
 
     var example: ProfilesRoute {
         switch self {
@@ -253,6 +253,8 @@ enum ProfilesRouteKind: CaseIterable {
         case .updateName: .updateName
         case .updatePhoto: .updatePhoto
         case .removePhoto: .removePhoto
+        case .passwordForm: .passwordForm
+        case .changePassword: .changePassword
         }
     }
 }
@@ -267,6 +269,8 @@ extension ProfilesRoute {
         case .updateName: .updateName
         case .updatePhoto: .updatePhoto
         case .removePhoto: .removePhoto
+        case .passwordForm: .passwordForm
+        case .changePassword: .changePassword
         }
     }
 }

@@ -17,6 +17,10 @@ package enum ProfilesRoute: Route {
     case updatePhoto
     /// `POST /profile/photo/delete`
     case removePhoto
+    /// `GET /profile/password`
+    case passwordForm
+    /// `POST /profile/password`
+    case changePassword
 
     package static func routes(at segments: [String], query: URLEncodedForm) -> [ProfilesRoute] {
         switch segments.count {
@@ -31,6 +35,7 @@ package enum ProfilesRoute: Route {
             case ["profile", "name"]: return [.updateName]
             case ["profile", "photo"]: return [.updatePhoto]
             case ["profile", "photo", "delete"]: return [.removePhoto]
+            case ["profile", "password"]: return [.passwordForm, .changePassword]
             default: return []
             }
         }
@@ -43,8 +48,8 @@ package enum ProfilesRoute: Route {
 
     package var method: HTTPMethod {
         switch self {
-        case .show, .photo, .mine, .edit: .get
-        case .updateName, .updatePhoto, .removePhoto: .post
+        case .show, .photo, .mine, .edit, .passwordForm: .get
+        case .updateName, .updatePhoto, .removePhoto, .changePassword: .post
         }
     }
 
@@ -57,13 +62,14 @@ package enum ProfilesRoute: Route {
         case .updateName: ["profile", "name"]
         case .updatePhoto: ["profile", "photo"]
         case .removePhoto: ["profile", "photo", "delete"]
+        case .passwordForm, .changePassword: ["profile", "password"]
         }
     }
 
     package var access: RouteAccess {
         switch self {
         case .show, .photo: .anyone
-        case .mine, .edit, .updateName, .updatePhoto, .removePhoto: .signedIn
+        case .mine, .edit, .updateName, .updatePhoto, .removePhoto, .passwordForm, .changePassword: .signedIn
         }
     }
 
@@ -77,6 +83,8 @@ package enum ProfilesRoute: Route {
         case .updateName: "profiles_update_name"
         case .updatePhoto: "profiles_update_photo"
         case .removePhoto: "profiles_remove_photo"
+        case .passwordForm: "profiles_password_form"
+        case .changePassword: "profiles_change_password"
         }
     }
 }

@@ -13,6 +13,7 @@ package enum PageTemplate: String, CaseIterable, Sendable {
     case signIn = "login"
     case profile
     case profileEdit = "profile_edit"
+    case profilePassword = "profile_password"
     case error
     /// A partial: the hidden CSRF field every POST form includes.
     case csrfField = "csrf_field"
