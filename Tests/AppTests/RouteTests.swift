@@ -242,7 +242,8 @@ extension AccountsRoute {
 
 /// The cases of ``ProfilesRoute`` without their values, each with an example value.
 enum ProfilesRouteKind: CaseIterable {
-    case show, photo, mine, edit, updateName, updatePhoto, removePhoto, passwordForm, changePassword
+    case show, photo, mine, edit, updateName, updatePhoto, removePhoto, passwordForm, changePassword, sessions, endSession
+    case endOtherSessions
 
     var example: ProfilesRoute {
         switch self {
@@ -255,6 +256,9 @@ enum ProfilesRouteKind: CaseIterable {
         case .removePhoto: .removePhoto
         case .passwordForm: .passwordForm
         case .changePassword: .changePassword
+        case .sessions: .sessions
+        case .endSession: .endSession(SessionHandle(id: Array(0..<32)))
+        case .endOtherSessions: .endOtherSessions
         }
     }
 }
@@ -271,6 +275,9 @@ extension ProfilesRoute {
         case .removePhoto: .removePhoto
         case .passwordForm: .passwordForm
         case .changePassword: .changePassword
+        case .sessions: .sessions
+        case .endSession: .endSession
+        case .endOtherSessions: .endOtherSessions
         }
     }
 }

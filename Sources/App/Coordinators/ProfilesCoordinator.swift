@@ -26,7 +26,7 @@ package struct ProfilesCoordinator: FlowCoordinator {
                 case .notFound: .present(ErrorView.page(for: .notFound))
                 }
             }
-        case .passwordForm, .changePassword:
+        case .passwordForm, .changePassword, .sessions, .endSession, .endOtherSessions:
             // The root lets only signed-in people through to these.
             guard let user = visitor.user, let session = visitor.session else { return .now(.present(ErrorView.page(for: .notFound))) }
             return security(route, user: user, session: session, context)
@@ -48,12 +48,12 @@ package struct ProfilesCoordinator: FlowCoordinator {
         }
     }
 
-    /// The password flow of the signed-in `user`, asking in `session`.
+    /// The password and sessions flows of the signed-in `user`, asking in `session`.
     private func security(_ route: ProfilesRoute, user: User, session: SessionRecord, _ context: RequestContext) -> Step<Navigation> {
         switch route {
         case .passwordForm:
             return .now(.present(PasswordView.page(for: .editing(problems: [:]))))
-        default:
+        case .changePassword:
             let form = context.form
             let typed = PasswordChangeForm(
                 currentPassword: form[PasswordField.currentPassword] ?? "", password: form[PasswordField.password] ?? "",
@@ -65,7 +65,18 @@ package struct ProfilesCoordinator: FlowCoordinator {
                 case let .changed(username, replacement): .finished(.passwordChanged(replacement, username))
                 }
             }
+        case .sessions:
+            return .waiting { [controller] in .present(SessionsView.page(for: try await controller.sessions(of: user.id, current: session))) }
+        case .endSession(let handle):
+            return .waiting { [controller] in Self.finish(try await controller.endSession(handle.id, of: user.id)) }
+        default:
+            return .waiting { [controller] in Self.finish(try await controller.endOtherSessions(of: user.id, current: session)) }
         }
+    }
+
+    private static func finish(_ state: SessionsState) -> Navigation {
+        if case .ended = state { return .push(ProfilesRoute.sessions) }
+        return .present(SessionsView.page(for: state))
     }
 
     private static func finish(_ state: ProfileState) -> Navigation {

@@ -108,6 +108,20 @@ package final class SessionKeeper: Sendable {
         try await storage.delete(id: session.id)
     }
 
+    /// Every live session of `user` (those unused for longer than ``idleLifetime`` are left out),
+    /// oldest first.
+    package func sessions(of user: UserID, now: Date) async throws(StoreError) -> [SessionRecord] {
+        try await storage.sessions(of: user).filter { now.timeIntervalSince($0.lastUsedAt) <= Self.idleLifetime }
+    }
+
+    /// Ends the session of `user` whose id is `id`; false, ending nothing, when `user` has none
+    /// such (someone else's id, or one already ended).
+    package func end(id: [UInt8], of user: UserID) async throws(StoreError) -> Bool {
+        guard let record = try await storage.session(id: id), record.userID == user else { return false }
+        try await end(record)
+        return true
+    }
+
     /// Ends every session of `user` but the one whose id is `kept` (nil: all of them), on every
     /// instance; returns how many ended.
     @discardableResult

@@ -15,7 +15,8 @@ package enum PasswordView {
 
         var templateValue: TemplateValue {
             var values: [String: TemplateValue] = [
-                "action": .string(ProfilesRoute.changePassword.path), "editURL": .string(ProfilesRoute.edit.path), "hasErrors": .bool(!errors.isEmpty),
+                "action": .string(ProfilesRoute.changePassword.path), "sessionsURL": .string(ProfilesRoute.sessions.path),
+                "editURL": .string(ProfilesRoute.edit.path), "hasErrors": .bool(!errors.isEmpty),
                 "message": message.map(TemplateValue.string) ?? .null, "fields": PasswordView.fieldNames,
                 "minimumLength": .int(AccountsController.minimumPasswordLength),
             ]
