@@ -51,6 +51,7 @@ import Testing
         let page = await laptop.get("/profile/sessions")
         #expect(page.status == .ok)
         #expect(page.headers["Cache-Control"] == "private, no-cache")
+        #expect(page.headers["ETag"] == nil, "it shows account storage, which changes without the state: no 304 of a stale list")
         #expect(page.text.contains("Firefox on Linux <span class=\"badge\">This browser</span>"))
         #expect(page.text.contains("Safari on iOS"))
         #expect(page.text.contains("An unknown browser"), "the sign-up sent no User-Agent")

@@ -92,6 +92,14 @@ package enum ProfilesRoute: Route {
         }
     }
 
+    /// The sessions page shows account storage, which changes without the state: never a 304.
+    package var isTaggedByState: Bool {
+        switch self {
+        case .sessions: false
+        default: true
+        }
+    }
+
     /// The request counters' name for this case (``RouteLabel``).
     package var metricsLabel: RouteLabel {
         switch self {
