@@ -38,7 +38,8 @@ package enum SessionsView {
         case let .listing(records, current):
             // The current session first, then the others oldest first.
             let items = records.map { Item(record: $0, isCurrent: $0.id == current) }
-            return Page(template: .profileSessions, context: Context(items: items.filter(\.isCurrent) + items.filter { !$0.isCurrent }))
+            let ordered = items.filter { $0.isCurrent } + items.filter { !$0.isCurrent }
+            return Page(template: .profileSessions, context: Context(items: ordered))
         case .ended, .notFound:
             // `ended` is a redirect the coordinator makes, never rendered.
             return ErrorView.page(for: .notFound)
