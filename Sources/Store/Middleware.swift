@@ -41,7 +41,7 @@ package struct ActionLogMiddleware: StoreMiddleware {
         var line = "action=\(event.kind) sequence=\(sequence)"
         if let quote = event.quoteID { line += " quote=\(quote)" }
         switch event {
-        case .userSignedUp(let user), .profileChanged(let user), .photoChanged(let user, _): line += " user=\(user)"
+        case .userSignedUp(let user), .profileChanged(let user), .photoChanged(let user, _), .passwordChanged(let user): line += " user=\(user)"
         case .quoteAdded, .quoteEdited, .quoteRestored, .quoteDeleted: break
         }
         if let actor = action.actor { line += " by=\(actor)" }
@@ -61,6 +61,7 @@ extension AppAction {
         case .changeDisplayName: "change_display_name"
         case .setPhoto: "set_photo"
         case .setFavourite: "set_favourite"
+        case .passwordChanged: "password_changed"
         }
     }
 
@@ -69,7 +70,7 @@ extension AppAction {
         switch self {
         case .addQuote(_, let user, _), .editQuote(_, _, _, let user, _), .restoreQuote(_, _, _, let user, _): user
         case .deleteQuote(_, let user, _), .changeDisplayName(let user, _, _), .setPhoto(let user, _, _),
-            .setFavourite(let user, _, _):
+            .setFavourite(let user, _, _), .passwordChanged(let user, _):
             user
         case .signUp: nil
         }

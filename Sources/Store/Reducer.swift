@@ -45,7 +45,7 @@ package enum AppReducer {
             guard state.users[id] != nil else { throw .userNotFound(id) }
             if let problem = User.problem(withDisplayName: name) { throw .invalidDisplayName(problem) }
 
-        case let .setPhoto(id, _, _):
+        case let .setPhoto(id, _, _), let .passwordChanged(id, _):
             guard state.users[id] != nil else { throw .userNotFound(id) }
 
         case let .setFavourite(id, quoteID, _):
@@ -111,6 +111,10 @@ package enum AppReducer {
         case let .setFavourite(id, quoteID, _):
             state.users[id]?.favourite = quoteID
             return .profileChanged(id)
+
+        case let .passwordChanged(id, _):
+            // The hash lives in account storage; the state only learns that it changed.
+            return .passwordChanged(id)
         }
     }
 

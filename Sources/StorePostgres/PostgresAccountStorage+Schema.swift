@@ -8,6 +8,7 @@ extension PostgresAccountStorage {
         let photo: String
         let photoUse: String
         let signInFailure: String
+        let password: String
 
         init(schema: String) {
             let prefix = PostgresSchemaMigrator.quoted(schema) + "."
@@ -16,6 +17,7 @@ extension PostgresAccountStorage {
             photo = prefix + "photo"
             photoUse = prefix + "photo_use"
             signInFailure = prefix + "sign_in_failure"
+            password = prefix + "password"
         }
     }
 
@@ -61,5 +63,13 @@ extension PostgresAccountStorage {
         // Rows are keyed `namespace:key` now (the sign-in throttle's usernames, the per-address
         // limits' addresses); what the old keys counted is at most a minute of failures.
         ["DELETE FROM sign_in_failure"],
+        // The browser a session began in (its `User-Agent`, cut short), a person's sessions found
+        // by person, and password hashes set by a change of password: secrets kept here, never in
+        // the journal (a row here overrides the hash the person's sign-up recorded).
+        [
+            "ALTER TABLE session ADD COLUMN user_agent text",
+            "CREATE INDEX session_by_user ON session (user_id)",
+            "CREATE TABLE password (user_id bigint PRIMARY KEY, hash text NOT NULL)",
+        ],
     ]
 }

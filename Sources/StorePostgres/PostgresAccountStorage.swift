@@ -67,22 +67,19 @@ package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendab
     package func insert(_ session: SessionRecord) async throws(StoreError) {
         try await query(
             "insert session", on: sessions,
-            "INSERT INTO \(tables.session) (id, user_id, created_at, last_used_at) VALUES ($1, $2, $3, $4)",
+            "INSERT INTO \(tables.session) (id, user_id, created_at, last_used_at, user_agent) VALUES ($1, $2, $3, $4, $5)",
             [
                 PostgresBytea.encode(session.id), String(session.userID.rawValue), Self.seconds(session.createdAt),
-                Self.seconds(session.lastUsedAt),
+                Self.seconds(session.lastUsedAt), session.userAgent,
             ])
     }
 
     package func session(id: [UInt8]) async throws(StoreError) -> SessionRecord? {
         let rows = try await query(
-            "read session", on: sessions, "SELECT user_id, created_at, last_used_at FROM \(tables.session) WHERE id = $1",
+            "read session", on: sessions, "SELECT \(Self.sessionColumns) FROM \(tables.session) WHERE id = $1",
             [PostgresBytea.encode(id)]
         ).rows
-        guard let row = rows.first else { return nil }
-        guard let user = try row.int64(at: 0) else { throw Self.missing("user_id") }
-        return SessionRecord(
-            id: id, userID: UserID(Int(user)), createdAt: try Self.date(row, at: 1), lastUsedAt: try Self.date(row, at: 2))
+        return try rows.first.map(Self.session)
     }
 
     package func touch(id: [UInt8], at date: Date) async throws(StoreError) {

@@ -74,6 +74,17 @@ package enum QuotebookDatabase {
         ) WITHOUT ROWID;
         INSERT INTO photo_use (hash) SELECT hash FROM photo;
         """,
+        // The browser a session began in (its `User-Agent`, cut short), a person's sessions found
+        // by person, and password hashes set by a change of password: secrets kept here, never in
+        // the journal (a row here overrides the hash the person's sign-up recorded).
+        """
+        ALTER TABLE session ADD COLUMN user_agent TEXT;
+        CREATE INDEX session_by_user ON session (user_id);
+        CREATE TABLE password (
+            user_id INTEGER PRIMARY KEY,
+            hash TEXT NOT NULL
+        );
+        """,
     ]
 
     /// A connection to the database at `path` (a file, or `:memory:`), its schema current:

@@ -30,22 +30,56 @@ package actor SQLiteAccountStorage: SessionStorage, PhotoStorage {
 
     package func insert(_ session: SessionRecord) throws(StoreError) {
         let insert = try open(for: "insert session").prepare(
-            "INSERT INTO session (id, user_id, created_at, last_used_at) VALUES (?, ?, ?, ?)")
+            "INSERT INTO session (id, user_id, created_at, last_used_at, user_agent) VALUES (?, ?, ?, ?, ?)")
         try insert.run([
             .blob(session.id), .integer(Int64(session.userID.rawValue)),
             .real(session.createdAt.timeIntervalSince1970), .real(session.lastUsedAt.timeIntervalSince1970),
+            session.userAgent.map { .text($0) } ?? .null,
         ])
     }
 
     package func session(id: [UInt8]) throws(StoreError) -> SessionRecord? {
-        let select = try open(for: "read session").prepare("SELECT user_id, created_at, last_used_at FROM session WHERE id = ?")
-        return try select.rows([.blob(id)]) { row in
-            SessionRecord(
-                id: id, userID: UserID(Int(row.int(at: 0))),
-                createdAt: Date(timeIntervalSince1970: row.real(at: 1)),
-                lastUsedAt: Date(timeIntervalSince1970: row.real(at: 2))
-            )
-        }.first
+        let select = try open(for: "read session").prepare(
+            "SELECT id, user_id, created_at, last_used_at, user_agent FROM session WHERE id = ?")
+        return try select.rows([.blob(id)], Self.session).first
+    }
+
+    package func sessions(of user: UserID) throws(StoreError) -> [SessionRecord] {
+        let select = try open(for: "list sessions").prepare(
+            "SELECT id, user_id, created_at, last_used_at, user_agent FROM session WHERE user_id = ? ORDER BY created_at, id")
+        return try select.rows([.integer(Int64(user.rawValue))], Self.session)
+    }
+
+    private static func session(_ row: SQLiteStatement) -> SessionRecord {
+        SessionRecord(
+            id: row.blob(at: 0), userID: UserID(Int(row.int(at: 1))),
+            createdAt: Date(timeIntervalSince1970: row.real(at: 2)),
+            lastUsedAt: Date(timeIntervalSince1970: row.real(at: 3)),
+            userAgent: row.isNull(at: 4) ? nil : row.text(at: 4)
+        )
+    }
+
+    package func deleteSessions(of user: UserID, except kept: [UInt8]?) throws(StoreError) -> [[UInt8]] {
+        let connection = try open(for: "delete sessions of a person")
+        return try connection.transaction { () throws(StoreError) -> [[UInt8]] in
+            let ids = try connection.prepare("SELECT id FROM session WHERE user_id = ?")
+                .rows([.integer(Int64(user.rawValue))]) { $0.blob(at: 0) }
+                .filter { $0 != kept }
+            let delete = try connection.prepare("DELETE FROM session WHERE id = ?")
+            for id in ids { try delete.run([.blob(id)]) }
+            return ids
+        }
+    }
+
+    package func passwordHash(of user: UserID) throws(StoreError) -> PasswordHash? {
+        try open(for: "read password hash").prepare("SELECT hash FROM password WHERE user_id = ?")
+            .rows([.integer(Int64(user.rawValue))]) { PasswordHash(encoded: $0.text(at: 0)) }.first
+    }
+
+    package func setPasswordHash(_ hash: PasswordHash, of user: UserID) throws(StoreError) {
+        try open(for: "set password hash").prepare(
+            "INSERT INTO password (user_id, hash) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET hash = excluded.hash"
+        ).run([.integer(Int64(user.rawValue)), .text(hash.encoded)])
     }
 
     package func touch(id: [UInt8], at date: Date) throws(StoreError) {

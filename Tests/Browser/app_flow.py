@@ -27,6 +27,10 @@ Chromium the way a new person would:
 - Sign out (header button): the header offers Sign in / Sign up again; a wrong password: 401,
   one generic message, the username kept; the right one: back on the page asked for
   (`/profile/edit`, through `return_to`);
+- where you are signed in: a second browser signs in, both sessions are listed (this one marked,
+  the browser and system named), *Sign out everywhere else* signs the other out at once;
+- change password: a wrong current password is a 422 beside its field with no password kept,
+  then the change for real keeps this browser signed in;
 - on a 375 px wide window no page scrolls sideways;
 - axe-core (Tests/Browser/accessibility.py) finds no violation on any page the flow lands on,
   at 375 px and 1280 px: every page `expect_page` sees, signed in and signed out, the forms with
@@ -600,6 +604,51 @@ def flow(executable, root, data, files, drivers, servers):
     expect_page(driver, path(driver), 403, what="a form with a forged CSRF token")
     expect_no_sideways_scroll(driver)
 
+    # Where you are signed in: a second browser (a phone) signs in as Ada; the sessions page lists
+    # both, this one marked; Sign out everywhere else signs the phone out at once.
+    phone = browser()
+    drivers.append(phone)
+    visit(phone, url + "/login")
+    sign_in(phone, ADA["username"], ADA["password"])
+    expect_page(phone, "/", what="signing in on a second browser")
+    visit(driver, url + "/profile/edit")
+    click_link(driver, "Where you are signed in", within="main")
+    expect_page(driver, "/profile/sessions", what="Where you are signed in")
+    check("This browser" in text_of(driver, "main .session.current"), "the current session is not marked")
+    check(len(driver.find_elements(By.CSS_SELECTOR, "main .session")) == 2, "the sessions page does not list both sessions")
+    check("Chrome on Linux" in text_of(driver, "main .session-list"), "no browser and system named on the sessions page")
+    screenshot(driver, "profile-sessions")
+    expect_no_sideways_scroll(driver)
+    submit_button(driver, "Sign out everywhere else")
+    expect_page(driver, "/profile/sessions", what="Sign out everywhere else")
+    check(len(driver.find_elements(By.CSS_SELECTOR, "main .session")) == 1, "another session is still listed")
+    visit(phone, url + "/profile/edit", expected_path="/login")
+
+    # Change password: a wrong current password is a 422 beside its field, no password kept; then
+    # for real, back on the profile, still signed in.
+    click_link(driver, "Change password", within="main")
+    expect_page(driver, "/profile/password", what="Change password")
+    for field in ("current_password", "password", "password_confirmation"):
+        check(driver.find_element(By.CSS_SELECTOR, f"label[for={field}]").text, f"the {field} field has no label")
+    new_password = "difference engine 1822"
+    fill(driver, "current_password", ADA["password"] + "x")
+    fill(driver, "password", new_password)
+    fill(driver, "password_confirmation", new_password)
+    submit(driver, form_with(driver, "#current_password"))
+    expect_page(driver, "/profile/password", 422, what="a wrong current password")
+    check("not your current password" in text_of(driver, "#current-password-error"), "no message beside the current password")
+    check(all(value(driver, field) == "" for field in ("current_password", "password", "password_confirmation")),
+          "the change-password page wrote a password back")
+    screenshot(driver, "profile-password-422")
+    expect_no_sideways_scroll(driver)
+    fill(driver, "current_password", ADA["password"])
+    fill(driver, "password", new_password)
+    fill(driver, "password_confirmation", new_password)
+    submit(driver, form_with(driver, "#current_password"))
+    expect_page(driver, "/users/ada", what="changing the password")
+    expect_signed_in(driver, ADA["display_name"])
+    ADA["password"] = new_password
+
     audit.check()
 
     server.stop()
@@ -653,5 +702,6 @@ if __name__ == "__main__":
     run(__doc__, "quotebook-browser-", flow_with_files,
         "browser: sign-up (422, then for real), edit (422, escaping, emoji, 409 between two people), "
         "favourite, add (422, then for real), search, history and restore, delete, photo (upload, 415, "
-        "remove), restart keeping the session, sign out, sign in (401, then return_to), phone layout "
+        "remove), restart keeping the session, sign out, sign in (401, then return_to), sessions (sign out "
+        "everywhere else), change password (422, then for real), phone layout "
         "and axe-core on every page (signed in and out, 375 and 1280 px) all as expected")

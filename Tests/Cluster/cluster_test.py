@@ -9,7 +9,9 @@ deploy/nginx.conf rendered for those ports (its prefix in the temporary director
 
 (a) sessions: sign-up through A, and the very next request with the cookie is signed in on B
     (the name shown); sign-up through B, on A; ten sign-ups through nginx, on both; signing out
-    on B ends the session on A (within 1 s);
+    on B ends the session on A (within 1 s); Sign out everywhere else on B, and then a change of
+    password on B, end the person's other session on A (within 1 s each) while the session that
+    asked stays signed in on A;
 (b) live updates: 100 edits saved on A; after each, event streams open on B (directly) and
     through nginx deliver it, and B's quote page shows it; from the 303 on A to the event,
     p99 <= 100 ms on each stream;
@@ -173,6 +175,14 @@ def sign_up(client, username, display_name):
                                        "password_confirmation": PASSWORD, "csrf_token": field(form.body, "csrf_token")})
     check(response.status == 303, f"sign-up of {username} answered {response.status}")
     check("quotebook_session" in client.cookies, "sign-up set no session cookie")
+
+
+def sign_in_with(client, username, password):
+    form = client.get("/login")
+    check(form.status == 200, f"GET /login answered {form.status}")
+    response = client.post("/login", {"username": username, "password": password,
+                                      "csrf_token": field(form.body, "csrf_token")})
+    check(response.status == 303, f"sign-in of {username} answered {response.status}")
 
 
 def add_quote(client, text, author):
@@ -627,9 +637,39 @@ def check_sessions(cluster, figures):
         check(time.monotonic() < answered + 1, "(a) 1 s after signing out on B, the session still works on A")
         time.sleep(0.002)
     ended = time.monotonic() - answered
+
+    # Sign out everywhere else on B, then a change of password on B: the person's other sessions,
+    # cached on A, end there within 1 s; the session that asked (its new token, after the change)
+    # stays signed in on A.
+    laptop_cookies, phone_cookies = {}, {}
+    sign_in_with(Client(cluster.address("B"), laptop_cookies), "linus", PASSWORD)
+    sign_in_with(Client(cluster.address("A"), phone_cookies), "linus", PASSWORD)
+    endings = []
+    for what, action, fields in (
+            ("Sign out everywhere else", "/profile/sessions/end-others", {}),
+            ("a change of password", "/profile/password",
+             {"current_password": PASSWORD, "password": PASSWORD + " 2", "password_confirmation": PASSWORD + " 2"})):
+        if not phone_cookies:
+            sign_in_with(Client(cluster.address("A"), phone_cookies), "linus", PASSWORD)
+        phone = Client(cluster.address("A"), phone_cookies)
+        check(phone.get("/profile/edit").status == 200, f"(a) before {what}, the phone's session is not signed in on A")
+        laptop = Client(cluster.address("B"), laptop_cookies)
+        form = laptop.get("/profile/sessions")
+        check(form.status == 200 and "/end\"" in form.body, f"(a) B's sessions page does not list the phone ({form.status})")
+        answer = laptop.post(action, dict(fields, csrf_token=field(form.body, "csrf_token")))
+        check(answer.status == 303, f"(a) {what} on B answered {answer.status}")
+        answered = time.monotonic()
+        while phone.get("/profile/edit").status != 303:
+            check(time.monotonic() < answered + 1, f"(a) 1 s after {what} on B, the phone's session still works on A")
+            time.sleep(0.002)
+        endings.append(time.monotonic() - answered)
+        check(Client(cluster.address("A"), dict(laptop_cookies)).get("/profile/edit").status == 200,
+              f"(a) after {what} on B, the session that asked is not signed in on A")
+        phone_cookies.clear()
     figures.append(f"(a) sessions made on A are signed in on B at the first request, and the other way round "
                    f"({2 + through_nginx} sign-ups, {through_nginx} through nginx); sign-out on B ends it on A "
-                   f"{milliseconds(ended)} after")
+                   f"{milliseconds(ended)} after; Sign out everywhere else and a change of password on B end the "
+                   f"other session on A {milliseconds(endings[0])} and {milliseconds(endings[1])} after")
     return ada_cookies, grace_cookies
 
 

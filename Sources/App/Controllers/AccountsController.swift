@@ -9,12 +9,12 @@ package struct AccountsController: Sendable {
     /// Shortest password accepted at sign-up (SPEC.md: at least 8 characters).
     package static let minimumPasswordLength = 8
 
-    private let store: any StateStore
-    private let hasher: PasswordHasher
-    private let sessions: SessionKeeper
-    private let throttle: SignInThrottle
-    private let addressLimits: AddressLimits
-    private let now: @Sendable () -> Date
+    let store: any StateStore
+    let hasher: PasswordHasher
+    let sessions: SessionKeeper
+    let throttle: SignInThrottle
+    let addressLimits: AddressLimits
+    let now: @Sendable () -> Date
 
     package init(
         store: any StateStore, hasher: PasswordHasher, sessions: SessionKeeper, throttle: SignInThrottle,
@@ -32,7 +32,8 @@ package struct AccountsController: Sendable {
     /// that passes the form's rules counts towards its `client`'s limit before its password is
     /// hashed, and stops counting if no account comes of it, unless the client's own burst was
     /// past its share of the hashing pool.
-    package func signUp(_ form: SignUpForm, client: String?) async throws -> SignUpState {
+    /// `userAgent`: the browser's, kept with the session for the sessions page.
+    package func signUp(_ form: SignUpForm, client: String?, userAgent: String? = nil) async throws -> SignUpState {
         var problems: [SignUpField: SignUpProblem] = [:]
         let username = Username(form.username)
         if let scalar = TypedText.firstForbiddenScalar(in: form.username, layout: .singleLine) {
@@ -71,7 +72,7 @@ package struct AccountsController: Sendable {
         switch try await store.dispatch(action) {
         case .success(.userSignedUp(let id)):
             guard let user = store.state.users[id] else { throw AccountsError.missingAccount(id) }
-            return .signedUp(user, try await sessions.start(for: id, now: now()))
+            return .signedUp(user, try await sessions.start(for: id, now: now(), userAgent: userAgent))
         case .success(let event):
             throw AccountsError.unexpected("\(event)")
         case .failure(.usernameTaken):
@@ -108,7 +109,7 @@ package struct AccountsController: Sendable {
     /// password is not held to that rule here: one that cannot match (a NUL) simply fails as a
     /// wrong password, and an account made before the rule keeps working.
     package func signIn(
-        username typedUsername: String, password: String, returnTo: ReturnPath?, client: String?
+        username typedUsername: String, password: String, returnTo: ReturnPath?, client: String?, userAgent: String? = nil
     ) async throws -> SignInState {
         if let scalar = TypedText.firstForbiddenScalar(in: typedUsername, layout: .singleLine) {
             return .showing(.forbiddenCharacter(scalar, username: typedUsername, returnTo: returnTo))
@@ -131,9 +132,10 @@ package struct AccountsController: Sendable {
             return .showing(.throttled(username: typedUsername, returnTo: returnTo, retryAfter: seconds))
         }
         let user = Username(typedUsername).flatMap { store.state.user(named: $0) }
+        let hash = try await passwordHash(of: user)
         let matches: Bool
         do {
-            matches = try await hasher.verify(password, against: user?.passwordHash.encoded, for: client)
+            matches = try await hasher.verify(password, against: hash, for: client)
         } catch {
             // Past its share of the pool the client's own burst was refused: the try counts, so
             // a burst for one username still ends at its limit, checked or not.
@@ -148,11 +150,18 @@ package struct AccountsController: Sendable {
         }
         try await throttle.recordSuccess(attempt)
         try await release(addressAttempt, from: addressLimits.signIns)
-        return .signedIn(user, try await sessions.start(for: user.id, now: now()), returnTo: returnTo)
+        return .signedIn(user, try await sessions.start(for: user.id, now: now(), userAgent: userAgent), returnTo: returnTo)
+    }
+
+    /// The hash `user`'s password is checked against: the one account storage keeps since a change
+    /// of password, else the one their sign-up recorded; nil for no account.
+    func passwordHash(of user: User?) async throws(StoreError) -> String? {
+        guard let user else { return nil }
+        return try await sessions.passwordHash(of: user.id)?.encoded ?? user.passwordHash.encoded
     }
 
     /// Gives `attempt` (if any) back to `limit`.
-    private func release(_ attempt: AttemptLimit.Attempt?, from limit: AttemptLimit) async throws(StoreError) {
+    func release(_ attempt: AttemptLimit.Attempt?, from limit: AttemptLimit) async throws(StoreError) {
         if let attempt { try await limit.release(attempt) }
     }
 

@@ -77,6 +77,22 @@ package struct ProfileController: Sendable {
         return .signedOut
     }
 
+    /// Every live session of `user`, `current` (the one asking) marked.
+    package func sessions(of user: UserID, current: SessionRecord) async throws(StoreError) -> SessionsState {
+        .listing(try await sessions.sessions(of: user, now: now()), current: current.id)
+    }
+
+    /// Ends `user`'s session whose id is `id`, on every instance; someone else's ends nothing.
+    package func endSession(_ id: [UInt8], of user: UserID) async throws(StoreError) -> SessionsState {
+        try await sessions.end(id: id, of: user) ? .ended : .notFound
+    }
+
+    /// Ends every session of `user` but `current`, on every instance.
+    package func endOtherSessions(of user: UserID, current: SessionRecord) async throws(StoreError) -> SessionsState {
+        try await sessions.endSessions(of: user, except: current.id)
+        return .ended
+    }
+
     /// The state after the store's `answer` to a change of `user`'s profile.
     private func answer(_ answer: Result<AppEvent, ActionRejection>, for user: UserID) -> ProfileState {
         switch answer {

@@ -43,3 +43,13 @@ package enum ProfilePhotoState: Sendable, Equatable {
     case photo(StoredPhoto)
     case notFound
 }
+
+/// What the sessions page shows, or how ending sessions went.
+package enum SessionsState: Sendable, Equatable {
+    /// Every live session of the person, oldest first; `current` is the id of the one asking.
+    case listing([SessionRecord], current: [UInt8])
+    /// The sessions asked for ended; the flow is over.
+    case ended
+    /// No such session of the person's (someone else's, or already ended): nothing ended.
+    case notFound
+}

@@ -16,6 +16,7 @@ package struct AccountsCoordinator: FlowCoordinator {
     package func start(_ route: AccountsRoute, _ context: RequestContext) -> Step<Navigation> {
         let form = context.form
         let client = Self.client(of: context.request)
+        let userAgent = context.request.headers["User-Agent"]
         switch route {
         case .signUpForm:
             let empty = SignUpForm(username: "", displayName: "", password: "", passwordConfirmation: "")
@@ -26,7 +27,7 @@ package struct AccountsCoordinator: FlowCoordinator {
                 password: form[SignUpField.password] ?? "", passwordConfirmation: form[SignUpField.passwordConfirmation] ?? ""
             )
             return .waiting { [accounts] in
-                switch try await accounts.signUp(typed, client: client) {
+                switch try await accounts.signUp(typed, client: client, userAgent: userAgent) {
                 case .showing(let page): .present(SignUpView.page(for: page))
                 case .signedUp(_, let session): .finished(.signedIn(session, returnTo: nil))
                 }
@@ -38,7 +39,8 @@ package struct AccountsCoordinator: FlowCoordinator {
             let username = form[SignInField.username] ?? ""
             let password = form[SignInField.password] ?? ""
             return .waiting { [accounts] in
-                switch try await accounts.signIn(username: username, password: password, returnTo: returnTo, client: client) {
+                switch try await accounts.signIn(
+                    username: username, password: password, returnTo: returnTo, client: client, userAgent: userAgent) {
                 case .showing(let page): .present(SignInView.page(for: page))
                 case .signedIn(_, let session, let returnTo): .finished(.signedIn(session, returnTo: returnTo))
                 }
@@ -54,7 +56,7 @@ package struct AccountsCoordinator: FlowCoordinator {
 
     /// Who asked, as the per-address limits count it: the address the server reports, an IPv6
     /// one by its /64; nil when the server could not say.
-    private static func client(of request: HTTPRequest) -> String? {
+    static func client(of request: HTTPRequest) -> String? {
         request.client.map { $0.subscriberPrefix.description }
     }
 }

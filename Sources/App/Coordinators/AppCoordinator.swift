@@ -50,7 +50,7 @@ package final class AppCoordinator: HTTPResponder {
         store.observe { feed.publish($0) }
         quotes = QuotesCoordinator(controller: QuoteController(store: store, now: dependencies.now), feed: feed)
         accounts = AccountsCoordinator(accounts: accountsController, profiles: profileController)
-        profiles = ProfilesCoordinator(controller: profileController)
+        profiles = ProfilesCoordinator(controller: profileController, accounts: accountsController)
         let live = dependencies.live
         system = SystemCoordinator(
             staticFiles: dependencies.staticFiles, metrics: dependencies.metrics,
@@ -213,6 +213,12 @@ package final class AppCoordinator: HTTPResponder {
             context.setCookies.append(visitors.cookies.deleting(.session))
             return .now((context, .push(QuotesRoute.home)))
         case .profileUpdated(let username):
+            return .now((context, .push(ProfilesRoute.show(username))))
+        case let .passwordChanged(session, username):
+            // The controller already ended every other session, the old one of this browser too.
+            let sessionName = visitors.cookies.name(.session)
+            context.setCookies.removeAll { $0.name == sessionName }
+            context.setCookies.append(visitors.sessionCookie(session.token))
             return .now((context, .push(ProfilesRoute.show(username))))
         }
     }

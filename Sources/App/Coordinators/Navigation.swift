@@ -41,6 +41,9 @@ package enum FlowOutcome: Sendable, Equatable {
     case signedOut
     /// The signed-in person changed their profile.
     case profileUpdated(Username)
+    /// The signed-in person changed their password: every other session ended, and this new one
+    /// replaces the one they asked in.
+    case passwordChanged(IssuedSession, Username)
 }
 
 /// A child of the root coordinator: it owns one route enum and starts a flow for each of its

@@ -1,12 +1,15 @@
 import HTTPServer
 import Store
 
-/// Profiles: showing anyone's, serving photos, and the signed-in person's own edit flows.
+/// Profiles: showing anyone's, serving photos, and the signed-in person's own edit flows: name,
+/// photo, password and sessions.
 package struct ProfilesCoordinator: FlowCoordinator {
     private let controller: ProfileController
+    private let accounts: AccountsController
 
-    package init(controller: ProfileController) {
+    package init(controller: ProfileController, accounts: AccountsController) {
         self.controller = controller
+        self.accounts = accounts
     }
 
     package func start(_ route: ProfilesRoute, _ context: RequestContext) -> Step<Navigation> {
@@ -23,6 +26,10 @@ package struct ProfilesCoordinator: FlowCoordinator {
                 case .notFound: .present(ErrorView.page(for: .notFound))
                 }
             }
+        case .passwordForm, .changePassword, .sessions, .endSession, .endOtherSessions:
+            // The root lets only signed-in people through to these.
+            guard let user = visitor.user, let session = visitor.session else { return .now(.present(ErrorView.page(for: .notFound))) }
+            return security(route, user: user, session: session, context)
         case .mine, .edit, .updateName, .updatePhoto, .removePhoto:
             // The root lets only signed-in people through to these.
             guard let user = visitor.user else { return .now(.present(ErrorView.page(for: .notFound))) }
@@ -39,6 +46,37 @@ package struct ProfilesCoordinator: FlowCoordinator {
                 return .waiting { [controller] in Self.finish(try await controller.removePhoto(of: user.id)) }
             }
         }
+    }
+
+    /// The password and sessions flows of the signed-in `user`, asking in `session`.
+    private func security(_ route: ProfilesRoute, user: User, session: SessionRecord, _ context: RequestContext) -> Step<Navigation> {
+        switch route {
+        case .passwordForm:
+            return .now(.present(PasswordView.page(for: .editing(problems: [:]))))
+        case .changePassword:
+            let form = context.form
+            let typed = PasswordChangeForm(
+                currentPassword: form[PasswordField.currentPassword] ?? "", password: form[PasswordField.password] ?? "",
+                passwordConfirmation: form[PasswordField.passwordConfirmation] ?? "")
+            let client = AccountsCoordinator.client(of: context.request)
+            return .waiting { [accounts] in
+                switch try await accounts.changePassword(typed, of: user, current: session, client: client) {
+                case .showing(let page): .present(PasswordView.page(for: page))
+                case let .changed(username, replacement): .finished(.passwordChanged(replacement, username))
+                }
+            }
+        case .sessions:
+            return .waiting { [controller] in .present(SessionsView.page(for: try await controller.sessions(of: user.id, current: session))) }
+        case .endSession(let handle):
+            return .waiting { [controller] in Self.finish(try await controller.endSession(handle.id, of: user.id)) }
+        default:
+            return .waiting { [controller] in Self.finish(try await controller.endOtherSessions(of: user.id, current: session)) }
+        }
+    }
+
+    private static func finish(_ state: SessionsState) -> Navigation {
+        if case .ended = state { return .push(ProfilesRoute.sessions) }
+        return .present(SessionsView.page(for: state))
     }
 
     private static func finish(_ state: ProfileState) -> Navigation {

@@ -40,3 +40,10 @@ package enum ProfileField: String, FormField {
     case displayName = "display_name"
     case photo
 }
+
+/// `POST /profile/password`.
+package enum PasswordField: String, FormField {
+    case currentPassword = "current_password"
+    case password
+    case passwordConfirmation = "password_confirmation"
+}

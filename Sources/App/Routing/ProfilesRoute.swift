@@ -1,3 +1,4 @@
+import Basics
 package import HTTPServer
 package import Store
 
@@ -17,6 +18,17 @@ package enum ProfilesRoute: Route {
     case updatePhoto
     /// `POST /profile/photo/delete`
     case removePhoto
+    /// `GET /profile/password`
+    case passwordForm
+    /// `POST /profile/password`
+    case changePassword
+    /// `GET /profile/sessions`: your live sessions.
+    case sessions
+    /// `POST /profile/sessions/{id}/end`: `id` is the session's stored id (its token's SHA-256),
+    /// never the token.
+    case endSession(SessionHandle)
+    /// `POST /profile/sessions/end-others`
+    case endOtherSessions
 
     package static func routes(at segments: [String], query: URLEncodedForm) -> [ProfilesRoute] {
         switch segments.count {
@@ -31,7 +43,14 @@ package enum ProfilesRoute: Route {
             case ["profile", "name"]: return [.updateName]
             case ["profile", "photo"]: return [.updatePhoto]
             case ["profile", "photo", "delete"]: return [.removePhoto]
-            default: return []
+            case ["profile", "password"]: return [.passwordForm, .changePassword]
+            case ["profile", "sessions"]: return [.sessions]
+            case ["profile", "sessions", "end-others"]: return [.endOtherSessions]
+            default:
+                guard segments.count == 4, segments[0] == "profile", segments[1] == "sessions", segments[3] == "end",
+                    let handle = SessionHandle(segments[2])
+                else { return [] }
+                return [.endSession(handle)]
             }
         }
     }
@@ -43,8 +62,8 @@ package enum ProfilesRoute: Route {
 
     package var method: HTTPMethod {
         switch self {
-        case .show, .photo, .mine, .edit: .get
-        case .updateName, .updatePhoto, .removePhoto: .post
+        case .show, .photo, .mine, .edit, .passwordForm, .sessions: .get
+        case .updateName, .updatePhoto, .removePhoto, .changePassword, .endSession, .endOtherSessions: .post
         }
     }
 
@@ -57,13 +76,27 @@ package enum ProfilesRoute: Route {
         case .updateName: ["profile", "name"]
         case .updatePhoto: ["profile", "photo"]
         case .removePhoto: ["profile", "photo", "delete"]
+        case .passwordForm, .changePassword: ["profile", "password"]
+        case .sessions: ["profile", "sessions"]
+        case .endSession(let handle): ["profile", "sessions", handle.text, "end"]
+        case .endOtherSessions: ["profile", "sessions", "end-others"]
         }
     }
 
     package var access: RouteAccess {
         switch self {
         case .show, .photo: .anyone
-        case .mine, .edit, .updateName, .updatePhoto, .removePhoto: .signedIn
+        case .mine, .edit, .updateName, .updatePhoto, .removePhoto, .passwordForm, .changePassword, .sessions, .endSession,
+            .endOtherSessions:
+            .signedIn
+        }
+    }
+
+    /// The sessions page shows account storage, which changes without the state: never a 304.
+    package var isTaggedByState: Bool {
+        switch self {
+        case .sessions: false
+        default: true
         }
     }
 
@@ -77,6 +110,27 @@ package enum ProfilesRoute: Route {
         case .updateName: "profiles_update_name"
         case .updatePhoto: "profiles_update_photo"
         case .removePhoto: "profiles_remove_photo"
+        case .passwordForm: "profiles_password_form"
+        case .changePassword: "profiles_change_password"
+        case .sessions: "profiles_sessions"
+        case .endSession: "profiles_end_session"
+        case .endOtherSessions: "profiles_end_other_sessions"
         }
     }
+}
+
+/// A session as its sign-out address names it: the stored id (SHA-256 of the token, so knowing
+/// it signs no one in), as 64 lower-case hex digits.
+package struct SessionHandle: Sendable, Hashable {
+    package let id: [UInt8]
+
+    package init(id: [UInt8]) { self.id = id }
+
+    /// Only the canonical spelling names a session, so every form has one address.
+    package init?(_ text: String) {
+        guard text.utf8.count == 64, let id = Hex.decode(text), Hex.encode(id) == text else { return nil }
+        self.id = id
+    }
+
+    package var text: String { Hex.encode(id) }
 }

@@ -19,6 +19,10 @@ package protocol Route: Hashable, Sendable {
     var access: RouteAccess { get }
     /// Which route this is, without its values: a bounded label for metrics (`RouteLabel.swift`).
     var metricsLabel: RouteLabel { get }
+    /// Whether its page is a function of the state, the visitor and the target alone, so that
+    /// an `ETag` of those revalidates it (``PageTagGate``); false for a page that shows account
+    /// storage, which changes without the state (the sessions page). True unless a case says not.
+    var isTaggedByState: Bool { get }
 }
 
 /// Who may use a route (SPEC.md "Pages", column *who*).
@@ -40,6 +44,7 @@ package enum RouteMatch<R: Hashable & Sendable>: Equatable, Sendable {
 
 extension Route {
     package var queryItems: [(name: String, value: String)] { [] }
+    package var isTaggedByState: Bool { true }
 
     /// The percent-encoded path (and query, if any) of this route, for links, form actions and
     /// redirects.

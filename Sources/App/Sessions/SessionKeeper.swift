@@ -89,9 +89,11 @@ package final class SessionKeeper: Sendable {
     }
 
     /// Starts a new session for `user` with a fresh token (never one the client offered).
-    package func start(for user: UserID, now: Date) async throws(StoreError) -> IssuedSession {
+    /// `userAgent`: the browser's `User-Agent`, kept (cut short) for the sessions page.
+    package func start(for user: UserID, now: Date, userAgent: String? = nil) async throws(StoreError) -> IssuedSession {
         let secret = SecureRandom.bytes(Self.tokenByteCount)
-        let record = SessionRecord(id: SHA256.hash(secret), userID: user, createdAt: now, lastUsedAt: now)
+        let record = SessionRecord(
+            id: SHA256.hash(secret), userID: user, createdAt: now, lastUsedAt: now, userAgent: userAgent.map(Self.shortened))
         try await storage.insert(record)
         // No one else has the token yet, so nothing can have ended it.
         cache.remember(record, ifGeneration: nil)
@@ -104,6 +106,51 @@ package final class SessionKeeper: Sendable {
     package func end(_ session: SessionRecord) async throws(StoreError) {
         cache.forget(session.id)
         try await storage.delete(id: session.id)
+    }
+
+    /// Every live session of `user` (those unused for longer than ``idleLifetime`` are left out),
+    /// oldest first.
+    package func sessions(of user: UserID, now: Date) async throws(StoreError) -> [SessionRecord] {
+        try await storage.sessions(of: user).filter { now.timeIntervalSince($0.lastUsedAt) <= Self.idleLifetime }
+    }
+
+    /// Ends the session of `user` whose id is `id`; false, ending nothing, when `user` has none
+    /// such (someone else's id, or one already ended).
+    package func end(id: [UInt8], of user: UserID) async throws(StoreError) -> Bool {
+        guard let record = try await storage.session(id: id), record.userID == user else { return false }
+        try await end(record)
+        return true
+    }
+
+    /// Ends every session of `user` but the one whose id is `kept` (nil: all of them), on every
+    /// instance; returns how many ended.
+    @discardableResult
+    package func endSessions(of user: UserID, except kept: [UInt8]?) async throws(StoreError) -> Int {
+        let ended = try await storage.deleteSessions(of: user, except: kept)
+        for id in ended { cache.forget(id) }
+        return ended.count
+    }
+
+    /// `user`'s password hash as last changed, nil when it never changed (sign-up's holds).
+    package func passwordHash(of user: UserID) async throws(StoreError) -> PasswordHash? {
+        try await storage.passwordHash(of: user)
+    }
+
+    /// Keeps `hash` as `user`'s password, in account storage (never the journal).
+    package func setPasswordHash(_ hash: PasswordHash, of user: UserID) async throws(StoreError) {
+        try await storage.setPasswordHash(hash, of: user)
+    }
+
+    /// `userAgent` cut to at most ``SessionRecord/maximumUserAgentBytes`` UTF-8 bytes, on a
+    /// character boundary.
+    static func shortened(_ userAgent: String) -> String {
+        guard userAgent.utf8.count > SessionRecord.maximumUserAgentBytes else { return userAgent }
+        var kept = ""
+        for character in userAgent {
+            guard kept.utf8.count + character.utf8.count <= SessionRecord.maximumUserAgentBytes else { break }
+            kept.append(character)
+        }
+        return kept
     }
 
     /// Deletes every session unused for longer than ``idleLifetime`` before `now`.

@@ -13,6 +13,8 @@ package enum PageTemplate: String, CaseIterable, Sendable {
     case signIn = "login"
     case profile
     case profileEdit = "profile_edit"
+    case profilePassword = "profile_password"
+    case profileSessions = "profile_sessions"
     case error
     /// A partial: the hidden CSRF field every POST form includes.
     case csrfField = "csrf_field"

@@ -69,6 +69,7 @@ package enum ProfileView {
                 "nameError": nameError.map(TemplateValue.string) ?? .null, "photoError": photoError.map(TemplateValue.string) ?? .null,
                 "nameAction": .string(ProfilesRoute.updateName.path), "photoAction": .string(ProfilesRoute.updatePhoto.path),
                 "removePhotoAction": .string(ProfilesRoute.removePhoto.path), "profileURL": .string(person.url),
+                "passwordURL": .string(ProfilesRoute.passwordForm.path), "sessionsURL": .string(ProfilesRoute.sessions.path),
                 "maximumPhotoMiB": .int(ProfileController.maximumPhotoBytes / 1_048_576), "fields": ProfileView.fieldNames,
             ])
         }

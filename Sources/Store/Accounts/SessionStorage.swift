@@ -8,17 +8,25 @@ package struct SessionRecord: Sendable, Equatable {
     package var createdAt: Date
     /// When a request last used it, written at most about once an hour (see the session cache).
     package var lastUsedAt: Date
+    /// The `User-Agent` the browser sent at sign-in (cut to ``maximumUserAgentBytes``), so
+    /// the sessions page can say which browser it is; nil when none was sent.
+    package var userAgent: String?
 
-    package init(id: [UInt8], userID: UserID, createdAt: Date, lastUsedAt: Date) {
+    /// Longest `User-Agent` kept, in UTF-8 bytes: enough to tell the browser and system.
+    package static let maximumUserAgentBytes = 256
+
+    package init(id: [UInt8], userID: UserID, createdAt: Date, lastUsedAt: Date, userAgent: String? = nil) {
         self.id = id
         self.userID = userID
         self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt
+        self.userAgent = userAgent
     }
 }
 
-/// Durable sessions and the server's secrets, kept apart from the action journal: a session is
-/// a revocable credential, not a change to the book. In SQLite (``SQLiteAccountStorage``) or, shared
+/// Durable sessions, the server's secrets and changed password hashes, kept apart from the
+/// action journal: a session is a revocable credential, not a change to the book, and a
+/// password hash is a secret the journal must never hold. In SQLite (``SQLiteAccountStorage``) or, shared
 /// by every instance, PostgreSQL (``PostgresAccountStorage``).
 package protocol SessionStorage: Sendable {
     func insert(_ session: SessionRecord) async throws(StoreError)
@@ -29,6 +37,16 @@ package protocol SessionStorage: Sendable {
     func delete(id: [UInt8]) async throws(StoreError)
     /// Deletes sessions last used before `cutoff`, returning how many.
     func deleteSessions(unusedSince cutoff: Date) async throws(StoreError) -> Int
+    /// Every session of `user`, oldest first.
+    func sessions(of user: UserID) async throws(StoreError) -> [SessionRecord]
+    /// Deletes every session of `user` except the one whose id is `kept`, telling every instance
+    /// (as ``delete(id:)`` does); returns the ids of those it deleted.
+    func deleteSessions(of user: UserID, except kept: [UInt8]?) async throws(StoreError) -> [[UInt8]]
+    /// The hash of `user`'s password as last changed; nil when it never changed (the one their
+    /// sign-up recorded still holds).
+    func passwordHash(of user: UserID) async throws(StoreError) -> PasswordHash?
+    /// Keeps `hash` as `user`'s password from now on.
+    func setPasswordHash(_ hash: PasswordHash, of user: UserID) async throws(StoreError)
     /// The secret called `name`, created with `make` and kept the first time it is asked for.
     func secret(named name: String, orCreate make: @Sendable () -> [UInt8]) async throws(StoreError) -> [UInt8]
     /// Tells `handler` whenever a session may have ended elsewhere, for a cache of sessions to

@@ -21,6 +21,9 @@ package enum AppAction: Codable, Sendable, Equatable {
     /// Makes an earlier version's text and author current again, as a new version. The draft is
     /// recorded (read from the journal at dispatch), so replay needs no history in memory.
     case restoreQuote(QuoteID, QuoteDraft, fromVersion: Int, by: UserID?, at: Date)
+    /// Records that a person changed their password. Only that it happened: the new hash is kept
+    /// in account storage (``SessionStorage/setPasswordHash(_:of:)``), never in the journal.
+    case passwordChanged(UserID, at: Date)
 }
 
 /// What an applied action did, handed to the caller and to observers.
@@ -36,6 +39,8 @@ package enum AppEvent: Sendable, Equatable {
     /// A person's photo was set or removed; `replaced` is the one they had before, whose bytes
     /// may now be unreferenced (see ``PhotoStorage``).
     case photoChanged(UserID, replaced: PhotoReference?)
+    /// A person's password changed (the hash is in account storage, not the state).
+    case passwordChanged(UserID)
 }
 
 /// Why the reducer refused an action: nothing was stored.
@@ -56,7 +61,7 @@ extension AppEvent {
     package var quoteID: QuoteID? {
         switch self {
         case .quoteAdded(let id), .quoteEdited(let id, _), .quoteRestored(let id, _), .quoteDeleted(let id): id
-        case .userSignedUp, .profileChanged, .photoChanged: nil
+        case .userSignedUp, .profileChanged, .photoChanged, .passwordChanged: nil
         }
     }
 
@@ -70,6 +75,7 @@ extension AppEvent {
         case .userSignedUp: "user_signed_up"
         case .profileChanged: "profile_changed"
         case .photoChanged: "photo_changed"
+        case .passwordChanged: "password_changed"
         }
     }
 }

@@ -101,6 +101,17 @@ actor AccountStorageDouble: SessionStorage, PhotoStorage {
         return before - sessions.count
     }
     func secret(named name: String, orCreate make: @Sendable () -> [UInt8]) -> [UInt8] { make() }
+    func sessions(of user: UserID) -> [SessionRecord] {
+        sessions.values.filter { $0.userID == user }.sorted { $0.createdAt < $1.createdAt }
+    }
+    func deleteSessions(of user: UserID, except kept: [UInt8]?) -> [[UInt8]] {
+        let ended = sessions.values.filter { $0.userID == user && $0.id != kept }.map(\.id)
+        for id in ended { sessions[id] = nil }
+        return ended
+    }
+    var passwordHashes: [UserID: PasswordHash] = [:]
+    func passwordHash(of user: UserID) -> PasswordHash? { passwordHashes[user] }
+    func setPasswordHash(_ hash: PasswordHash, of user: UserID) { passwordHashes[user] = hash }
     var claims: [String: Int] = [:]
     func save(_ photo: StoredPhoto) {
         photos[photo.reference.hash] = photo
@@ -145,6 +156,14 @@ actor CountingSessionStorage: SessionStorage {
     func deleteSessions(unusedSince cutoff: Date) async throws(StoreError) -> Int { try await base.deleteSessions(unusedSince: cutoff) }
     func secret(named name: String, orCreate make: @Sendable () -> [UInt8]) async throws(StoreError) -> [UInt8] {
         try await base.secret(named: name, orCreate: make)
+    }
+    func sessions(of user: UserID) async throws(StoreError) -> [SessionRecord] { try await base.sessions(of: user) }
+    func deleteSessions(of user: UserID, except kept: [UInt8]?) async throws(StoreError) -> [[UInt8]] {
+        try await base.deleteSessions(of: user, except: kept)
+    }
+    func passwordHash(of user: UserID) async throws(StoreError) -> PasswordHash? { try await base.passwordHash(of: user) }
+    func setPasswordHash(_ hash: PasswordHash, of user: UserID) async throws(StoreError) {
+        try await base.setPasswordHash(hash, of: user)
     }
     nonisolated func observeSessionEvents(_ handler: @escaping @Sendable (SessionStorageEvent) -> Void) {
         observers.withLock { $0.append(handler) }

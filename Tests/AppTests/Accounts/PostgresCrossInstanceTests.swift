@@ -44,6 +44,30 @@ struct PostgresCrossInstanceTests {
         }
     }
 
+    /// Signing out everywhere else (and a change of password) on one instance ends the person's
+    /// cached sessions on the other, and only theirs.
+    @Test func endingAPersonsOtherSessionsOnOneEndsThemOnTheOther() async throws {
+        try await AccountBackend.postgres.withDatabase { database in
+            let a = SessionKeeper(storage: try await database.makeInstance().sessions)
+            let bStorage = try await database.makeInstance().sessions
+            let b = SessionKeeper(storage: bStorage)
+            let events = Self.events(of: bStorage)
+            let kept = try await a.start(for: UserID(4), now: clock.now, userAgent: "Firefox/1")
+            let phone = try await a.start(for: UserID(4), now: clock.now)
+            let someoneElse = try await a.start(for: UserID(5), now: clock.now)
+            for issued in [kept, phone, someoneElse] { _ = try await b.session(forToken: issued.token, now: clock.now) }
+            #expect(try await b.sessions(of: UserID(4), now: clock.now).map(\.userAgent).sorted { ($0 ?? "") < ($1 ?? "") } == [nil, "Firefox/1"])
+            #expect(try await a.endSessions(of: UserID(4), except: kept.record.id) == 1)
+            #expect(try await Self.wait(for: .ended(id: phone.record.id), in: events))
+            #expect(b.cachedSession(forToken: phone.token, now: clock.now) == .needsStorage)
+            #expect(try await b.session(forToken: phone.token, now: clock.now) == nil)
+            #expect(b.cachedSession(forToken: kept.token, now: clock.now) == .live(kept.record))
+            #expect(b.cachedSession(forToken: someoneElse.token, now: clock.now) == .live(someoneElse.record))
+            #expect(try await a.end(id: someoneElse.record.id, of: UserID(4)) == false, "another person's session is not ended")
+            #expect(try await b.session(forToken: someoneElse.token, now: clock.now) == someoneElse.record)
+        }
+    }
+
     @Test func aLostListenerForgetsTheCacheAndCachesAgainOnceBack() async throws {
         try await AccountBackend.postgres.withDatabase { database in
             let storage = try await database.makeInstance()

@@ -35,7 +35,7 @@ struct PageTagGate: Sendable {
     /// For a GET: the 304 when `If-None-Match` names the page's current tag, else nil with the
     /// tag in `context` for the rendered page.
     func check(_ route: AppRoute, _ context: RequestContext) -> Navigation? {
-        guard tagsPages, route.method == .get else { return nil }
+        guard tagsPages, route.method == .get, route.route.isTaggedByState else { return nil }
         let tag = pageTag(for: context)
         // `*` does not match: whether this page exists is only known once it is built.
         if context.request.ifNoneMatch(includes: tag, starMatches: false) { return .respond(Self.notModified(tag)) }

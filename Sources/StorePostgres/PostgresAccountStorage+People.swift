@@ -1,0 +1,61 @@
+package import Store
+
+/// A person's sessions and changed password hash (``SessionStorage``).
+extension PostgresAccountStorage {
+    /// The columns ``session(_:)`` reads, in its order.
+    static let sessionColumns = "id, user_id, created_at, last_used_at, user_agent"
+
+    /// A session row selected as ``sessionColumns``.
+    static func session(_ row: PostgresRow) throws(StoreError) -> SessionRecord {
+        guard let id = try row.bytes(at: 0) else { throw missing("session id") }
+        guard let user = try row.int64(at: 1) else { throw missing("user_id") }
+        return SessionRecord(
+            id: id, userID: UserID(Int(user)), createdAt: try date(row, at: 2), lastUsedAt: try date(row, at: 3),
+            userAgent: row.string(at: 4))
+    }
+
+    package func sessions(of user: UserID) async throws(StoreError) -> [SessionRecord] {
+        let rows = try await query(
+            "list sessions", on: sessions,
+            "SELECT \(Self.sessionColumns) FROM \(tables.session) WHERE user_id = $1 ORDER BY created_at, id",
+            [String(user.rawValue)]
+        ).rows
+        var records: [SessionRecord] = []
+        for row in rows { records.append(try Self.session(row)) }
+        return records
+    }
+
+    /// One statement: every instance is told of each deletion when it commits, as ``delete(id:)`` does.
+    package func deleteSessions(of user: UserID, except kept: [UInt8]?) async throws(StoreError) -> [[UInt8]] {
+        let rows = try await query(
+            "delete sessions of a person", on: sessions,
+            """
+            WITH ended AS (
+                DELETE FROM \(tables.session) WHERE user_id = $1 AND ($2::bytea IS NULL OR id <> $2::bytea) RETURNING id
+            )
+            SELECT id, pg_notify($3, encode(id, 'hex')) FROM ended
+            """, [String(user.rawValue), kept.map(PostgresBytea.encode), channel]
+        ).rows
+        var ids: [[UInt8]] = []
+        for row in rows {
+            guard let id = try row.bytes(at: 0) else { throw Self.missing("session id") }
+            ids.append(id)
+        }
+        return ids
+    }
+
+    package func passwordHash(of user: UserID) async throws(StoreError) -> PasswordHash? {
+        try await query(
+            "read password hash", on: sessions, "SELECT hash FROM \(tables.password) WHERE user_id = $1", [String(user.rawValue)]
+        ).rows.first?.string(at: 0).map(PasswordHash.init(encoded:))
+    }
+
+    package func setPasswordHash(_ hash: PasswordHash, of user: UserID) async throws(StoreError) {
+        try await query(
+            "set password hash", on: sessions,
+            """
+            INSERT INTO \(tables.password) (user_id, hash) VALUES ($1, $2)
+            ON CONFLICT (user_id) DO UPDATE SET hash = excluded.hash
+            """, [String(user.rawValue), hash.encoded])
+    }
+}

@@ -1,0 +1,138 @@
+import App
+import Store
+
+// The cases of each route enum without their values, each with an example value: `RouteTests`
+// checks every one round-trips, and a case added to a route enum without one here fails to build.
+
+/// The cases of ``QuotesRoute`` without their values, each with an example value.
+enum QuotesRouteKind: CaseIterable {
+    case home, list, new, create, show, edit, update, favourite, delete, history, restore, events
+
+    var example: QuotesRoute {
+        switch self {
+        case .home: .home
+        case .list: .list(page: 2, search: "élan vital & <b>")
+        case .new: .new
+        case .create: .create
+        case .delete: .delete(QuoteID(5))
+        case .history: .history(QuoteID(6))
+        case .restore: .restore(QuoteID(9))
+        case .events: .events(QuoteID(10))
+        case .show: .show(QuoteID(1))
+        case .edit: .edit(QuoteID(42))
+        case .update: .update(QuoteID(7))
+        case .favourite: .favourite(QuoteID(8))
+        }
+    }
+}
+
+extension QuotesRoute {
+    var kind: QuotesRouteKind {
+        switch self {
+        case .home: .home
+        case .list: .list
+        case .new: .new
+        case .create: .create
+        case .delete: .delete
+        case .history: .history
+        case .restore: .restore
+        case .events: .events
+        case .show: .show
+        case .edit: .edit
+        case .update: .update
+        case .favourite: .favourite
+        }
+    }
+}
+
+/// The cases of ``AccountsRoute`` without their values, each with an example value.
+enum AccountsRouteKind: CaseIterable {
+    case signUpForm, signUp, signInForm, signIn, signOut
+
+    var example: AccountsRoute {
+        switch self {
+        case .signUpForm: .signUpForm
+        case .signUp: .signUp
+        case .signInForm: .signInForm(returnTo: ReturnPath("/quotes/3/edit?x=1&y=a%20b"))
+        case .signIn: .signIn
+        case .signOut: .signOut
+        }
+    }
+}
+
+extension AccountsRoute {
+    var kind: AccountsRouteKind {
+        switch self {
+        case .signUpForm: .signUpForm
+        case .signUp: .signUp
+        case .signInForm: .signInForm
+        case .signIn: .signIn
+        case .signOut: .signOut
+        }
+    }
+}
+
+/// The cases of ``ProfilesRoute`` without their values, each with an example value.
+enum ProfilesRouteKind: CaseIterable {
+    case show, photo, mine, edit, updateName, updatePhoto, removePhoto, passwordForm, changePassword, sessions, endSession
+    case endOtherSessions
+
+    var example: ProfilesRoute {
+        switch self {
+        case .show: .show(Username("ada_l-1")!)
+        case .photo: .photo(Username("bob")!)
+        case .mine: .mine
+        case .edit: .edit
+        case .updateName: .updateName
+        case .updatePhoto: .updatePhoto
+        case .removePhoto: .removePhoto
+        case .passwordForm: .passwordForm
+        case .changePassword: .changePassword
+        case .sessions: .sessions
+        case .endSession: .endSession(SessionHandle(id: Array(0..<32)))
+        case .endOtherSessions: .endOtherSessions
+        }
+    }
+}
+
+extension ProfilesRoute {
+    var kind: ProfilesRouteKind {
+        switch self {
+        case .show: .show
+        case .photo: .photo
+        case .mine: .mine
+        case .edit: .edit
+        case .updateName: .updateName
+        case .updatePhoto: .updatePhoto
+        case .removePhoto: .removePhoto
+        case .passwordForm: .passwordForm
+        case .changePassword: .changePassword
+        case .sessions: .sessions
+        case .endSession: .endSession
+        case .endOtherSessions: .endOtherSessions
+        }
+    }
+}
+
+/// The cases of ``SystemRoute`` without their values, each with an example value.
+enum SystemRouteKind: CaseIterable {
+    case health, metrics, developmentEvents
+
+    var example: SystemRoute {
+        switch self {
+        case .health: .health
+        case .metrics: .metrics
+        case .developmentEvents: .developmentEvents
+        }
+    }
+}
+
+extension SystemRoute {
+    var kind: SystemRouteKind {
+        switch self {
+        case .health: .health
+        case .metrics: .metrics
+        case .developmentEvents: .developmentEvents
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import App
+import Foundation
+import HTTPServer
+import Store
+import TestSupport
+import Testing
+
+/// Where a person is signed in (`/profile/sessions`): the list, signing one or all others out,
+/// and the hostile forms (someone else's session id, no token).
+@Suite struct SessionsPageTests {
+    static let firefox = "Mozilla/5.0 (X11; Linux x86_64; rv:132.0) Gecko/20100101 Firefox/132.0"
+    static let iPhone =
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1"
+
+    /// A new browser signed in as `username` that sends `userAgent`.
+    static func signIn(_ app: TestApp, _ username: String, userAgent: String) async throws -> TestBrowser {
+        var browser = app.browser()
+        let token = try await browser.csrfToken(from: "/login")
+        let body = URLEncodedForm.encode(pairs: [
+            (name: "username", value: username), (name: "password", value: TestApp.password), (name: "csrf_token", value: token),
+        ])
+        let response = await browser.send(
+            HTTPRequest(
+                method: .post, target: "/login",
+                headers: ["Host": "test", "Content-Type": "application/x-www-form-urlencoded", "User-Agent": userAgent],
+                body: Array(body.utf8)))
+        guard response.status == .seeOther else { throw TestBrowser.Failure("sign-in answered \(response.status)") }
+        return browser
+    }
+
+    /// The sign-out form actions on `page`, in order.
+    static func endActions(in page: String) -> [String] {
+        page.components(separatedBy: "action=\"/profile/sessions/").dropFirst().compactMap { rest in
+            let path = rest.prefix { $0 != "\"" }
+            return path.hasSuffix("/end") ? "/profile/sessions/" + path : nil
+        }
+    }
+
+    /// The sign-out form action of the session listed as `browser` on `page`.
+    static func endAction(for browser: String, in page: String) -> String? {
+        page.components(separatedBy: "<li class=\"session").first { $0.contains(">\(browser)") }.flatMap { endActions(in: $0).first }
+    }
+
+    @Test func theListShowsEachSessionsBrowserAndMarksThisOne() async throws {
+        let app = try await TestApp()
+        _ = try await app.signedIn("ada")
+        var laptop = try await Self.signIn(app, "ada", userAgent: Self.firefox)
+        _ = try await Self.signIn(app, "ada", userAgent: Self.iPhone)
+        _ = try await app.signedIn("bob")
+
+        let page = await laptop.get("/profile/sessions")
+        #expect(page.status == .ok)
+        #expect(page.headers["Cache-Control"] == "private, no-cache")
+        #expect(page.headers["ETag"] == nil, "it shows account storage, which changes without the state: no 304 of a stale list")
+        #expect(page.text.contains("Firefox on Linux <span class=\"badge\">This browser</span>"))
+        #expect(page.text.contains("Safari on iOS"))
+        #expect(page.text.contains("An unknown browser"), "the sign-up sent no User-Agent")
+        #expect(page.text.contains("22 Nov 2026, 07:00 UTC"))
+        #expect(Self.endActions(in: page.text).count == 2, "a Sign out for each other session, none for this one or bob's")
+        #expect(page.text.contains("Sign out everywhere else"))
+    }
+
+    @Test func signingOutAnotherSessionEndsItAtOnce() async throws {
+        let app = try await TestApp()
+        _ = try await app.signedIn("ada")
+        var laptop = try await Self.signIn(app, "ada", userAgent: Self.firefox)
+        var phone = try await Self.signIn(app, "ada", userAgent: Self.iPhone)
+        #expect(await phone.get("/profile/edit").status == .ok)
+
+        let page = await laptop.get("/profile/sessions").text
+        #expect(Self.endActions(in: page).count == 2, "the sign-up's session and the phone's")
+        let end = try #require(Self.endAction(for: "Safari on iOS", in: page))
+        let ended = try await laptop.submit(end, [:], formPage: "/profile/sessions")
+        #expect(ended.status == .seeOther)
+        #expect(ended.headers["Location"] == "/profile/sessions")
+        #expect(await phone.get("/profile/edit").status == .seeOther, "the phone is signed out")
+        let after = await laptop.get("/profile/sessions")
+        #expect(after.status == .ok)
+        #expect(!after.text.contains("Safari on iOS"))
+        #expect(Self.endActions(in: after.text).count == 1)
+    }
+
+    @Test func signOutEverywhereElseKeepsOnlyThisSession() async throws {
+        let app = try await TestApp()
+        var first = try await app.signedIn("ada")
+        var laptop = try await Self.signIn(app, "ada", userAgent: Self.firefox)
+        var phone = try await Self.signIn(app, "ada", userAgent: Self.iPhone)
+        var other = try await app.signedIn("ada2")
+        var tablet = try await Self.signIn(app, "ada", userAgent: Self.iPhone)
+        let ended = try await laptop.submit("/profile/sessions/end-others", [:], formPage: "/profile/sessions")
+        #expect(ended.status == .seeOther)
+        #expect(await phone.get("/profile/edit").status == .seeOther)
+        #expect(await tablet.get("/profile/edit").status == .seeOther)
+        #expect(await first.get("/profile/edit").status == .seeOther)
+        #expect(await laptop.get("/profile/edit").status == .ok)
+        #expect(await other.get("/profile/edit").status == .ok, "someone else's sessions stay")
+        #expect(await laptop.get("/profile/sessions").text.contains("You are signed in here only."))
+    }
+
+    @Test func anotherPersonsSessionIdIs404AndEndsNothing() async throws {
+        let app = try await TestApp()
+        _ = try await app.signedIn("bob")
+        var bob = try await Self.signIn(app, "bob", userAgent: Self.firefox)
+        _ = try await app.signedIn("ada")
+        var ada = try await Self.signIn(app, "ada", userAgent: Self.iPhone)
+        let adasOther = try #require(Self.endActions(in: await ada.get("/profile/sessions").text).first)
+        _ = try await Self.signIn(app, "bob", userAgent: Self.iPhone)
+        let bobsPage = await bob.get("/profile/sessions").text
+        let bobsOthers = Self.endActions(in: bobsPage)
+        #expect(bobsOthers.count == 2)
+        let bobsOther = try #require(Self.endAction(for: "Safari on iOS", in: bobsPage))
+
+        let hostile = try await ada.submit(bobsOther, [:], formPage: "/profile/sessions")
+        #expect(hostile.status == .notFound)
+        #expect(await bob.get("/profile/sessions").text.contains("Safari on iOS"), "bob's session did not end")
+        #expect(Self.endActions(in: await bob.get("/profile/sessions").text) == bobsOthers)
+        for malformed in ["/profile/sessions/xyz/end", "/profile/sessions/" + String(repeating: "A", count: 64) + "/end"] {
+            #expect(try await ada.submit(malformed, [:], formPage: "/profile/sessions").status == .notFound)
+        }
+
+        let replayed = await ada.post(adasOther, [:])
+        #expect(replayed.status == .forbidden)
+        #expect(Self.endActions(in: await ada.get("/profile/sessions").text) == [adasOther], "nothing ended without the token")
+        #expect(await ada.post("/profile/sessions/end-others", [:]).status == .forbidden)
+        #expect(Self.endActions(in: await ada.get("/profile/sessions").text) == [adasOther])
+    }
+
+    @Test func aHugeUserAgentIsCutShortAndMarkupNeverReachesThePage() async throws {
+        let app = try await TestApp()
+        let hostile = "<script>alert(1)</script> Firefox/1 " + String(repeating: "x", count: 10_000)
+        _ = try await app.signedIn("ada")
+        var browser = try await Self.signIn(app, "ada", userAgent: hostile)
+        let page = await browser.get("/profile/sessions")
+        #expect(page.status == .ok)
+        #expect(page.text.contains("Firefox"))
+        #expect(!page.text.contains("<script>alert"))
+        let sessions = try await app.sessionStorage.sessions(of: UserID(1))
+        #expect(sessions.allSatisfy { ($0.userAgent?.utf8.count ?? 0) <= SessionRecord.maximumUserAgentBytes })
+    }
+}
