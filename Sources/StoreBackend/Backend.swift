@@ -85,3 +85,59 @@ package struct OpenedBackend {
     package let journal: any JournalStorage
     package let accounts: AccountStorage
 }
+
+/// What the operator commands read of a book, without taking it over: `quotebook check` and
+/// `quotebook backup` work beside a running server.
+extension Backend {
+    /// The journal (only read from, for SQLite: no lock, no migration) and the account tables'
+    /// references to the book, for `quotebook check`. The caller closes `journal`.
+    package func openForCheck(logger: Logger) async throws(StoreError) -> BookForCheck {
+        switch self {
+        case .sqliteDirectory(let directory):
+            return try Self.sqliteForCheck(path: SQLiteJournal.path(inDirectory: directory))
+        case .sqliteFile(let path):
+            return try Self.sqliteForCheck(path: path)
+        case .postgres(let url, let schema):
+            let listener = PostgresListener(url: url)
+            defer { listener.stop() }
+            let accounts = try await PostgresAccountStorage(url: url, schema: schema, listener: listener)
+            do {
+                let sessionUserIDs = try await accounts.sessionUserIDs()
+                let photoHashes = try await accounts.storedHashes()
+                await accounts.close()
+                let journal = try PostgresJournal(url: url, schema: schema, listener: listener, logger: logger.labeled("store"))
+                return BookForCheck(journal: journal, sessionUserIDs: sessionUserIDs, photoHashes: photoHashes)
+            } catch {
+                await accounts.close()
+                throw error
+            }
+        }
+    }
+
+    private static func sqliteForCheck(path: String) throws(StoreError) -> BookForCheck {
+        let tables = try SQLiteAccountStorage.accountTables(readingPath: path)
+        return BookForCheck(journal: try SQLiteJournal(readingPath: path), sessionUserIDs: tables.sessionUserIDs, photoHashes: tables.photoHashes)
+    }
+
+    /// Copies a SQLite book to a new file at `file` (see ``SQLiteBackup``): the newest journal
+    /// entry in the copy and how many it holds. nil for PostgreSQL, which `pg_dump` backs up.
+    package func backup(to file: String) throws(StoreError) -> (newestEntry: Int64, entryCount: Int64)? {
+        let source: String
+        switch self {
+        case .sqliteDirectory(let directory): source = SQLiteJournal.path(inDirectory: directory)
+        case .sqliteFile(let path): source = path
+        case .postgres: return nil
+        }
+        let summary = try SQLiteBackup.copy(databaseAt: source, to: file)
+        return (summary.newestEntry, summary.entryCount)
+    }
+}
+
+/// A book as `quotebook check` reads it.
+package struct BookForCheck {
+    package let journal: any JournalStorage
+    /// The account of every session (one entry a session).
+    package let sessionUserIDs: [UserID]
+    /// Every photo the account storage holds.
+    package let photoHashes: [String]
+}

@@ -193,6 +193,13 @@ package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendab
         return !deleted.rows.isEmpty
     }
 
+    /// The user id of every session (one a session), for `quotebook check`.
+    package func sessionUserIDs() async throws(StoreError) -> [UserID] {
+        try await query("list sessions", on: sessions, "SELECT user_id FROM \(tables.session)", []).rows.compactMap {
+            $0.string(at: 0).flatMap { Int($0) }.map { UserID($0) }
+        }
+    }
+
     package func storedHashes() async throws(StoreError) -> [String] {
         try await query("list photos", on: photos, "SELECT hash FROM \(tables.photo)", []).rows.compactMap { $0.string(at: 0) }
     }

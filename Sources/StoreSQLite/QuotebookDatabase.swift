@@ -1,3 +1,4 @@
+import Foundation
 package import Store
 
 /// Opening Quotebook's SQLite database: one file holds the journal, the snapshot, sessions,
@@ -100,6 +101,29 @@ package enum QuotebookDatabase {
         try configureDurability(of: connection)
         try SchemaMigrator(migrations: migrations).migrate(connection)
         try connection.setCheckpointOnClose(true)
+        return connection
+    }
+
+    /// A connection that only reads the existing Quotebook database at `path` (the operator
+    /// commands): never creates, migrates or checkpoints it, and takes no data-directory lock, so
+    /// it works beside a running server (WAL readers and the writer do not block each other).
+    /// Throws for a missing file, another application's, or a schema other than this build's.
+    package static func openForReading(path: String) throws(StoreError) -> SQLiteConnection {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw StoreError.dataDirectory(path: path, reason: "there is no Quotebook database there")
+        }
+        // Read-write without create: a read-only connection could not use the WAL index a
+        // running server shares (https://sqlite.org/wal.html#readonly); query_only forbids writes.
+        let connection = try SQLiteConnection(path: path, create: false)
+        try connection.setCheckpointOnClose(false)
+        try connection.execute("PRAGMA query_only = ON")
+        guard try !checkOwnership(of: connection) else { throw StoreError.foreignDatabase(path: path) }
+        let version = Int(try connection.prepare("PRAGMA user_version").rows { $0.int(at: 0) }.first ?? 0)
+        if version > migrations.count { throw StoreError.newerSchema(path: path, version: version) }
+        guard version == migrations.count else {
+            throw StoreError.dataDirectory(
+                path: path, reason: "its schema (version \(version)) is older than this build's: start a server on it once to migrate it")
+        }
         return connection
     }
 

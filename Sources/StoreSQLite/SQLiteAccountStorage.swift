@@ -28,6 +28,17 @@ package actor SQLiteAccountStorage: SessionStorage, PhotoStorage {
                 path: path, label: "quotebook.photos", closedError: { .accountStorageClosed(operation: $0) })
     }
 
+    /// Whose sessions the existing database at `path` holds (one user id a session) and which
+    /// photos it stores, read without a lock or a write (``QuotebookDatabase/openForReading(path:)``):
+    /// what `quotebook check` compares with the replayed journal.
+    package static func accountTables(readingPath path: String) throws(StoreError) -> (sessionUserIDs: [UserID], photoHashes: [String]) {
+        let connection = try QuotebookDatabase.openForReading(path: path)
+        defer { connection.close() }
+        let users = try connection.prepare("SELECT user_id FROM session").rows { UserID(Int($0.int(at: 0))) }
+        let photos = try connection.prepare("SELECT hash FROM photo").rows { $0.text(at: 0) }
+        return (users, photos)
+    }
+
     package func insert(_ session: SessionRecord) throws(StoreError) {
         let insert = try open(for: "insert session").prepare(
             "INSERT INTO session (id, user_id, created_at, last_used_at, user_agent) VALUES (?, ?, ?, ?, ?)")

@@ -12,11 +12,13 @@ package final class SQLiteConnection {
     /// The file it was opened on, or `:memory:`.
     package let path: String
 
-    /// Opens (creating if needed) the database at `path`; `:memory:` opens a private in-memory one.
-    package init(path: String) throws(StoreError) {
+    /// Opens (creating if needed, unless `create` is false) the database at `path`; `:memory:`
+    /// opens a private in-memory one. Without `create` a missing file is an error, never a new
+    /// empty database (the operator commands, which must not invent a book where none is).
+    package init(path: String, create: Bool = true) throws(StoreError) {
         self.path = path
         var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (create ? SQLITE_OPEN_CREATE : 0)
         let code = sqlite3_open_v2(path, &db, flags, nil)
         guard code == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
@@ -72,6 +74,29 @@ package final class SQLiteConnection {
             try? execute("ROLLBACK")
             throw error
         }
+    }
+
+    /// Copies this whole database into `destination` with SQLite's online backup API
+    /// (https://sqlite.org/backup.html), all pages in one step: one read transaction, so the copy
+    /// is the database as committed when the step began. In WAL mode a reader never blocks the
+    /// writer (https://sqlite.org/wal.html#concurrency), so other connections and processes go
+    /// on committing meanwhile; their commits are simply not in the copy.
+    package func backup(into destination: SQLiteConnection) throws(StoreError) {
+        guard let backup = sqlite3_backup_init(try destination.requireHandle(), "main", try requireHandle(), "main") else {
+            throw destination.error(sqlite3_errcode(destination.handle), operation: "backup init")
+        }
+        var code = sqlite3_backup_step(backup, -1)
+        // Busy or locked only while another connection recovers the WAL or holds an exclusive
+        // lock (a checkpoint in TRUNCATE mode): moments, so wait a little and go on.
+        var retries = 0
+        while code == SQLITE_BUSY || code == SQLITE_LOCKED || code == SQLITE_OK, retries < 500 {
+            retries += 1
+            if code != SQLITE_OK { sqlite3_sleep(10) }
+            code = sqlite3_backup_step(backup, -1)
+        }
+        let finished = sqlite3_backup_finish(backup)
+        guard code == SQLITE_DONE else { throw destination.error(code, operation: "backup step") }
+        guard finished == SQLITE_OK else { throw destination.error(finished, operation: "backup finish") }
     }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.

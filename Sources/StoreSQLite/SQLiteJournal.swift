@@ -25,6 +25,15 @@ package final class SQLiteJournal: JournalStorage {
         snapshotPath = path == ":memory:" || path.isEmpty ? nil : path + "-snapshot"
     }
 
+    /// The journal of the existing database at `path`, only read (``QuotebookDatabase/openForReading(path:)``):
+    /// no lock, no migration, and every append fails. For `quotebook check`, beside a running server.
+    package init(readingPath path: String) throws(StoreError) {
+        let connection = try QuotebookDatabase.openForReading(path: path)
+        self.connection = connection
+        self.insert = try connection.prepare("INSERT INTO journal (action, quote_id) VALUES (?, ?)")
+        snapshotPath = path + "-snapshot"
+    }
+
     /// The database file (or `:memory:`), for opening the other tables' connections beside it.
     package var path: String { connection.path }
 

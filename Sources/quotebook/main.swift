@@ -60,6 +60,25 @@ case .addUser(let username, let displayName, let parsed):
     let stream = outcome.exitCode == 0 ? FileHandle.standardOutput : FileHandle.standardError
     stream.write(Data("quotebook user add: \(outcome.message)\n".utf8))
     exit(outcome.exitCode)
+case .backup(let file, let parsed):
+    let outcome = BackupCommand.run(file: file) { try backend(of: parsed).backup(to: $0) }
+    let stream = outcome.exitCode == 0 ? FileHandle.standardOutput : FileHandle.standardError
+    stream.write(Data("quotebook backup: \(outcome.message)\n".utf8))
+    exit(outcome.exitCode)
+case .check(let parsed):
+    let outcome: CheckCommand.Outcome
+    do {
+        let book = try await backend(of: parsed).openForCheck(logger: Logger(label: "quotebook", level: .warning, sink: StandardErrorLogSink()))
+        outcome = CheckCommand.run(journal: book.journal, sessionUserIDs: book.sessionUserIDs, photoHashes: book.photoHashes)
+        book.journal.close()
+    } catch {
+        FileHandle.standardError.write(Data("quotebook check: cannot read the book: \(error)\n".utf8))
+        exit(1)
+    }
+    let report = outcome.checked.map { "checked: \($0)\n" }.joined() + outcome.differences.map { "DIFFERENCE: \($0)\n" }.joined()
+        + (outcome.exitCode == 0 ? "consistent\n" : "INCONSISTENT: \(outcome.differences.count) differences\n")
+    FileHandle.standardOutput.write(Data(report.utf8))
+    exit(outcome.exitCode)
 case .serve(let parsed):
     options = parsed
 }

@@ -11,6 +11,13 @@ extension AppOptions {
         if arguments.first == "render" { return .render(Array(arguments.dropFirst())) }
         do throws(ParseError) {
             if arguments.first == "user" { return try parseUserCommand(Array(arguments.dropFirst()), environment: environment) }
+            if arguments.first == "check" { return .check(try parseOptions(Array(arguments.dropFirst()), environment: environment)) }
+            if arguments.first == "backup" {
+                guard arguments.count >= 2, !arguments[1].hasPrefix("-") else {
+                    throw ParseError(description: "usage: quotebook backup FILE [--data DIR]")
+                }
+                return .backup(file: arguments[1], options: try parseOptions(Array(arguments.dropFirst(2)), environment: environment))
+            }
             return .serve(try parseOptions(arguments, environment: environment))
         } catch {
             if error == .helpRequested { return .help }

@@ -71,6 +71,10 @@ package struct AppOptions: Sendable, Equatable {
         case render([String])
         /// `quotebook user add NAME [--display-name NAME]`: the password comes from standard input.
         case addUser(username: String, displayName: String?, options: AppOptions)
+        /// `quotebook backup FILE [--data DIR]`: see ``BackupCommand``.
+        case backup(file: String, options: AppOptions)
+        /// `quotebook check [--data DIR | --database URL]`: see ``CheckCommand``.
+        case check(AppOptions)
     }
 
     /// A flag or value the parser refused; the message is for the person who typed it.
@@ -90,6 +94,14 @@ package struct AppOptions: Sendable, Equatable {
         Usage: quotebook [options]
                quotebook render NAME [--templates DIR] [--repeat N] < context.json
                quotebook user add NAME [--display-name NAME] [--data DIR | --database URL] < password
+               quotebook backup FILE [--data DIR]
+               quotebook check [--data DIR | --database URL]
+
+        backup copies the SQLite book to the new file FILE while a server may be using it
+        (to serve the copy, make it DIR/quotebook.sqlite3 and start with --data DIR; with
+        --database use pg_dump instead). check replays the journal from its start, compares
+        the result with the snapshot, the history index and the account tables, and exits 0
+        when they agree, 1 when not.
 
         Serves Quotebook over HTTP. Every option can also be set as QUOTEBOOK_<NAME>
         (for example QUOTEBOOK_PORT=9000); a flag wins over the environment.
