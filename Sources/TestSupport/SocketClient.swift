@@ -15,9 +15,15 @@ package final class SocketClient: Sendable {
     }
 
     /// Connects to `127.0.0.1:port`; reads time out after `timeout` seconds.
-    package init(port: Int, timeout: Int = 10) throws {
+    package init(port: Int, timeout: Int = defaultTimeout) throws {
         connection = Mutex(try BlockingConnection(port: port, timeout: timeout))
     }
+
+    /// How long a read waits by default: 10 s, or 30 s under ThreadSanitizer, whose runtime
+    /// slows every instrumented process several times over (the whole suite, the quotebook
+    /// processes some tests start, and password hashes all share two cores there). It bounds a
+    /// wait for an answer, not how fast the answer must be: no test asserts speed through it.
+    package static let defaultTimeout = Sanitizers.isThreadSanitizerActive ? 30 : 10
 
     /// Writes all of `bytes`.
     package func send(_ bytes: [UInt8]) async throws {
