@@ -42,7 +42,9 @@ import Testing
     }
 
     @Test func sendsContinueBeforeBodyWhenExpected() async throws {
-        let server = try TestServer()
+        // The server's clock stands still: a test process starved of threads (the whole suite
+        // under ThreadSanitizer on two cores) must not turn a slow `send` into a 408.
+        let server = try TestServer(clock: ManualServerClock())
         let client = try server.connect()
         client.send("POST /e HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n")
         let interim = try await client.readResponse()
