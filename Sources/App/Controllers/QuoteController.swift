@@ -137,7 +137,7 @@ package struct QuoteController: Sendable {
             return .now(history(quote, versions: versions, page: page, pageCount: pageCount, viewer: viewer))
         }
         let newest = quote.version - (page - 1) * Self.historyPageSize
-        return .waiting { [self] in
+        return .later { [self] in
             let versions = try await store.history(of: id, versions: max(1, newest - Self.historyPageSize + 1)...newest)
             // Empty when the quote was deleted since the state was read.
             guard !versions.isEmpty else { return .notFound }

@@ -26,7 +26,7 @@ package struct AccountsCoordinator: FlowCoordinator {
                 username: form[SignUpField.username] ?? "", displayName: form[SignUpField.displayName] ?? "",
                 password: form[SignUpField.password] ?? "", passwordConfirmation: form[SignUpField.passwordConfirmation] ?? ""
             )
-            return .waiting { [accounts] in
+            return .later { [accounts] in
                 switch try await accounts.signUp(typed, client: client, userAgent: userAgent) {
                 case .showing(let page): .present(SignUpView.page(for: page))
                 case .signedUp(_, let session): .finished(.signedIn(session, returnTo: nil))
@@ -38,7 +38,7 @@ package struct AccountsCoordinator: FlowCoordinator {
             let returnTo = form[SignInField.returnTo].flatMap(ReturnPath.init)
             let username = form[SignInField.username] ?? ""
             let password = form[SignInField.password] ?? ""
-            return .waiting { [accounts] in
+            return .later { [accounts] in
                 switch try await accounts.signIn(
                     username: username, password: password, returnTo: returnTo, client: client, userAgent: userAgent) {
                 case .showing(let page): .present(SignInView.page(for: page))
@@ -47,7 +47,7 @@ package struct AccountsCoordinator: FlowCoordinator {
             }
         case .signOut:
             guard let session = context.visitor.session else { return .now(.finished(.signedOut)) }
-            return .waiting { [profiles] in
+            return .later { [profiles] in
                 _ = try await profiles.signOut(session)
                 return .finished(.signedOut)
             }

@@ -205,7 +205,7 @@ package final class AppCoordinator: HTTPResponder {
             context.setCookies.append(visitors.sessionCookie(session.token))
             let next = Navigation.redirect(returnTo.flatMap(AppRoute.location(for:)) ?? Location(QuotesRoute.home))
             guard let old = context.visitor.session else { return .now((context, next)) }
-            return .waiting { [sessions, context] in
+            return .later { [sessions, context] in
                 try await sessions.end(old)
                 return (context, next)
             }

@@ -20,7 +20,7 @@ package struct ProfilesCoordinator: FlowCoordinator {
             return .now(.present(ProfileView.page(for: controller.load(username, viewer: visitor.user?.id))))
         case .photo(let username):
             let request = context.request
-            return .waiting { [controller] in
+            return .later { [controller] in
                 switch try await controller.photo(of: username) {
                 case .photo(let photo): .respond(PhotoResponse.response(for: photo, request: request))
                 case .notFound: .present(ErrorView.page(for: .notFound))
@@ -38,12 +38,12 @@ package struct ProfilesCoordinator: FlowCoordinator {
             case .edit: return .now(.present(ProfileView.page(for: controller.edit(user.id))))
             case .updateName:
                 let name = form[ProfileField.displayName] ?? ""
-                return .waiting { [controller] in Self.finish(try await controller.changeDisplayName(of: user.id, to: name)) }
+                return .later { [controller] in Self.finish(try await controller.changeDisplayName(of: user.id, to: name)) }
             case .updatePhoto:
                 let photo = form.file(ProfileField.photo)
-                return .waiting { [controller] in Self.finish(try await controller.changePhoto(of: user.id, to: photo)) }
+                return .later { [controller] in Self.finish(try await controller.changePhoto(of: user.id, to: photo)) }
             default:
-                return .waiting { [controller] in Self.finish(try await controller.removePhoto(of: user.id)) }
+                return .later { [controller] in Self.finish(try await controller.removePhoto(of: user.id)) }
             }
         }
     }
@@ -59,18 +59,18 @@ package struct ProfilesCoordinator: FlowCoordinator {
                 currentPassword: form[PasswordField.currentPassword] ?? "", password: form[PasswordField.password] ?? "",
                 passwordConfirmation: form[PasswordField.passwordConfirmation] ?? "")
             let client = AccountsCoordinator.client(of: context.request)
-            return .waiting { [accounts] in
+            return .later { [accounts] in
                 switch try await accounts.changePassword(typed, of: user, current: session, client: client) {
                 case .showing(let page): .present(PasswordView.page(for: page))
                 case let .changed(username, replacement): .finished(.passwordChanged(replacement, username))
                 }
             }
         case .sessions:
-            return .waiting { [controller] in .present(SessionsView.page(for: try await controller.sessions(of: user.id, current: session))) }
+            return .later { [controller] in .present(SessionsView.page(for: try await controller.sessions(of: user.id, current: session))) }
         case .endSession(let handle):
-            return .waiting { [controller] in Self.finish(try await controller.endSession(handle.id, of: user.id)) }
+            return .later { [controller] in Self.finish(try await controller.endSession(handle.id, of: user.id)) }
         default:
-            return .waiting { [controller] in Self.finish(try await controller.endOtherSessions(of: user.id, current: session)) }
+            return .later { [controller] in Self.finish(try await controller.endOtherSessions(of: user.id, current: session)) }
         }
     }
 

@@ -25,7 +25,7 @@ package struct QuotesCoordinator: FlowCoordinator {
             return .now(.present(HomeView.page(for: controller.home(viewer: visitor.user?.id))))
         case .list(let page, let search):
             if let state = controller.listImmediately(page: page, search: search) { return .now(.present(QuoteListView.page(for: state))) }
-            return .waiting { [controller] in
+            return .later { [controller] in
                 // A byte search of a large book: milliseconds on the cooperative pool, never on an
                 // event loop, which the request's task prefers with ResponderExecution.eventLoop
                 // (SE-0417: a task executor preference holds until an explicit one replaces it).
@@ -45,14 +45,14 @@ package struct QuotesCoordinator: FlowCoordinator {
                 return .now(.present(ErrorView.page(for: .badRequest("The form arrived incomplete. Please go back and try again."))))
             }
             let draft = QuoteDraft(text: form[QuoteFormField.text] ?? "", author: form[QuoteFormField.author] ?? "")
-            return .waiting { [controller] in
+            return .later { [controller] in
                 let state = try await controller.save(id, draft: draft, baseVersion: version, by: user.id)
                 if case .saved(let quote) = state { return .finished(.quoteSaved(quote.id)) }
                 return .present(QuoteEditView.page(for: state))
             }
         case .favourite(let id):
             guard let user = visitor.user else { return .now(.present(ErrorView.page(for: .notFound))) }
-            return .waiting { [controller] in
+            return .later { [controller] in
                 switch try await controller.makeFavourite(id, for: user.id) {
                 case .chosen(let id): .finished(.favouriteChosen(id))
                 case .notFound: .present(ErrorView.page(for: .notFound))
@@ -61,7 +61,7 @@ package struct QuotesCoordinator: FlowCoordinator {
         case .create:
             guard let user = visitor.user else { return .now(.present(ErrorView.page(for: .notFound))) }
             let draft = QuoteDraft(text: form[QuoteFormField.text] ?? "", author: form[QuoteFormField.author] ?? "")
-            return .waiting { [controller] in
+            return .later { [controller] in
                 switch try await controller.add(draft, by: user.id) {
                 case .added(let id): .finished(.quoteSaved(id))
                 case let .composing(draft, problems): .present(QuoteEditView.newQuotePage(draft, problems: problems))
@@ -69,7 +69,7 @@ package struct QuotesCoordinator: FlowCoordinator {
             }
         case .delete(let id):
             guard let user = visitor.user else { return .now(.present(ErrorView.page(for: .notFound))) }
-            return .waiting { [controller] in
+            return .later { [controller] in
                 switch try await controller.delete(id, by: user.id) {
                 case .deleted(let id): .finished(.quoteDeleted(id))
                 case .notAllowed: .present(ErrorView.page(for: .forbidden("Only the person who added a quote may delete it.")))
@@ -83,7 +83,7 @@ package struct QuotesCoordinator: FlowCoordinator {
             guard let version = form[QuoteFormField.version].flatMap(Int.init) else {
                 return .now(.present(ErrorView.page(for: .badRequest("The form arrived incomplete. Please go back and try again."))))
             }
-            return .waiting { [controller] in
+            return .later { [controller] in
                 switch try await controller.restore(id, version: version, by: user.id) {
                 case .restored(let id, _), .alreadyCurrent(let id): .finished(.quoteSaved(id))
                 case .notFound: .present(ErrorView.page(for: .notFound))

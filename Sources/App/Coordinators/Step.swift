@@ -8,11 +8,6 @@ package enum Step<Value: Sendable>: Sendable {
     case now(Value)
     case later(@Sendable () async throws -> Value)
 
-    /// A step whose work may suspend; `.later` in all but name, for the call sites' reading.
-    package static func waiting(_ work: @escaping @Sendable () async throws -> Value) -> Step {
-        .later(work)
-    }
-
     /// Feeds this step's value to `next`: at once when it is ready, else after the wait.
     package func then<Next: Sendable>(_ next: @escaping @Sendable (Value) -> Step<Next>) -> Step<Next> {
         switch self {

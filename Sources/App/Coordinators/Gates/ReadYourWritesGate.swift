@@ -19,7 +19,7 @@ struct ReadYourWritesGate: Sendable {
             context.revision = store.revision
             return .now(context)
         }
-        return .waiting { [store, logger, context] in
+        return .later { [store, logger, context] in
             if !(await store.waitForJournal(through: sequence, timeout: SeenWriteCookie.catchUpTimeout)) {
                 logger.warning(
                     "\(context.request.method) \(context.request.path): served before this instance caught up with the visitor's last save")

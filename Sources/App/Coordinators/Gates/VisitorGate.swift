@@ -25,7 +25,7 @@ struct VisitorGate: Sendable {
         case .live(let session) where store.state.users[session.userID] != nil:
             return .now(identified(context, session: session, token: token, date: date))
         case .live, .needsStorage:
-            return .waiting { [self] in
+            return .later { [self] in
                 let session = try await sessions.session(forToken: token, now: date)
                 if let session, store.state.users[session.userID] == nil {
                     // A session another instance started for an account it has just made: this
