@@ -61,7 +61,7 @@ actor JournalWriter {
     ///   `base`; another ``StoreError`` when the journal cannot be written. Either way none of
     ///   `entries` is stored.
     func append(
-        _ entries: [(action: AppAction, quote: QuoteID?)], basedOn base: Int64, resulting state: AppState
+        _ entries: [JournalRecord], basedOn base: Int64, resulting state: AppState
     ) throws(StoreError) -> [Int64] {
         guard !isClosed else { throw StoreError.journalClosed(operation: "append") }
         let sequences = try journal.append(entries, basedOn: base)
@@ -70,7 +70,10 @@ actor JournalWriter {
                 operation: "append", code: 0, message: "\(sequences.count) sequence numbers for \(entries.count) entries")
         }
         entriesSinceSnapshot += sequences.count
-        guard let last = sequences.last, entriesSinceSnapshot >= snapshotInterval else { return sequences }
+        // A deleted account is erased from the journal in the append; the snapshot still names
+        // them until the next one, so that one is due now.
+        let erases = entries.contains { if case .deleteAccount = $0.action { true } else { false } }
+        guard let last = sequences.last, entriesSinceSnapshot >= snapshotInterval || erases else { return sequences }
         if let snapshotSaver {
             entriesSinceSnapshot = 0
             if snapshotInFlight == nil {

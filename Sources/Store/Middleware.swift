@@ -20,7 +20,7 @@ extension StoreMiddleware {
 }
 
 /// One structured line per applied action: its kind, the journal position, who and which
-/// quote or account — never the action's contents (a sign-up carries a password hash).
+/// quote or account — never the action's contents (names and text are the person's own).
 package struct ActionLogMiddleware: StoreMiddleware {
     private let logger: Logger
 
@@ -41,7 +41,9 @@ package struct ActionLogMiddleware: StoreMiddleware {
         var line = "action=\(event.kind) sequence=\(sequence)"
         if let quote = event.quoteID { line += " quote=\(quote)" }
         switch event {
-        case .userSignedUp(let user), .profileChanged(let user), .photoChanged(let user, _), .passwordChanged(let user): line += " user=\(user)"
+        case .userSignedUp(let user), .profileChanged(let user), .photoChanged(let user, _), .passwordChanged(let user),
+            .accountDeleted(let user, _), .erasedEntryReplayed(let user):
+            line += " user=\(user)"
         case .quoteAdded, .quoteEdited, .quoteRestored, .quoteDeleted: break
         }
         if let actor = action.actor { line += " by=\(actor)" }
@@ -62,6 +64,8 @@ extension AppAction {
         case .setPhoto: "set_photo"
         case .setFavourite: "set_favourite"
         case .passwordChanged: "password_changed"
+        case .deleteAccount: "delete_account"
+        case .erased: "erased"
         }
     }
 
@@ -70,9 +74,9 @@ extension AppAction {
         switch self {
         case .addQuote(_, let user, _), .editQuote(_, _, _, let user, _), .restoreQuote(_, _, _, let user, _): user
         case .deleteQuote(_, let user, _), .changeDisplayName(let user, _, _), .setPhoto(let user, _, _),
-            .setFavourite(let user, _, _), .passwordChanged(let user, _):
+            .setFavourite(let user, _, _), .passwordChanged(let user, _), .deleteAccount(let user, _):
             user
-        case .signUp: nil
+        case .signUp, .erased: nil
         }
     }
 }

@@ -37,7 +37,7 @@ package enum AppReducer {
             guard let quote = state.quotes[id] else { throw .quoteNotFound(id) }
             guard quote.addedBy == user else { throw .notAllowed }
 
-        case let .signUp(username, displayName, _, _):
+        case let .signUp(username, displayName, _):
             guard state.userIDsByName[username] == nil else { throw .usernameTaken(username) }
             if let problem = User.problem(withDisplayName: displayName) { throw .invalidDisplayName(problem) }
 
@@ -45,8 +45,12 @@ package enum AppReducer {
             guard state.users[id] != nil else { throw .userNotFound(id) }
             if let problem = User.problem(withDisplayName: name) { throw .invalidDisplayName(problem) }
 
-        case let .setPhoto(id, _, _), let .passwordChanged(id, _):
+        case let .setPhoto(id, _, _), let .passwordChanged(id, _), let .deleteAccount(id, _):
             guard state.users[id] != nil else { throw .userNotFound(id) }
+
+        case .erased:
+            // Only a journal writes it, over entries already applied.
+            throw .notAllowed
 
         case let .setFavourite(id, quoteID, _):
             guard state.users[id] != nil else { throw .userNotFound(id) }
@@ -89,12 +93,10 @@ package enum AppReducer {
             if state.lastChangedQuote == id { state.lastChangedQuote = state.quoteOrder.last }
             return .quoteDeleted(id)
 
-        case let .signUp(username, displayName, passwordHash, date):
+        case let .signUp(username, displayName, date):
             let id = state.nextUserID
             state.users[id] = User(
-                id: id, username: username, displayName: QuoteDraft.trimmingWhitespace(displayName),
-                passwordHash: passwordHash, joinedAt: date
-            )
+                id: id, username: username, displayName: QuoteDraft.trimmingWhitespace(displayName), joinedAt: date)
             state.userIDsByName[username] = id
             state.nextUserID = UserID(id.rawValue + 1)
             return .userSignedUp(id)
@@ -115,6 +117,18 @@ package enum AppReducer {
         case let .passwordChanged(id, _):
             // The hash lives in account storage; the state only learns that it changed.
             return .passwordChanged(id)
+
+        case let .deleteAccount(id, _):
+            // Replayed after its person's entries were erased, there is no one left to remove.
+            guard let user = state.users.removeValue(forKey: id) else { return .accountDeleted(id, photo: nil) }
+            if state.userIDsByName[user.username] == id { state.userIDsByName[user.username] = nil }
+            return .accountDeleted(id, photo: user.photo)
+
+        case let .erased(id):
+            // It was the sign-up that took this id, or a later change to an account it no longer
+            // matters for: either way, ids up to it are taken.
+            if id.rawValue >= state.nextUserID.rawValue { state.nextUserID = UserID(id.rawValue + 1) }
+            return .erasedEntryReplayed(id)
         }
     }
 

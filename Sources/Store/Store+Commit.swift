@@ -92,12 +92,12 @@ extension Store {
     /// nil when every action was refused.
     static func acceptedRecords(
         of batch: [ValidatedAction]
-    ) -> (records: [(action: AppAction, quote: QuoteID?)], state: AppState)? {
-        var records: [(action: AppAction, quote: QuoteID?)] = []
+    ) -> (records: [JournalRecord], state: AppState)? {
+        var records: [JournalRecord] = []
         var resultingState: AppState?
         for item in batch {
             guard case .accepted(let event, let state) = item.outcome else { continue }
-            records.append((item.action, event.quoteID))
+            records.append(JournalRecord(item.action, event: event))
             resultingState = state
         }
         return resultingState.map { (records, $0) }

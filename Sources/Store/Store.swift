@@ -129,8 +129,8 @@ package actor Store {
     /// appended first (its seed, then, which the caller loads).
     private static func record(_ seed: [AppAction], in journal: any JournalStorage) throws -> (state: AppState, sequence: Int64)? {
         var state = AppState()
-        var records: [(action: AppAction, quote: QuoteID?)] = []
-        for action in seed { records.append((action, try AppReducer.reduce(&state, action).quoteID)) }
+        var records: [JournalRecord] = []
+        for action in seed { records.append(JournalRecord(action, event: try AppReducer.reduce(&state, action))) }
         do throws(StoreError) {
             return (state, try journal.append(records, basedOn: 0).last ?? 0)
         } catch {

@@ -38,7 +38,7 @@ let date = Date(timeIntervalSince1970: 1_000)
 var seed: [AppAction] = []
 for writer in 1...writers {
     guard let username = Username("writer\(writer)") else { fail("writer\(writer) is not a username") }
-    seed.append(.signUp(username, displayName: "Writer \(writer)", passwordHash: PasswordHash(encoded: "$y$x"), at: date))
+    seed.append(.signUp(username, displayName: "Writer \(writer)", at: date))
 }
 let store: Store
 do {

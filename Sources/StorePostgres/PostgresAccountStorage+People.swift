@@ -58,4 +58,9 @@ extension PostgresAccountStorage {
             ON CONFLICT (user_id) DO UPDATE SET hash = excluded.hash
             """, [String(user.rawValue), hash.encoded])
     }
+
+    package func deletePasswordHash(of user: UserID) async throws(StoreError) {
+        try await query(
+            "delete password hash", on: sessions, "DELETE FROM \(tables.password) WHERE user_id = $1", [String(user.rawValue)])
+    }
 }

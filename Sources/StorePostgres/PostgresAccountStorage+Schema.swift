@@ -69,7 +69,8 @@ extension PostgresAccountStorage {
         [
             "ALTER TABLE session ADD COLUMN user_agent text",
             "CREATE INDEX session_by_user ON session (user_id)",
-            "CREATE TABLE password (user_id bigint PRIMARY KEY, hash text NOT NULL)",
+            // IF NOT EXISTS: the journal's second migration creates it too, for a journal alone.
+            "CREATE TABLE IF NOT EXISTS password (user_id bigint PRIMARY KEY, hash text NOT NULL)",
         ],
     ]
 }

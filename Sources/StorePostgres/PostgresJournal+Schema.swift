@@ -24,7 +24,39 @@ extension PostgresJournal {
                 state bytea NOT NULL
             )
             """,
-        ]
+        ],
+        // Secrets out of the journal, and what names a person erasable (docs/store.md,
+        // "Erasure"); the same change as SQLite's migration 7: entries about a person indexed
+        // under them (a sign-up under its rank among sign-ups), sign-ups' hashes moved to
+        // `password` (a row there is newer), and the snapshot, which held them too, dropped.
+        [
+            "ALTER TABLE journal ADD COLUMN person_id bigint",
+            """
+            UPDATE journal SET person_id = signups.rank FROM (
+                SELECT sequence, row_number() OVER (ORDER BY sequence) AS rank FROM journal
+                WHERE action::jsonb ? 'signUp'
+            ) AS signups WHERE journal.sequence = signups.sequence
+            """,
+            """
+            UPDATE journal SET person_id = coalesce(
+                action::jsonb #>> '{changeDisplayName,_0}', action::jsonb #>> '{setPhoto,_0}',
+                action::jsonb #>> '{setFavourite,_0}', action::jsonb #>> '{passwordChanged,_0}'
+            )::bigint WHERE person_id IS NULL
+            """,
+            "CREATE TABLE IF NOT EXISTS password (user_id bigint PRIMARY KEY, hash text NOT NULL)",
+            """
+            INSERT INTO password (user_id, hash)
+                SELECT person_id, action::jsonb #>> '{signUp,passwordHash}' FROM journal
+                WHERE jsonb_typeof(action::jsonb #> '{signUp,passwordHash}') = 'string'
+            ON CONFLICT (user_id) DO NOTHING
+            """,
+            """
+            UPDATE journal SET action = (action::jsonb #- '{signUp,passwordHash}')::text
+            WHERE action::jsonb #> '{signUp,passwordHash}' IS NOT NULL
+            """,
+            "DELETE FROM journal_snapshot",
+            "CREATE INDEX journal_person ON journal (person_id) WHERE person_id IS NOT NULL",
+        ],
     ]
 
     /// Creates `schema` when missing and applies the migrations it lacks (see
@@ -83,10 +115,17 @@ extension PostgresJournal {
             [String(quote.rawValue), limit == .max ? nil : String(max(0, limit)), String(max(0, offset))]
         }
 
-        /// An `INSERT` of `rows` entries, three parameters each: sequence, action, quote id.
+        /// An `INSERT` of `rows` entries, four parameters each: sequence, action, quote id, person id.
         func insert(rows: Int) -> String {
-            let values = (0..<rows).map { row in "($\(3 * row + 1)::bigint, $\(3 * row + 2), $\(3 * row + 3)::bigint)" }
-            return "INSERT INTO \(schema).journal (sequence, action, quote_id) VALUES " + values.joined(separator: ", ")
+            let values = (0..<rows).map { row in
+                "($\(4 * row + 1)::bigint, $\(4 * row + 2), $\(4 * row + 3)::bigint, $\(4 * row + 4)::bigint)"
+            }
+            return "INSERT INTO \(schema).journal (sequence, action, quote_id, person_id) VALUES " + values.joined(separator: ", ")
+        }
+
+        /// Rewrites person `$2`'s entries before `$3` as `$1`, their erased form.
+        var erase: String {
+            "UPDATE \(schema).journal SET action = $1 WHERE person_id = $2::bigint AND sequence < $3::bigint"
         }
     }
 }

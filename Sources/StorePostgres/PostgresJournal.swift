@@ -94,12 +94,17 @@ package final class PostgresJournal: JournalStorage {
 
     /// One transaction: the head moves first (taking its lock, checking `base`, notifying), then
     /// the rows go in, numbered after the old head.
-    package func append(_ entries: [(action: AppAction, quote: QuoteID?)], basedOn base: Int64?) throws(StoreError) -> [Int64] {
+    package func append(_ entries: [JournalRecord], basedOn base: Int64?) throws(StoreError) -> [Int64] {
         guard !entries.isEmpty else { return [] }
         let connection = try openConnection(for: "append")
         let texts: [String]
+        let erasures: [(person: UserID, text: String)?]
         do {
             texts = try JournalEntryCoding.encode(entries.lazy.map(\.action))
+            erasures = try entries.map { entry in
+                guard case .deleteAccount(let person, _) = entry.action else { return nil }
+                return (person, try JournalEntryCoding.encode([.erased(person)])[0])
+            }
         } catch {
             throw StoreError.postgres(operation: "encode action", sqlState: nil, message: "\(error)")
         }
@@ -115,11 +120,18 @@ package final class PostgresJournal: JournalStorage {
             for start in stride(from: 0, to: entries.count, by: Self.rowsPerInsert) {
                 let rows = start..<min(start + Self.rowsPerInsert, entries.count)
                 var parameters: [String?] = []
-                parameters.reserveCapacity(3 * rows.count)
+                parameters.reserveCapacity(4 * rows.count)
                 for index in rows {
-                    parameters += [String(sequences[index]), texts[index], entries[index].quote.map { String($0.rawValue) }]
+                    parameters += [
+                        String(sequences[index]), texts[index], entries[index].quote.map { String($0.rawValue) },
+                        entries[index].person.map { String($0.rawValue) },
+                    ]
                 }
                 try connection.query(sql.insert(rows: rows.count), parameters)
+            }
+            for (sequence, erasure) in zip(sequences, erasures) {
+                guard let erasure else { continue }
+                try connection.query(sql.erase, [erasure.text, String(erasure.person.rawValue), String(sequence)])
             }
             return sequences
         }

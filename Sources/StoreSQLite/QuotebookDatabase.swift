@@ -86,6 +86,33 @@ package enum QuotebookDatabase {
             hash TEXT NOT NULL
         );
         """,
+        // Secrets out of the journal, and what names a person erasable (docs/store.md, "Erasure").
+        // Each entry about a person is indexed under them in `person_id`: a sign-up under the id it
+        // gave (its rank among sign-ups, as ids are given in order from 1 and the journal holds
+        // only accepted actions), a change of name, photo, favourite or password under its
+        // subject. Each sign-up's password hash moves to `password` (a row already there is newer:
+        // a change of password) and leaves the entry. The snapshot table of earlier builds held
+        // hashes too; a snapshot is derived data.
+        """
+        ALTER TABLE journal ADD COLUMN person_id INTEGER;
+        UPDATE journal SET person_id = (
+            SELECT rank FROM (
+                SELECT sequence, row_number() OVER (ORDER BY sequence) AS rank FROM journal
+                WHERE json_type(action, '$.signUp') IS NOT NULL
+            ) AS signups WHERE signups.sequence = journal.sequence
+        ) WHERE json_type(action, '$.signUp') IS NOT NULL;
+        UPDATE journal SET person_id = coalesce(
+            json_extract(action, '$.changeDisplayName._0'), json_extract(action, '$.setPhoto._0'),
+            json_extract(action, '$.setFavourite._0'), json_extract(action, '$.passwordChanged._0')
+        ) WHERE person_id IS NULL;
+        INSERT OR IGNORE INTO password (user_id, hash)
+            SELECT person_id, json_extract(action, '$.signUp.passwordHash') FROM journal
+            WHERE json_type(action, '$.signUp.passwordHash') = 'text';
+        UPDATE journal SET action = json_remove(action, '$.signUp.passwordHash')
+            WHERE json_type(action, '$.signUp.passwordHash') IS NOT NULL;
+        DELETE FROM snapshot;
+        CREATE INDEX journal_person ON journal (person_id) WHERE person_id IS NOT NULL;
+        """,
     ]
 
     /// A connection to the database at `path` (a file, or `:memory:`), its schema current:
@@ -129,9 +156,11 @@ package enum QuotebookDatabase {
 
     /// WAL mode with `synchronous=FULL`, so a committed transaction survives a crash and a power
     /// cut (https://sqlite.org/pragma.html#pragma_synchronous; WAL often runs at NORMAL, which a
-    /// power cut can undo), and foreign keys enforced. The setting is per connection.
+    /// power cut can undo), and foreign keys enforced. `secure_delete`: what a deletion or an
+    /// erasure removes is overwritten with zeros, not left in free space of the file
+    /// (https://sqlite.org/pragma.html#pragma_secure_delete). The settings are per connection.
     package static func configureDurability(of connection: SQLiteConnection) throws(StoreError) {
-        try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")
+        try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA secure_delete=ON;")
     }
 
     /// Reads the application id, table count and schema version, writing nothing: true for a new

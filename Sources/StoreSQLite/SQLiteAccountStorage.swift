@@ -93,6 +93,10 @@ package actor SQLiteAccountStorage: SessionStorage, PhotoStorage {
         ).run([.integer(Int64(user.rawValue)), .text(hash.encoded)])
     }
 
+    package func deletePasswordHash(of user: UserID) throws(StoreError) {
+        try open(for: "delete password hash").prepare("DELETE FROM password WHERE user_id = ?").run([.integer(Int64(user.rawValue))])
+    }
+
     package func touch(id: [UInt8], at date: Date) throws(StoreError) {
         let update = try open(for: "touch session").prepare("UPDATE session SET last_used_at = ? WHERE id = ?")
         try update.run([.real(date.timeIntervalSince1970), .blob(id)])

@@ -13,6 +13,8 @@ package final class SQLiteJournal: JournalStorage {
     /// Finalized by ``close()`` before the connection, so the close is real; nil exactly when the
     /// journal is closed.
     private var insert: SQLiteStatement?
+    /// Rewrites a person's entries as erased (see ``JournalStorage/append(_:basedOn:)``).
+    private var erase: SQLiteStatement?
     /// `<database>-snapshot` beside a database file (as SQLite names its `-wal`); nil in memory.
     private let snapshotPath: String?
 
@@ -21,7 +23,8 @@ package final class SQLiteJournal: JournalStorage {
     package init(path: String) throws(StoreError) {
         let connection = try QuotebookDatabase.open(path: path)
         self.connection = connection
-        self.insert = try connection.prepare("INSERT INTO journal (action, quote_id) VALUES (?, ?)")
+        self.insert = try connection.prepare("INSERT INTO journal (action, quote_id, person_id) VALUES (?, ?, ?)")
+        self.erase = try connection.prepare("UPDATE journal SET action = ? WHERE person_id = ? AND sequence < ?")
         snapshotPath = path == ":memory:" || path.isEmpty ? nil : path + "-snapshot"
     }
 
@@ -30,7 +33,8 @@ package final class SQLiteJournal: JournalStorage {
     package init(readingPath path: String) throws(StoreError) {
         let connection = try QuotebookDatabase.openForReading(path: path)
         self.connection = connection
-        self.insert = try connection.prepare("INSERT INTO journal (action, quote_id) VALUES (?, ?)")
+        self.insert = try connection.prepare("INSERT INTO journal (action, quote_id, person_id) VALUES (?, ?, ?)")
+        self.erase = try connection.prepare("UPDATE journal SET action = ? WHERE person_id = ? AND sequence < ?")
         snapshotPath = path + "-snapshot"
     }
 
@@ -87,28 +91,40 @@ package final class SQLiteJournal: JournalStorage {
     /// the commit syncs the WAL once however many rows it holds (https://sqlite.org/wal.html).
     /// `base` is not checked: the data directory's lock keeps every other process out, so the
     /// store that owns this journal appended every entry it holds.
-    package func append(_ entries: [(action: AppAction, quote: QuoteID?)], basedOn base: Int64?) throws(StoreError) -> [Int64] {
+    package func append(_ entries: [JournalRecord], basedOn base: Int64?) throws(StoreError) -> [Int64] {
         guard !entries.isEmpty else { return [] }
         // Checked before BEGIN, which on the closed connection would fail as a SQLite misuse.
-        guard let insert else { throw StoreError.journalClosed(operation: "append") }
+        guard let insert, let erase else { throw StoreError.journalClosed(operation: "append") }
         let texts: [String]
+        let erasures: [(person: UserID, text: String)?]
         do {
             texts = try JournalEntryCoding.encode(entries.lazy.map(\.action))
+            erasures = try entries.map { entry in
+                guard case .deleteAccount(let person, _) = entry.action else { return nil }
+                return (person, try JournalEntryCoding.encode([.erased(person)])[0])
+            }
         } catch {
             throw StoreError.sqlite(operation: "encode action", code: 0, message: "\(error)")
         }
         let rows: [[SQLiteStatement.Value]] = zip(texts, entries).map { json, entry in
-            [.text(json), entry.quote.map { .integer(Int64($0.rawValue)) } ?? .null]
+            [.text(json), entry.quote.map { .integer(Int64($0.rawValue)) } ?? .null, entry.person.map { .integer(Int64($0.rawValue)) } ?? .null]
         }
-        return try connection.transaction { () throws(StoreError) -> [Int64] in
+        let sequences = try connection.transaction { () throws(StoreError) -> [Int64] in
             var sequences: [Int64] = []
             sequences.reserveCapacity(rows.count)
-            for row in rows {
+            for (row, erasure) in zip(rows, erasures) {
                 try insert.run(row)
-                sequences.append(connection.lastInsertedRowID)
+                let sequence = connection.lastInsertedRowID
+                sequences.append(sequence)
+                if let erasure { try erase.run([.text(erasure.text), .integer(Int64(erasure.person.rawValue)), .integer(sequence)]) }
             }
             return sequences
         }
+        // The WAL still holds the pages as they were before the erasure: copied into the
+        // database file (whose free space secure_delete zeroed) and emptied now, as far as
+        // readers allow; the close, or the next checkpoint, finishes what they held up.
+        if erasures.contains(where: { $0 != nil }) { try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+        return sequences
     }
 
     /// The newest snapshot: the one in the file beside the database (see ``SnapshotFile``), or
@@ -128,6 +144,10 @@ package final class SQLiteJournal: JournalStorage {
             })
         {
             candidates.append(JournalSnapshot(sequence: file.sequence, state: state))
+            // An earlier build's snapshot holds password hashes: replaced at once by one without.
+            if !SnapshotFormat.isCurrent(Array(file.bytes)) {
+                try? SnapshotFile.write(SnapshotFormat.encode(state), through: file.sequence, to: snapshotPath)
+            }
         }
         if let select = try? connection.prepare("SELECT sequence, state FROM snapshot WHERE id = 1"),
             (try? select.bind([])) != nil, (try? select.step()) == true,
@@ -174,6 +194,7 @@ package final class SQLiteJournal: JournalStorage {
     /// Later reads and writes throw ``StoreError/journalClosed(operation:)``.
     package func close() {
         insert = nil
+        erase = nil
         connection.close()
         lock?.release()
         lock = nil

@@ -13,7 +13,7 @@ extension JournalWrapper {
     package func loadSnapshot() -> JournalSnapshot? { inner.loadSnapshot() }
     package func saveSnapshot(_ snapshot: JournalSnapshot) throws(StoreError) { try inner.saveSnapshot(snapshot) }
     package func makeSnapshotSaver() -> (any SnapshotSaver)? { inner.makeSnapshotSaver() }
-    package func append(_ entries: [(action: AppAction, quote: QuoteID?)], basedOn base: Int64?) throws(StoreError) -> [Int64] {
+    package func append(_ entries: [JournalRecord], basedOn base: Int64?) throws(StoreError) -> [Int64] {
         try inner.append(entries, basedOn: base)
     }
     package func lockHead() throws(StoreError) { try inner.lockHead() }

@@ -54,7 +54,7 @@ case .addUser(let username, let displayName, let parsed):
     }
     let outcome = await AddUserCommand.run(
         username: username, displayName: displayName, password: password, store: userStore, now: Date(),
-        hash: { try PasswordCrypt.hash($0) })
+        hash: { try PasswordCrypt.hash($0) }, keepHash: { try await userAccounts.sessions.setPasswordHash($0, of: $1) })
     await userStore.close()
     await userAccounts.close()
     let stream = outcome.exitCode == 0 ? FileHandle.standardOutput : FileHandle.standardError

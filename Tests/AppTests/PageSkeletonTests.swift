@@ -21,7 +21,7 @@ import Testing
 
     func user(_ id: Int, _ name: String, displayName: String) -> User {
         User(
-            id: UserID(id), username: Username(name)!, displayName: displayName, passwordHash: PasswordHash(encoded: "$y$x"),
+            id: UserID(id), username: Username(name)!, displayName: displayName,
             photo: nil, joinedAt: at)
     }
 

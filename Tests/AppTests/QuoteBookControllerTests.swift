@@ -13,8 +13,8 @@ import Testing
         let at = Date(timeIntervalSince1970: 1_000)
         let store = try StateStoreDouble(
             [
-                .signUp(Username("ada")!, displayName: "Ada", passwordHash: PasswordHash(encoded: "$y$x"), at: at),
-                .signUp(Username("bob")!, displayName: "Bob", passwordHash: PasswordHash(encoded: "$y$x"), at: at),
+                .signUp(Username("ada")!, displayName: "Ada", at: at),
+                .signUp(Username("bob")!, displayName: "Bob", at: at),
                 .addQuote(QuoteDraft(text: "One", author: "A"), by: ada, at: at),
                 .editQuote(QuoteID(1), QuoteDraft(text: "Uno", author: "A"), baseVersion: 1, by: bob, at: at),
             ], failing: failing)
@@ -71,7 +71,7 @@ import Testing
     @Test func historyIsFiftyVersionsAPageNewestFirstAndReadsOnlyThePageAskedFor() async throws {
         let at = Date(timeIntervalSince1970: 1_000)
         var actions: [AppAction] = [
-            .signUp(Username("ada")!, displayName: "Ada", passwordHash: PasswordHash(encoded: "$y$x"), at: at),
+            .signUp(Username("ada")!, displayName: "Ada", at: at),
             .addQuote(QuoteDraft(text: "v1", author: "A"), by: ada, at: at),
         ]
         for version in 1..<120 {
@@ -134,7 +134,7 @@ import Testing
 
     @Test func aPageIsReadOnceAVersionAndItsEditorsAreAsTheyAreNow() async throws {
         let store = try StateStoreDouble([
-            .signUp(Username("ada")!, displayName: "Ada", passwordHash: PasswordHash(encoded: "$y$x"), at: at),
+            .signUp(Username("ada")!, displayName: "Ada", at: at),
             .addQuote(QuoteDraft(text: "One", author: "A"), by: ada, at: at),
         ])
         let controller = QuoteController(store: store, now: { at })

@@ -14,7 +14,7 @@ import Testing
         let store = try Store(
             journal: try SQLiteJournal(path: ":memory:"),
             seed: SeedContent.actions(at: Date(timeIntervalSince1970: 1_000)) + [
-                .signUp(Username("ada")!, displayName: "Ada", passwordHash: PasswordHash(encoded: "$y$x"), at: Date(timeIntervalSince1970: 1_000))
+                .signUp(Username("ada")!, displayName: "Ada", at: Date(timeIntervalSince1970: 1_000))
             ],
             logger: .discarding()
         )
@@ -107,7 +107,7 @@ import Testing
     func makeController(quotes: Int = 0) async throws -> (QuoteController, Store) {
         let store = try Store(
             journal: try SQLiteJournal(path: ":memory:"),
-            seed: [.signUp(Username("ada")!, displayName: "Ada", passwordHash: PasswordHash(encoded: "$y$x"), at: now)],
+            seed: [.signUp(Username("ada")!, displayName: "Ada", at: now)],
             logger: .discarding())
         for index in 0..<quotes {
             _ = try await store.dispatch(.addQuote(QuoteDraft(text: "Quote \(index + 1)", author: "A"), by: UserID(1), at: now))

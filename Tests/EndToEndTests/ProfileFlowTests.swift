@@ -114,7 +114,7 @@ import Testing
 
     @Test func aQuotePageNamesWhoAddedItLinkedToTheirProfile() async throws {
         let app = try await TestApp()
-        _ = try await app.store.dispatch(.signUp(Username("bob")!, displayName: "Bob <B>", passwordHash: PasswordHash(encoded: "$y$x"), at: TestApp.fixedNow))
+        _ = try await app.store.dispatch(.signUp(Username("bob")!, displayName: "Bob <B>", at: TestApp.fixedNow))
         _ = try await app.store.dispatch(.addQuote(QuoteDraft(text: "Hi", author: "B"), by: UserID(1), at: TestApp.fixedNow))
         let page = await app.get("/quotes/2").text
         #expect(page.contains("by <a href=\"/users/bob\">Bob &lt;B&gt;</a>"))

@@ -12,7 +12,7 @@ import Testing
 
     /// A book of `quotes` (text, author), added in order by one account.
     static func app(_ quotes: [(String, String)]) async throws -> TestApp {
-        let signUp = AppAction.signUp(try #require(Username("ada")), displayName: "Ada", passwordHash: PasswordHash(encoded: "$y$x"), at: date)
+        let signUp = AppAction.signUp(try #require(Username("ada")), displayName: "Ada", at: date)
         return try await TestApp(seed: [signUp] + quotes.map { .addQuote(QuoteDraft(text: $0.0, author: $0.1), by: UserID(1), at: date) })
     }
 

@@ -13,7 +13,7 @@ import Testing
     /// One quote, then twenty accounts (journal entries 1 to 21).
     static let seed: [AppAction] =
         [.addQuote(QuoteDraft(text: "Seeded", author: "A"), by: nil, at: date)]
-        + (1...20).map { .signUp(Username("user\($0)")!, displayName: "User \($0)", passwordHash: PasswordHash(encoded: "$y$x"), at: date) }
+        + (1...20).map { .signUp(Username("user\($0)")!, displayName: "User \($0)", at: date) }
 
     static func rename(_ user: Int, to name: String) -> AppAction {
         .changeDisplayName(UserID(user), to: name, at: date)

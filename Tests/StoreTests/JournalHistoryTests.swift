@@ -40,7 +40,7 @@ import Testing
         try await JournalLocation.with(backend) { location in
             let store = try Store(journal: try location.open(), logger: .discarding())
             _ = try await store.dispatch(
-                .signUp(try #require(Username("ada")), displayName: "Ada", passwordHash: PasswordHash(encoded: "$y$x"), at: date))
+                .signUp(try #require(Username("ada")), displayName: "Ada", at: date))
             _ = try await store.dispatch(.addQuote(QuoteDraft(text: "Gone", author: "A"), by: UserID(1), at: date))
             #expect(try await store.dispatch(.deleteQuote(QuoteID(1), by: UserID(1), at: date)) == .success(.quoteDeleted(QuoteID(1))))
             #expect(try await store.history(of: QuoteID(1)).isEmpty)
@@ -175,10 +175,11 @@ import Testing
     }
 
     @Test func theLogLineNamesKindsAndIdsButNoContents() throws {
-        let hash = PasswordHash(encoded: "$y$j9T$secret")
-        let signUp = AppAction.signUp(try #require(Username("ada")), displayName: "Ada", passwordHash: hash, at: Date())
+        let signUp = AppAction.signUp(try #require(Username("ada")), displayName: "Ada", at: Date())
         let line = ActionLogMiddleware.line(for: signUp, event: .userSignedUp(UserID(4)), sequence: 9)
         #expect(line == "action=user_signed_up sequence=9 user=4")
+        #expect(ActionLogMiddleware.line(for: .deleteAccount(UserID(4), at: Date()), event: .accountDeleted(UserID(4), photo: nil), sequence: 11)
+            == "action=account_deleted sequence=11 user=4 by=4")
         let edit = AppAction.editQuote(QuoteID(7), QuoteDraft(text: "private words", author: "A"), baseVersion: 1, by: UserID(3), at: Date())
         #expect(ActionLogMiddleware.line(for: edit, event: .quoteEdited(QuoteID(7), version: 2), sequence: 10)
             == "action=quote_edited sequence=10 quote=7 by=3")

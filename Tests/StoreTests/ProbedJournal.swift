@@ -67,7 +67,7 @@ final class ProbedJournal: JournalWrapper {
     /// The action a rival appends: a new quote, which never conflicts with anything.
     static let rivalAction = AppAction.addQuote(QuoteDraft(text: "Overtaking", author: "Rival"), by: nil, at: Date(timeIntervalSince1970: 0))
 
-    func append(_ entries: [(action: AppAction, quote: QuoteID?)], basedOn base: Int64?) throws(StoreError) -> [Int64] {
+    func append(_ entries: [JournalRecord], basedOn base: Int64?) throws(StoreError) -> [Int64] {
         guard !entries.isEmpty else { return [] }
         probe.stopIfHeld()
         if let rival, !holdsHead, probe.isOvertaken.load(ordering: .sequentiallyConsistent) {

@@ -59,7 +59,7 @@ import Testing
 
     func book(_ quotes: [(String, String)]) throws -> AppState {
         var state = AppState()
-        _ = try AppReducer.reduce(&state, .signUp(try #require(Username("ada")), displayName: "Ada", passwordHash: PasswordHash(encoded: "$y$x"), at: date))
+        _ = try AppReducer.reduce(&state, .signUp(try #require(Username("ada")), displayName: "Ada", at: date))
         for (text, author) in quotes {
             _ = try AppReducer.reduce(&state, .addQuote(QuoteDraft(text: text, author: author), by: UserID(1), at: date))
         }

@@ -20,10 +20,11 @@ package enum AddUserCommand {
         return String(decoding: trimmed, as: UTF8.self)
     }
 
-    /// Creates the account in `store`, hashing with `hash` (yescrypt in the executable).
+    /// Creates the account in `store`, hashing with `hash` (yescrypt in the executable) and
+    /// keeping the hash with `keepHash` (account storage: never the journal).
     package static func run(
         username typed: String, displayName: String?, password: String, store: some StateStore,
-        now: Date, hash: (String) throws -> String
+        now: Date, hash: (String) throws -> String, keepHash: (PasswordHash, UserID) async throws -> Void
     ) async -> Outcome {
         guard let username = Username(typed) else {
             return Outcome(
@@ -47,8 +48,11 @@ package enum AddUserCommand {
         }
         do {
             let hashed = PasswordHash(encoded: try hash(password))
-            switch try await store.dispatch(.signUp(username, displayName: name, passwordHash: hashed, at: now)) {
-            case .success: return Outcome(exitCode: 0, message: "created user \(username)")
+            switch try await store.dispatch(.signUp(username, displayName: name, at: now)) {
+            case .success(.userSignedUp(let id)):
+                try await keepHash(hashed, id)
+                return Outcome(exitCode: 0, message: "created user \(username)")
+            case .success(let event): return Outcome(exitCode: 1, message: "unexpected: \(event)")
             case .failure(.usernameTaken): return Outcome(exitCode: 65, message: "the username \(username) is taken")
             case .failure(let rejection): return Outcome(exitCode: 65, message: "refused: \(rejection)")
             }

@@ -68,10 +68,14 @@ package struct AccountsController: Sendable {
             try await release(addressAttempt, from: addressLimits.signUps)
             return .showing(.busy(typed))
         }
-        let action = AppAction.signUp(username, displayName: form.displayName, passwordHash: PasswordHash(encoded: hash), at: now())
+        let action = AppAction.signUp(username, displayName: form.displayName, at: now())
         switch try await store.dispatch(action) {
         case .success(.userSignedUp(let id)):
             guard let user = store.state.users[id] else { throw AccountsError.missingAccount(id) }
+            // The hash is a secret: account storage keeps it, the journal never does. Should the
+            // process die between the two, the account has no password and no session was ever
+            // given: `quotebook check` names it (docs/store.md, "Secrets").
+            try await sessions.setPasswordHash(PasswordHash(encoded: hash), of: id)
             return .signedUp(user, try await sessions.start(for: id, now: now(), userAgent: userAgent))
         case .success(let event):
             throw AccountsError.unexpected("\(event)")
@@ -153,11 +157,10 @@ package struct AccountsController: Sendable {
         return .signedIn(user, try await sessions.start(for: user.id, now: now(), userAgent: userAgent), returnTo: returnTo)
     }
 
-    /// The hash `user`'s password is checked against: the one account storage keeps since a change
-    /// of password, else the one their sign-up recorded; nil for no account.
-    func passwordHash(of user: User?) async throws(StoreError) -> String? {
+    /// The hash `user`'s password is checked against, from account storage; nil for no account.
+    package func passwordHash(of user: User?) async throws(StoreError) -> String? {
         guard let user else { return nil }
-        return try await sessions.passwordHash(of: user.id)?.encoded ?? user.passwordHash.encoded
+        return try await sessions.passwordHash(of: user.id)?.encoded
     }
 
     /// Gives `attempt` (if any) back to `limit`.

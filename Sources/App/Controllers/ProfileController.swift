@@ -61,6 +61,11 @@ package struct ProfileController: Sendable {
     }
 
     /// Removes `user`'s photo; its bytes are deleted once nobody refers to them.
+    /// Frees the photo of an account that was deleted, once nothing refers to it.
+    package func free(_ photo: PhotoReference) async {
+        await photos.free(photo)
+    }
+
     package func removePhoto(of user: UserID) async throws(StoreError) -> ProfileState {
         answer(try await photos.setPhoto(nil, of: user), for: user)
     }

@@ -26,7 +26,7 @@ package struct ProfilesCoordinator: FlowCoordinator {
                 case .notFound: .present(ErrorView.page(for: .notFound))
                 }
             }
-        case .passwordForm, .changePassword, .sessions, .endSession, .endOtherSessions:
+        case .passwordForm, .changePassword, .sessions, .endSession, .endOtherSessions, .deletionForm, .deleteAccount:
             // The root lets only signed-in people through to these.
             guard let user = visitor.user, let session = visitor.session else { return .now(.present(ErrorView.page(for: .notFound))) }
             return security(route, user: user, session: session, context)
@@ -67,6 +67,19 @@ package struct ProfilesCoordinator: FlowCoordinator {
             }
         case .sessions:
             return .later { [controller] in .present(SessionsView.page(for: try await controller.sessions(of: user.id, current: session))) }
+        case .deletionForm:
+            return .now(.present(AccountDeletionView.page(for: .confirming(wrongPassword: false))))
+        case .deleteAccount:
+            let password = context.form[AccountDeletionField.password] ?? ""
+            let client = AccountsCoordinator.client(of: context.request)
+            return .later { [accounts, controller] in
+                switch try await accounts.deleteAccount(of: user, password: password, client: client) {
+                case .showing(let page): return .present(AccountDeletionView.page(for: page))
+                case .deleted(let photo):
+                    if let photo { await controller.free(photo) }
+                    return .finished(.signedOut)
+                }
+            }
         case .endSession(let handle):
             return .later { [controller] in Self.finish(try await controller.endSession(handle.id, of: user.id)) }
         default:

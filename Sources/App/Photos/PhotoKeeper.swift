@@ -94,6 +94,11 @@ package struct PhotoKeeper: Sendable {
         return deleted
     }
 
+    /// Frees `photo`, left behind by a deleted account, once nothing refers to it.
+    package func free(_ photo: PhotoReference) async {
+        await collect([photo.hash])
+    }
+
     /// Offers `hashes` for deletion: each that nobody in the state refers to (through the journal
     /// entry read first, after catching up) is deleted unless the storage still keeps it.
     private func collect(_ hashes: [String]) async {

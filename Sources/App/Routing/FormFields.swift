@@ -47,3 +47,8 @@ package enum PasswordField: String, FormField {
     case password
     case passwordConfirmation = "password_confirmation"
 }
+
+/// The delete-account form: the password, to confirm.
+package enum AccountDeletionField: String, FormField {
+    case password
+}

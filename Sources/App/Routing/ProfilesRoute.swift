@@ -29,6 +29,10 @@ package enum ProfilesRoute: Route {
     case endSession(SessionHandle)
     /// `POST /profile/sessions/end-others`
     case endOtherSessions
+    /// `GET /profile/delete`: what deleting the account does, and the form to confirm it.
+    case deletionForm
+    /// `POST /profile/delete`
+    case deleteAccount
 
     package static func routes(at segments: [String], query: URLEncodedForm) -> [ProfilesRoute] {
         switch segments.count {
@@ -46,6 +50,7 @@ package enum ProfilesRoute: Route {
             case ["profile", "password"]: return [.passwordForm, .changePassword]
             case ["profile", "sessions"]: return [.sessions]
             case ["profile", "sessions", "end-others"]: return [.endOtherSessions]
+            case ["profile", "delete"]: return [.deletionForm, .deleteAccount]
             default:
                 guard segments.count == 4, segments[0] == "profile", segments[1] == "sessions", segments[3] == "end",
                     let handle = SessionHandle(segments[2])
@@ -62,8 +67,8 @@ package enum ProfilesRoute: Route {
 
     package var method: HTTPMethod {
         switch self {
-        case .show, .photo, .mine, .edit, .passwordForm, .sessions: .get
-        case .updateName, .updatePhoto, .removePhoto, .changePassword, .endSession, .endOtherSessions: .post
+        case .show, .photo, .mine, .edit, .passwordForm, .sessions, .deletionForm: .get
+        case .updateName, .updatePhoto, .removePhoto, .changePassword, .endSession, .endOtherSessions, .deleteAccount: .post
         }
     }
 
@@ -80,6 +85,7 @@ package enum ProfilesRoute: Route {
         case .sessions: ["profile", "sessions"]
         case .endSession(let handle): ["profile", "sessions", handle.text, "end"]
         case .endOtherSessions: ["profile", "sessions", "end-others"]
+        case .deletionForm, .deleteAccount: ["profile", "delete"]
         }
     }
 
@@ -87,7 +93,7 @@ package enum ProfilesRoute: Route {
         switch self {
         case .show, .photo: .anyone
         case .mine, .edit, .updateName, .updatePhoto, .removePhoto, .passwordForm, .changePassword, .sessions, .endSession,
-            .endOtherSessions:
+            .endOtherSessions, .deletionForm, .deleteAccount:
             .signedIn
         }
     }
@@ -115,6 +121,8 @@ package enum ProfilesRoute: Route {
         case .sessions: "profiles_sessions"
         case .endSession: "profiles_end_session"
         case .endOtherSessions: "profiles_end_other_sessions"
+        case .deletionForm: "profiles_deletion_form"
+        case .deleteAccount: "profiles_delete_account"
         }
     }
 }

@@ -131,7 +131,7 @@ package final class SessionKeeper: Sendable {
         return ended.count
     }
 
-    /// `user`'s password hash as last changed, nil when it never changed (sign-up's holds).
+    /// `user`'s password hash, from account storage.
     package func passwordHash(of user: UserID) async throws(StoreError) -> PasswordHash? {
         try await storage.passwordHash(of: user)
     }
@@ -139,6 +139,13 @@ package final class SessionKeeper: Sendable {
     /// Keeps `hash` as `user`'s password, in account storage (never the journal).
     package func setPasswordHash(_ hash: PasswordHash, of user: UserID) async throws(StoreError) {
         try await storage.setPasswordHash(hash, of: user)
+    }
+
+    /// Ends every session of `user` on every instance and forgets their password: what account
+    /// storage held of a deleted account.
+    package func erase(_ user: UserID) async throws(StoreError) {
+        _ = try await endSessions(of: user, except: nil)
+        try await storage.deletePasswordHash(of: user)
     }
 
     /// `userAgent` cut to at most ``SessionRecord/maximumUserAgentBytes`` UTF-8 bytes, on a

@@ -126,7 +126,7 @@ final class PageSkeletons: Sendable {
 
 extension PageContentKey {
     /// A quote as cards show it: its id and version name its text, author and dates; who added
-    /// it is added too, since "a member" and "no one" do not change its version.
+    /// it is added too, since "a former member" and "no one" do not change its version.
     mutating func append(_ quote: Quote) {
         numbers.append(quote.id.rawValue)
         numbers.append(quote.version)

@@ -15,6 +15,7 @@ package enum PageTemplate: String, CaseIterable, Sendable {
     case profileEdit = "profile_edit"
     case profilePassword = "profile_password"
     case profileSessions = "profile_sessions"
+    case profileDelete = "profile_delete"
     case error
     /// A partial: the hidden CSRF field every POST form includes.
     case csrfField = "csrf_field"

@@ -25,7 +25,7 @@ struct QuoteCard: Sendable, TemplateObject, TemplateValueConvertible {
     var author: String { quote.author }
     var url: String { QuotesRoute.show(quote.id).path }
     var editURL: String { QuotesRoute.edit(quote.id).path }
-    var addedBy: String { adder?.displayName ?? (quote.addedBy == nil ? "no one" : "a member") }
+    var addedBy: String { adder?.displayName ?? (quote.addedBy == nil ? "no one" : "a former member") }
     /// The profile of who added it; nil for the seed quote, added by no one, or when not given.
     var addedByURL: String? { adder.map { ProfilesRoute.show($0.username).path } }
     var addedAt: String { DateText.readable(quote.addedAt) }

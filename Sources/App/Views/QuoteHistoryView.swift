@@ -84,7 +84,7 @@ package enum QuoteHistoryView {
                         let isCurrent = version.version == quote.version
                         return VersionContext(
                             version: version.version, text: version.text, author: version.author,
-                            editor: entry.editor?.displayName ?? (version.editedBy == nil ? "no one" : "a member"),
+                            editor: entry.editor?.displayName ?? (version.editedBy == nil ? "no one" : "a former member"),
                             editorURL: entry.editor.map { ProfilesRoute.show($0.username).path },
                             editedAt: DateText.readable(version.editedAt), editedAtISO: DateText.machine(version.editedAt),
                             isCurrent: isCurrent, isFirst: version.version == 1, restoredFrom: version.restoredFrom,

@@ -42,11 +42,13 @@ package protocol SessionStorage: Sendable {
     /// Deletes every session of `user` except the one whose id is `kept`, telling every instance
     /// (as ``delete(id:)`` does); returns the ids of those it deleted.
     func deleteSessions(of user: UserID, except kept: [UInt8]?) async throws(StoreError) -> [[UInt8]]
-    /// The hash of `user`'s password as last changed; nil when it never changed (the one their
-    /// sign-up recorded still holds).
+    /// The hash of `user`'s password; nil when there is none (no such account, or a sign-up cut
+    /// short between its journal entry and its hash).
     func passwordHash(of user: UserID) async throws(StoreError) -> PasswordHash?
     /// Keeps `hash` as `user`'s password from now on.
     func setPasswordHash(_ hash: PasswordHash, of user: UserID) async throws(StoreError)
+    /// Forgets `user`'s password hash: their account was deleted.
+    func deletePasswordHash(of user: UserID) async throws(StoreError)
     /// The secret called `name`, created with `make` and kept the first time it is asked for.
     func secret(named name: String, orCreate make: @Sendable () -> [UInt8]) async throws(StoreError) -> [UInt8]
     /// Tells `handler` whenever a session may have ended elsewhere, for a cache of sessions to

@@ -8,8 +8,11 @@ package enum AppAction: Codable, Sendable, Equatable {
     case addQuote(QuoteDraft, by: UserID?, at: Date)
     /// Replaces a quote's text and author, if it is still at `baseVersion`.
     case editQuote(QuoteID, QuoteDraft, baseVersion: Int, by: UserID?, at: Date)
-    /// Creates an account; the reducer gives it the next id and refuses a taken username.
-    case signUp(Username, displayName: String, passwordHash: PasswordHash, at: Date)
+    /// Creates an account; the reducer gives it the next id and refuses a taken username. The
+    /// password's hash is not here: it is a secret, kept in account storage
+    /// (``SessionStorage/setPasswordHash(_:of:)``). Entries of earlier builds held it under
+    /// `passwordHash`; the schema migration moved it out and decoding ignores the key.
+    case signUp(Username, displayName: String, at: Date)
     /// Changes a person's display name (trimmed).
     case changeDisplayName(UserID, to: String, at: Date)
     /// Sets or (with nil) removes a person's photo; the bytes are already in the photo table.
@@ -24,6 +27,15 @@ package enum AppAction: Codable, Sendable, Equatable {
     /// Records that a person changed their password. Only that it happened: the new hash is kept
     /// in account storage (``SessionStorage/setPasswordHash(_:of:)``), never in the journal.
     case passwordChanged(UserID, at: Date)
+    /// Deletes a person's account: they leave the state and their username becomes free; the
+    /// quotes and versions they made stay, by no one who can be named. Appending it erases their
+    /// earlier entries (``erased(_:)``), in the same transaction.
+    case deleteAccount(UserID, at: Date)
+    /// What an entry about a person who has since deleted their account became: a sign-up, a
+    /// change of name, photo, favourite or password, with everything it said erased but whose
+    /// account it was. Written only by a journal over such entries, never dispatched. Replays as
+    /// the account's id being taken, so the ids given after it are the same as before.
+    case erased(UserID)
 }
 
 /// What an applied action did, handed to the caller and to observers.
@@ -41,6 +53,11 @@ package enum AppEvent: Sendable, Equatable {
     case photoChanged(UserID, replaced: PhotoReference?)
     /// A person's password changed (the hash is in account storage, not the state).
     case passwordChanged(UserID)
+    /// A person's account was deleted; `photo` is the one they had, whose bytes may now be
+    /// unreferenced (see ``PhotoStorage``).
+    case accountDeleted(UserID, photo: PhotoReference?)
+    /// Replaying an erased entry: nothing but the id being taken.
+    case erasedEntryReplayed(UserID)
 }
 
 /// Why the reducer refused an action: nothing was stored.
@@ -61,7 +78,17 @@ extension AppEvent {
     package var quoteID: QuoteID? {
         switch self {
         case .quoteAdded(let id), .quoteEdited(let id, _), .quoteRestored(let id, _), .quoteDeleted(let id): id
-        case .userSignedUp, .profileChanged, .photoChanged, .passwordChanged: nil
+        case .userSignedUp, .profileChanged, .photoChanged, .passwordChanged, .accountDeleted, .erasedEntryReplayed: nil
+        }
+    }
+
+    /// The person this event is about, if it is about one: whose entries a deletion erases.
+    package var personID: UserID? {
+        switch self {
+        case .userSignedUp(let id), .profileChanged(let id), .photoChanged(let id, _), .passwordChanged(let id),
+            .accountDeleted(let id, _), .erasedEntryReplayed(let id):
+            id
+        case .quoteAdded, .quoteEdited, .quoteRestored, .quoteDeleted: nil
         }
     }
 
@@ -76,6 +103,8 @@ extension AppEvent {
         case .profileChanged: "profile_changed"
         case .photoChanged: "photo_changed"
         case .passwordChanged: "password_changed"
+        case .accountDeleted: "account_deleted"
+        case .erasedEntryReplayed: "erased_entry_replayed"
         }
     }
 }

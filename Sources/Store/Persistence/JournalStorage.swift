@@ -11,6 +11,25 @@ package struct JournalEntry: Sendable, Equatable {
     }
 }
 
+/// An action to append, with what it is indexed under: the quote it changed (its history) and
+/// the person it is about (whose entries a deletion erases).
+package struct JournalRecord: Sendable, Equatable {
+    package var action: AppAction
+    package var quote: QuoteID?
+    package var person: UserID?
+
+    package init(_ action: AppAction, quote: QuoteID? = nil, person: UserID? = nil) {
+        self.action = action
+        self.quote = quote
+        self.person = person
+    }
+
+    /// `action`, indexed by what applying it did.
+    package init(_ action: AppAction, event: AppEvent) {
+        self.init(action, quote: event.quoteID, person: event.personID)
+    }
+}
+
 /// The state after every journal entry up to and including `sequence`.
 package struct JournalSnapshot: Sendable, Equatable {
     package var sequence: Int64
@@ -39,17 +58,22 @@ package protocol JournalStorage: AnyObject {
     /// Something that saves snapshots without this journal's connection, while appends go on;
     /// nil (the default) when there is none, and the writer saves them between appends.
     func makeSnapshotSaver() -> (any SnapshotSaver)?
-    /// Appends `entries` in order, each indexed under its quote when it changed one, in one
-    /// transaction: all of them are durable together (one sync of the file) before this returns
-    /// their sequence numbers, one per entry and increasing, or none is stored and it throws.
-    /// Nothing happens for no entries.
+    /// Appends `records` in order, each indexed under its quote and its person when it has one,
+    /// in one transaction: all of them are durable together (one sync of the file) before this
+    /// returns their sequence numbers, one per entry and increasing, or none is stored and it
+    /// throws. Nothing happens for no records.
+    ///
+    /// Erasure: a ``AppAction/deleteAccount(_:at:)`` record rewrites, in the same transaction,
+    /// every earlier entry indexed under its person (sign-up, name, photo, favourite, password)
+    /// as ``AppAction/erased(_:)``, so the journal keeps nothing that names them; quote entries
+    /// are indexed under their quote, not their person, and stay.
     ///
     /// `base` is the newest entry the caller's state includes, the state the entries were
     /// validated against. A shared journal whose newest entry is another one stores nothing and
     /// throws ``StoreError/journalBehind(head:)``, checked inside the transaction, so two
     /// processes can never both append on top of the same entry. nil appends unconditionally
     /// (tools and tests). A journal only its own process writes never refuses.
-    func append(_ entries: [(action: AppAction, quote: QuoteID?)], basedOn base: Int64?) throws(StoreError) -> [Int64]
+    func append(_ records: [JournalRecord], basedOn base: Int64?) throws(StoreError) -> [Int64]
     /// For a shared journal: holds its head so that no other process can append until the next
     /// ``append(_:basedOn:)`` (which then cannot be refused as behind) or ``unlockHead()``.
     /// A journal only its own process writes has nothing to hold and does nothing.
@@ -86,15 +110,15 @@ extension JournalStorage {
         try actions(forQuote: quote, offset: 0, limit: .max)
     }
 
-    /// Appends `entries` whatever the journal's newest entry is; see ``append(_:basedOn:)``.
-    package func append(_ entries: [(action: AppAction, quote: QuoteID?)]) throws(StoreError) -> [Int64] {
-        try append(entries, basedOn: nil)
+    /// Appends `entries`, indexed under their quotes only (tools and tests); see ``append(_:basedOn:)``.
+    package func append(_ entries: [(action: AppAction, quote: QuoteID?)], basedOn base: Int64? = nil) throws(StoreError) -> [Int64] {
+        try append(entries.map { JournalRecord($0.action, quote: $0.quote) }, basedOn: base)
     }
 
     /// Appends `action` alone, indexed under `quote` when it changed one, and makes it durable
     /// before returning its sequence number.
     package func append(_ action: AppAction, quote: QuoteID?) throws(StoreError) -> Int64 {
-        guard let sequence = try append([(action, quote)]).first else {
+        guard let sequence = try append([JournalRecord(action, quote: quote)], basedOn: nil).first else {
             throw StoreError.sqlite(operation: "append", code: 0, message: "the journal returned no sequence number")
         }
         return sequence

@@ -4,14 +4,14 @@ import Foundation
 /// quotes the JSON it replaced made start-up take 1.4 s, nearly all in `JSONDecoder`; this one
 /// (28 MB, half of it the search index) loads in about 46 ms (`ScaleBenchmark phases`).
 ///
-/// Layout, version 1 (integers are LEB128, signed ones zig-zag; strings are a byte length and
+/// Layout, version 2 (integers are LEB128, signed ones zig-zag; strings are a byte length and
 /// UTF-8; dates the 8 little-endian bytes of their `timeIntervalSinceReferenceDate`):
 ///
 ///     "QBSS" version
 ///     nextQuoteID nextUserID lastChangedQuote?
 ///     quoteCount { id text author version addedBy? addedAt updatedBy? updatedAt }   (in quoteOrder)
 ///     orderCount { id − previous id }
-///     userCount { id username displayName passwordHash photo? favourite? joinedAt } (by id)
+///     userCount { id username displayName photo? favourite? joinedAt }              (by id)
 ///     nameCount { username id }                                                      (by name)
 ///     foldFingerprint chunkCount { byteCount bytes ends[256] as UInt32 LE }
 ///     "END."
@@ -19,11 +19,21 @@ import Foundation
 /// The search index is stored as it is, so start-up copies it instead of folding 100,000
 /// quotes; when ``SearchFolding/fingerprint`` differs (a toolchain with other Unicode tables, or a
 /// changed fold) it is rebuilt from the quotes instead, so queries and keys are always folded
-/// the same way. A version this build does not know, or bytes that do not parse, are an error:
+/// the same way. Version 1 also held each person's password hash after their display name: it is
+/// read (the hash skipped) so that a book of an earlier build starts without a replay, and
+/// ``isCurrent(_:)`` tells its owner to write it again without. A version this build does not know, or bytes that do not parse, are an error:
 /// the snapshot is derived data, and the store then replays the whole journal.
 package enum SnapshotFormat {
     static let magic: [UInt8] = Array("QBSS".utf8)
-    static let version: UInt64 = 1
+    static let version: UInt64 = 2
+    /// The version whose users carried a password hash.
+    static let versionWithSecrets: UInt64 = 1
+
+    /// Whether `bytes` are a snapshot in this build's version (a version 1 snapshot holds
+    /// password hashes and should be replaced).
+    package static func isCurrent(_ bytes: [UInt8]) -> Bool {
+        bytes.count > magic.count && Array(bytes[..<magic.count]) == magic && UInt64(bytes[magic.count]) == version
+    }
     static let trailer: [UInt8] = Array("END.".utf8)
 
     /// `state` in this format; `fingerprint` is the fold's (``SearchFolding/fingerprint``), and
@@ -64,7 +74,6 @@ package enum SnapshotFormat {
             writer.signed(user.id.rawValue)
             writer.string(user.username.rawValue)
             writer.string(user.displayName)
-            writer.string(user.passwordHash.encoded)
             if let photo = user.photo {
                 writer.raw([1])
                 writer.string(photo.hash)
@@ -103,7 +112,9 @@ package enum SnapshotFormat {
         var reader = SnapshotReader(buffer)
         guard try reader.raw(magic.count) == magic else { throw SnapshotFormatError(description: "not a binary snapshot") }
         let found = try reader.unsigned()
-        guard found == version else { throw SnapshotFormatError(description: "snapshot version \(found), not \(version)") }
+        guard found == version || found == versionWithSecrets else {
+            throw SnapshotFormatError(description: "snapshot version \(found), not \(version)")
+        }
         var state = AppState()
         let ids = 1...Int(clamping: sequence + 1)
         state.nextQuoteID = QuoteID(try reader.signed())
@@ -142,7 +153,7 @@ package enum SnapshotFormat {
                 throw SnapshotFormatError(description: "not a username: \(name.debugDescription)")
             }
             let displayName = try reader.string()
-            let hash = PasswordHash(encoded: try reader.string())
+            if found == versionWithSecrets { _ = try reader.string() }  // the hash, now in account storage
             let photo: PhotoReference? =
                 switch try reader.byte() {
                 case 0: nil
@@ -150,7 +161,7 @@ package enum SnapshotFormat {
                 case let flag: throw SnapshotFormatError(description: "bad photo flag \(flag)")
                 }
             state.users[id] = User(
-                id: id, username: username, displayName: displayName, passwordHash: hash, photo: photo,
+                id: id, username: username, displayName: displayName, photo: photo,
                 favourite: try reader.optional().map { QuoteID($0) }, joinedAt: try reader.date())
         }
         let nameCount = try reader.count()

@@ -87,25 +87,23 @@ package struct PhotoReference: Codable, Sendable, Hashable {
     }
 }
 
-/// A person's account and profile.
+/// A person's account and profile: nothing secret (the password's hash is in account storage).
 package struct User: Codable, Sendable, Equatable, Identifiable {
     package var id: UserID
     package var username: Username
     package var displayName: String
-    package var passwordHash: PasswordHash
     package var photo: PhotoReference?
     /// The quote shown large on their home page and profile.
     package var favourite: QuoteID?
     package var joinedAt: Date
 
     package init(
-        id: UserID, username: Username, displayName: String, passwordHash: PasswordHash,
+        id: UserID, username: Username, displayName: String,
         photo: PhotoReference? = nil, favourite: QuoteID? = nil, joinedAt: Date
     ) {
         self.id = id
         self.username = username
         self.displayName = displayName
-        self.passwordHash = passwordHash
         self.photo = photo
         self.favourite = favourite
         self.joinedAt = joinedAt

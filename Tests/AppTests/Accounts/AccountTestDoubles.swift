@@ -112,6 +112,7 @@ actor AccountStorageDouble: SessionStorage, PhotoStorage {
     var passwordHashes: [UserID: PasswordHash] = [:]
     func passwordHash(of user: UserID) -> PasswordHash? { passwordHashes[user] }
     func setPasswordHash(_ hash: PasswordHash, of user: UserID) { passwordHashes[user] = hash }
+    func deletePasswordHash(of user: UserID) { passwordHashes[user] = nil }
     var claims: [String: Int] = [:]
     func save(_ photo: StoredPhoto) {
         photos[photo.reference.hash] = photo
@@ -165,6 +166,7 @@ actor CountingSessionStorage: SessionStorage {
     func setPasswordHash(_ hash: PasswordHash, of user: UserID) async throws(StoreError) {
         try await base.setPasswordHash(hash, of: user)
     }
+    func deletePasswordHash(of user: UserID) async throws(StoreError) { try await base.deletePasswordHash(of: user) }
     nonisolated func observeSessionEvents(_ handler: @escaping @Sendable (SessionStorageEvent) -> Void) {
         observers.withLock { $0.append(handler) }
         base.observeSessionEvents(handler)
@@ -188,7 +190,7 @@ enum AccountFixtures {
     static let date = Date(timeIntervalSince1970: 1_000)
     static let ada = Username("ada")!
     static func signUp(_ name: String, displayName: String? = nil) -> AppAction {
-        .signUp(Username(name)!, displayName: displayName ?? name.capitalized, passwordHash: PasswordHash(encoded: "$y$j9T$x"), at: date)
+        .signUp(Username(name)!, displayName: displayName ?? name.capitalized, at: date)
     }
     /// A 1×1 PNG's first bytes: enough for the type to be recognised.
     static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + [UInt8](repeating: 1, count: 20)

@@ -19,7 +19,7 @@ struct PostgresQuoteFeedTests {
         let schema = "qb_feed_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
         let date = QuoteFeedTests.date
         let seed = SeedContent.actions(at: date) + [
-            .signUp(try #require(Username("ada")), displayName: "Ada", passwordHash: PasswordHash(encoded: "$y$x"), at: date)
+            .signUp(try #require(Username("ada")), displayName: "Ada", at: date)
         ]
         // Polling once a minute: only the NOTIFY can bring the save within the test's bounds.
         func makeInstance() throws -> Store {

@@ -20,7 +20,7 @@ import Testing
         let quote = Quote(
             id: QuoteID(7), text: text, author: "A\nB", version: 4, addedBy: nil, addedAt: Self.date,
             updatedBy: UserID(1), updatedAt: Self.date)
-        let user = User(id: UserID(1), username: Username("ada")!, displayName: "Ada\r\nevent: x", passwordHash: PasswordHash(encoded: "$y$x"), joinedAt: Self.date)
+        let user = User(id: UserID(1), username: Username("ada")!, displayName: "Ada\r\nevent: x", joinedAt: Self.date)
         let lines = Self.lines(QuoteEventView.event(for: .changed(quote, changedBy: user)))
         #expect(lines.count == 5)
         #expect(Array(lines[0..<2]) == ["event: quote", "id: 4"])

@@ -16,7 +16,7 @@ import Testing
         let store = try Store(
             journal: try SQLiteJournal(path: ":memory:"),
             seed: SeedContent.actions(at: date) + [
-                .signUp(Username("ada")!, displayName: "Ada", passwordHash: PasswordHash(encoded: "$y$x"), at: date)
+                .signUp(Username("ada")!, displayName: "Ada", at: date)
             ],
             logger: .discarding())
         let feed = QuoteFeed(store: store, heartbeatInterval: heartbeat)

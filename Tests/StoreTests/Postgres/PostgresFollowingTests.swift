@@ -15,7 +15,7 @@ struct PostgresFollowingTests {
     static let date = Date(timeIntervalSince1970: 1_000)
     static let seed: [AppAction] = [
         .addQuote(QuoteDraft(text: "Seeded", author: "A"), by: nil, at: date),
-        .signUp(Username("ada")!, displayName: "Ada", passwordHash: PasswordHash(encoded: "$y$x"), at: date),
+        .signUp(Username("ada")!, displayName: "Ada", at: date),
     ]
 
     static func edit(_ text: String, from version: Int) -> AppAction {

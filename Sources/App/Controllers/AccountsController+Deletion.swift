@@ -1,0 +1,48 @@
+import Basics
+package import Store
+
+extension AccountsController {
+    /// Deletes `user`'s account once `password` proves it is them. The password is checked like
+    /// a sign-in: counted towards the username's throttle first, on the hashing pool, a wrong one
+    /// staying counted (and a right one clearing the username's count, which names them).
+    ///
+    /// Then, in this order: the journal records the deletion, erasing in the same transaction
+    /// every entry that named them (``JournalStorage/append(_:basedOn:)``), so the state and
+    /// every instance forget them and their username is free; account storage ends their
+    /// sessions on every instance and forgets their password. Should the process die between the
+    /// two, their sessions name an account that no longer exists, which signs no one in, and
+    /// expire as every session does. Their photo is returned for the photo keeper to free.
+    package func deleteAccount(of user: User, password: String, client: String?) async throws -> AccountDeletionState {
+        let attempt: AttemptLimit.Attempt
+        switch try await throttle.reserve(user.username.rawValue, now: now()) {
+        case .allowed(let allowed): attempt = allowed
+        case .refused(let seconds): return .showing(.throttled(retryAfter: seconds))
+        }
+        let matches: Bool
+        do {
+            matches = try await hasher.verify(password, against: try await passwordHash(of: user), for: client)
+        } catch let refusal as BlockingThreadPool.Overloaded {
+            if refusal == .ownerAtLimit { return .showing(.limited(.tooManyAtOnce)) }
+            try await throttle.release(attempt)
+            return .showing(.busy)
+        }
+        guard matches else {
+            try await throttle.recordFailure(attempt, now: now())
+            return .showing(.confirming(wrongPassword: true))
+        }
+        try await throttle.recordSuccess(attempt)
+        switch try await store.dispatch(.deleteAccount(user.id, at: now())) {
+        case .success(.accountDeleted(_, let photo)):
+            try await sessions.erase(user.id)
+            return .deleted(photo: photo)
+        case .success(let event):
+            throw AccountsError.unexpected("\(event)")
+        case .failure(.userNotFound):
+            // Deleted meanwhile, from another browser: what is left is the same to end.
+            try await sessions.erase(user.id)
+            return .deleted(photo: nil)
+        case .failure(let rejection):
+            throw AccountsError.unexpected("\(rejection)")
+        }
+    }
+}

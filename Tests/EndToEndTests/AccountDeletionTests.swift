@@ -1,0 +1,100 @@
+import App
+import Foundation
+import HTTPServer
+import Store
+import StoreSQLite
+import TestSupport
+import Testing
+
+/// Deleting an account (`/profile/delete`): the password confirms it; the account, its sessions,
+/// photo, favourite and password go; its quotes and versions stay by "a former member"; and no
+/// file of the book holds the person's name or password hash afterwards.
+@Suite struct AccountDeletionTests {
+    static let username = "zelda_erasable"
+    static let displayName = "Zelda Quillfeather"
+
+    @Test func theFormSaysWhatHappensIsPrivateLabelledAndCarriesTheToken() async throws {
+        let app = try await TestApp()
+        var browser = try await app.signedIn("ada")
+        let page = await browser.get("/profile/delete")
+        #expect(page.status == .ok)
+        #expect(page.headers["Cache-Control"] == "private, no-cache")
+        #expect(page.text.contains("<label for=\"password\">"))
+        #expect(page.text.contains("a former member"))
+        #expect(page.text.contains("name=\"csrf_token\""))
+        #expect(await browser.get("/profile/edit").text.contains("href=\"/profile/delete\""))
+        #expect(await app.get("/profile/delete").status == .seeOther, "signed out: to the sign-in page")
+        #expect(await app.post("/profile/delete", form: ["password": TestApp.password]).status == .forbidden, "no token")
+    }
+
+    @Test func aWrongPasswordIs422CountsTowardsTheThrottleAndDeletesNothing() async throws {
+        let app = try await TestApp()
+        var browser = try await app.signedIn("ada")
+        for _ in 0..<5 {
+            let wrong = try await browser.submit("/profile/delete", ["password": "not my password"], formPage: "/profile/delete")
+            #expect(wrong.status == .unprocessableContent)
+            #expect(wrong.text.contains("That is not your current password."))
+            #expect(!wrong.text.contains("not my password"))
+        }
+        let locked = try await browser.submit("/profile/delete", ["password": TestApp.password], formPage: "/profile/delete")
+        #expect(locked.status == .tooManyRequests)
+        #expect(app.store.state.user(named: Username("ada")!) != nil)
+        // Without its token a right password changes nothing either.
+        #expect(await browser.post("/profile/delete", ["password": TestApp.password]).status == .forbidden)
+        #expect(app.store.state.user(named: Username("ada")!) != nil)
+    }
+
+    @Test func deletingSignsOutEverywhereKeepsTheQuotesAndLeavesNoTraceInAnyFile() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = SQLiteJournal.path(inDirectory: directory.url)
+        let app = try await TestApp(journalPath: path)
+        var zelda = try await app.signedIn(Self.username, displayName: Self.displayName)
+        var phone = app.browser()
+        #expect(try await phone.submit("/login", ["username": Self.username, "password": TestApp.password], formPage: "/login").status == .seeOther)
+        #expect(try await zelda.submit("/quotes", ["text": "Words that outlive their maker", "author": "Anonymous"], formPage: "/quotes/new").status == .seeOther)
+        let quote = try #require(app.store.state.newestQuotes(limit: 1).first)
+        #expect(try await zelda.submit("/quotes/\(quote.id)", ["text": "Words that outlive their maker, edited", "author": "Anonymous", "version": "1"], formPage: "/quotes/\(quote.id)/edit").status == .seeOther)
+        #expect(try await zelda.submit("/quotes/\(quote.id)/favorite", [:], formPage: "/quotes/\(quote.id)").status == .seeOther)
+        #expect(try await zelda.upload("/profile/photo", field: "photo", filename: "me.png", contentType: "image/png", bytes: ProfileFlowTests.png).status == .seeOther)
+        let id = try #require(app.store.state.user(named: Username(Self.username)!)?.id)
+        let hash = try #require(try await app.sessionStorage.passwordHash(of: id)).encoded
+        #expect(try await app.photoStorage.storedHashes().count == 1)
+
+        let deleted = try await zelda.submit("/profile/delete", ["password": TestApp.password], formPage: "/profile/delete")
+        #expect(deleted.status == .seeOther)
+        #expect(deleted.headers["Location"] == "/")
+        #expect(await zelda.get("/profile").status == .seeOther, "signed out here")
+        #expect(await phone.get("/profile").status == .seeOther, "and on the phone")
+        #expect(try await app.sessionStorage.sessions(of: id).isEmpty)
+        #expect(try await app.sessionStorage.passwordHash(of: id) == nil)
+        #expect(try await app.photoStorage.storedHashes().isEmpty, "the photo's bytes are freed")
+        #expect(await app.get("/users/\(Self.username)").status == .notFound)
+        let page = await app.get("/quotes/\(quote.id)")
+        #expect(page.text.contains("a former member"))
+        #expect(!page.text.contains(Self.displayName) && !page.text.contains("/users/\(Self.username)"))
+        let history = await app.get("/quotes/\(quote.id)/history")
+        #expect(history.text.contains("a former member") && !history.text.contains(Self.displayName))
+        var stranger = app.browser()
+        let signIn = try await stranger.submit("/login", ["username": Self.username, "password": TestApp.password], formPage: "/login")
+        #expect(signIn.status == .unauthorized)
+        await app.close()
+
+        // The close checkpoints: no file of the book holds the name, display name or hash.
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.url.path) {
+            let bytes = try #require(FileManager.default.contents(atPath: directory.url.appendingPathComponent(name).path))
+            let text = String(decoding: bytes.map { UInt16($0) }, as: UTF16.self)
+            for secret in [Self.username, Self.displayName, hash] { #expect(!text.contains(secret), "\(name) holds \(secret.prefix(12))…") }
+        }
+
+        // A fresh start replays to the same book, and the username is free for someone new.
+        let again = try await TestApp(journalPath: path)
+        #expect(again.store.state.quotes[quote.id]?.text == "Words that outlive their maker, edited")
+        #expect(await again.get("/quotes/\(quote.id)").text.contains("a former member"))
+        let newcomer = try await again.signedIn(Self.username, displayName: "Someone Else")
+        _ = newcomer
+        #expect(again.store.state.user(named: Username(Self.username)!)?.id != id)
+        #expect(await again.get("/quotes/\(quote.id)").text.contains("a former member"), "a new owner of the name is not the old one")
+        await again.close()
+    }
+}
