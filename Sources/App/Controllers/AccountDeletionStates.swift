@@ -12,10 +12,6 @@ package enum AccountDeletionState: Sendable, Equatable {
 package enum AccountDeletionFormState: Sendable, Equatable {
     /// What deleting does and the form; `wrongPassword` after a wrong one (422).
     case confirming(wrongPassword: Bool)
-    /// Too many wrong passwords for this username in the last minute; the next may count in `retryAfter` seconds.
-    case throttled(retryAfter: Int)
-    /// Too many password hashes are queued; try again shortly.
-    case busy
-    /// The client already has its share of the hashing pool under way.
-    case limited(AddressRefusal)
+    /// The password was not checked.
+    case refused(OwnPasswordRefusal)
 }

@@ -1,4 +1,3 @@
-import Basics
 package import Store
 
 extension AccountsController {
@@ -13,24 +12,11 @@ extension AccountsController {
     /// two, their sessions name an account that no longer exists, which signs no one in, and
     /// expire as every session does. Their photo is returned for the photo keeper to free.
     package func deleteAccount(of user: User, password: String, client: String?) async throws -> AccountDeletionState {
-        let attempt: AttemptLimit.Attempt
-        switch try await throttle.reserve(user.username.rawValue, now: now()) {
-        case .allowed(let allowed): attempt = allowed
-        case .refused(let seconds): return .showing(.throttled(retryAfter: seconds))
+        switch try await checkOwnPassword(password, of: user, client: client) {
+        case .refused(let refusal): return .showing(.refused(refusal))
+        case .wrong: return .showing(.confirming(wrongPassword: true))
+        case .right: break
         }
-        let matches: Bool
-        do {
-            matches = try await hasher.verify(password, against: try await passwordHash(of: user), for: client)
-        } catch let refusal as BlockingThreadPool.Overloaded {
-            if refusal == .ownerAtLimit { return .showing(.limited(.tooManyAtOnce)) }
-            try await throttle.release(attempt)
-            return .showing(.busy)
-        }
-        guard matches else {
-            try await throttle.recordFailure(attempt, now: now())
-            return .showing(.confirming(wrongPassword: true))
-        }
-        try await throttle.recordSuccess(attempt)
         switch try await store.dispatch(.deleteAccount(user.id, at: now())) {
         case .success(.accountDeleted(_, let photo)):
             try await sessions.erase(user.id)

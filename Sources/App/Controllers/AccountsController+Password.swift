@@ -21,28 +21,17 @@ extension AccountsController {
         }
         guard problems.isEmpty else { return .showing(.editing(problems: problems)) }
 
-        let attempt: AttemptLimit.Attempt
-        switch try await throttle.reserve(user.username.rawValue, now: now()) {
-        case .allowed(let allowed): attempt = allowed
-        case .refused(let seconds): return .showing(.throttled(retryAfter: seconds))
+        switch try await checkOwnPassword(form.currentPassword, of: user, client: client) {
+        case .refused(let refusal): return .showing(.refused(refusal))
+        case .wrong: return .showing(.editing(problems: [.currentPassword: .wrongCurrentPassword]))
+        case .right: break
         }
-        let stored = try await passwordHash(of: user)
-        let matches: Bool
         let newHash: String
         do {
-            matches = try await hasher.verify(form.currentPassword, against: stored, for: client)
-            newHash = matches ? try await hasher.hash(form.password, for: client) : ""
+            newHash = try await hasher.hash(form.password, for: client)
         } catch let refusal as BlockingThreadPool.Overloaded {
-            // As at sign-in: the client's own burst past its share counts; a full pool does not.
-            if refusal == .ownerAtLimit { return .showing(.limited(.tooManyAtOnce)) }
-            try await throttle.release(attempt)
-            return .showing(.busy)
+            return .showing(.refused(try await refused(refusal, releasing: nil)))
         }
-        guard matches else {
-            try await throttle.recordFailure(attempt, now: now())
-            return .showing(.editing(problems: [.currentPassword: .wrongCurrentPassword]))
-        }
-        try await throttle.recordSuccess(attempt)
         try await sessions.setPasswordHash(PasswordHash(encoded: newHash), of: user.id)
         let replacement = try await sessions.start(for: user.id, now: now(), userAgent: current.userAgent)
         try await sessions.endSessions(of: user.id, except: replacement.record.id)

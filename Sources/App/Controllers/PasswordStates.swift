@@ -37,10 +37,6 @@ package enum PasswordChangeState: Sendable, Equatable {
 package enum PasswordFormState: Sendable, Equatable {
     /// The form, with a problem per wrong field (none when first opened).
     case editing(problems: [PasswordField: PasswordProblem])
-    /// Too many tries for this username in the last minute; the next may count in `retryAfter` seconds.
-    case throttled(retryAfter: Int)
-    /// Too many password hashes are queued; try again shortly.
-    case busy
-    /// The client already has its share of the hashing pool under way.
-    case limited(AddressRefusal)
+    /// The current password was not checked.
+    case refused(OwnPasswordRefusal)
 }

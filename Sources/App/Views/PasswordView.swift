@@ -30,19 +30,12 @@ package enum PasswordView {
     package static func page(for state: PasswordFormState) -> Page {
         switch state {
         case .editing(let problems):
-            page(
+            return page(
                 problems.isEmpty ? .ok : .unprocessableContent,
                 errors: Dictionary(uniqueKeysWithValues: problems.map { ($0.key, message(for: $0.value)) }))
-        case .throttled(let seconds):
-            page(
-                .tooManyRequests, ["Retry-After": String(seconds)],
-                message: "Too many wrong passwords for your account. Please try again in \(WaitText.phrase(seconds: seconds)).")
-        case .busy:
-            page(.serviceUnavailable, ["Retry-After": "5"], message: "Quotebook is busy right now. Please try again in a few seconds.")
-        case .limited(let refusal):
-            page(
-                .tooManyRequests, ["Retry-After": String(refusal.retryAfter)],
-                message: AddressRefusalText.sentence(for: refusal, spent: "Too many password checks have come from your network."))
+        case .refused(let refusal):
+            let (status, headers, message) = OwnPasswordRefusalText.status(for: refusal)
+            return page(status, headers, message: message)
         }
     }
 

@@ -1,0 +1,52 @@
+import Basics
+import Store
+
+/// Why a signed-in person's own password was not checked (to change it, or to delete their
+/// account): the same three refusals as a sign-in's, shown on either form.
+package enum OwnPasswordRefusal: Sendable, Equatable {
+    /// Too many wrong passwords for this username in the last minute; the next may count in `retryAfter` seconds.
+    case throttled(retryAfter: Int)
+    /// Too many password hashes are queued; try again shortly.
+    case busy
+    /// The client already has its share of the hashing pool under way.
+    case limited(AddressRefusal)
+}
+
+/// What checking a signed-in person's own password found.
+package enum OwnPasswordCheck: Sendable, Equatable {
+    case right
+    case wrong
+    case refused(OwnPasswordRefusal)
+}
+
+extension AccountsController {
+    /// What checking `password` as `user`'s own found: right, wrong, or why it was not checked. Like a sign-in: counted towards the username's throttle first, on
+    /// the hashing pool, a wrong one staying counted and a right one clearing the count.
+    func checkOwnPassword(_ password: String, of user: User, client: String?) async throws -> OwnPasswordCheck {
+        let attempt: AttemptLimit.Attempt
+        switch try await throttle.reserve(user.username.rawValue, now: now()) {
+        case .allowed(let allowed): attempt = allowed
+        case .refused(let seconds): return .refused(.throttled(retryAfter: seconds))
+        }
+        let matches: Bool
+        do {
+            matches = try await hasher.verify(password, against: try await passwordHash(of: user), for: client)
+        } catch let refusal as BlockingThreadPool.Overloaded {
+            return .refused(try await refused(refusal, releasing: attempt))
+        }
+        if matches {
+            try await throttle.recordSuccess(attempt)
+        } else {
+            try await throttle.recordFailure(attempt, now: now())
+        }
+        return matches ? .right : .wrong
+    }
+
+    /// The refusal a full hashing pool means. As at sign-in: the client's own burst past its
+    /// share counts (the attempt stays); a full pool does not (it is given back).
+    func refused(_ refusal: BlockingThreadPool.Overloaded, releasing attempt: AttemptLimit.Attempt?) async throws -> OwnPasswordRefusal {
+        if refusal == .ownerAtLimit { return .limited(.tooManyAtOnce) }
+        if let attempt { try await throttle.release(attempt) }
+        return .busy
+    }
+}
