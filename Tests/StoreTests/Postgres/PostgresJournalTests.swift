@@ -143,7 +143,7 @@ struct PostgresJournalTests {
             let versions = try await client.query(
                 "SELECT version FROM \"\(try #require(location.schema))\".quotebook_migration WHERE component = 'journal'")
             await client.close()
-            #expect(versions.rows.map { $0.string(at: 0) } == ["1"])
+            #expect(versions.rows.map { $0.string(at: 0) } == [String(PostgresJournal.migrations.count)])
             let reopened = try location.openPostgres()
             #expect(try reopened.append([(Self.add("A"), nil)], basedOn: 0) == [1])
             reopened.close()
@@ -186,7 +186,7 @@ struct PostgresJournalTests {
             #expect(try reopened.loadEntries(after: 0).count == 1)
             reopened.close()
             let versions = try await client.query("SELECT version FROM \(schema).quotebook_migration WHERE component = 'journal'")
-            #expect(versions.rows.map { $0.string(at: 0) } == ["1"])
+            #expect(versions.rows.map { $0.string(at: 0) } == [String(PostgresJournal.migrations.count)])
             await client.close()
         }
     }
