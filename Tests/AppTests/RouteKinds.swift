@@ -75,7 +75,7 @@ extension AccountsRoute {
 /// The cases of ``ProfilesRoute`` without their values, each with an example value.
 enum ProfilesRouteKind: CaseIterable {
     case show, photo, mine, edit, updateName, updatePhoto, removePhoto, passwordForm, changePassword, sessions, endSession
-    case endOtherSessions
+    case endOtherSessions, export
 
     var example: ProfilesRoute {
         switch self {
@@ -91,6 +91,7 @@ enum ProfilesRouteKind: CaseIterable {
         case .sessions: .sessions
         case .endSession: .endSession(SessionHandle(id: Array(0..<32)))
         case .endOtherSessions: .endOtherSessions
+        case .export: .export
         }
     }
 }
@@ -110,6 +111,7 @@ extension ProfilesRoute {
         case .sessions: .sessions
         case .endSession: .endSession
         case .endOtherSessions: .endOtherSessions
+        case .export: .export
         }
     }
 }

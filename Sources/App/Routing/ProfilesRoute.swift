@@ -29,6 +29,8 @@ package enum ProfilesRoute: Route {
     case endSession(SessionHandle)
     /// `POST /profile/sessions/end-others`
     case endOtherSessions
+    /// `GET /profile/export`: your profile, quotes and versions as a JSON download.
+    case export
 
     package static func routes(at segments: [String], query: URLEncodedForm) -> [ProfilesRoute] {
         switch segments.count {
@@ -46,6 +48,7 @@ package enum ProfilesRoute: Route {
             case ["profile", "password"]: return [.passwordForm, .changePassword]
             case ["profile", "sessions"]: return [.sessions]
             case ["profile", "sessions", "end-others"]: return [.endOtherSessions]
+            case ["profile", "export"]: return [.export]
             default:
                 guard segments.count == 4, segments[0] == "profile", segments[1] == "sessions", segments[3] == "end",
                     let handle = SessionHandle(segments[2])
@@ -62,7 +65,7 @@ package enum ProfilesRoute: Route {
 
     package var method: HTTPMethod {
         switch self {
-        case .show, .photo, .mine, .edit, .passwordForm, .sessions: .get
+        case .show, .photo, .mine, .edit, .passwordForm, .sessions, .export: .get
         case .updateName, .updatePhoto, .removePhoto, .changePassword, .endSession, .endOtherSessions: .post
         }
     }
@@ -80,6 +83,7 @@ package enum ProfilesRoute: Route {
         case .sessions: ["profile", "sessions"]
         case .endSession(let handle): ["profile", "sessions", handle.text, "end"]
         case .endOtherSessions: ["profile", "sessions", "end-others"]
+        case .export: ["profile", "export"]
         }
     }
 
@@ -87,15 +91,16 @@ package enum ProfilesRoute: Route {
         switch self {
         case .show, .photo: .anyone
         case .mine, .edit, .updateName, .updatePhoto, .removePhoto, .passwordForm, .changePassword, .sessions, .endSession,
-            .endOtherSessions:
+            .endOtherSessions, .export:
             .signedIn
         }
     }
 
-    /// The sessions page shows account storage, which changes without the state: never a 304.
+    /// The sessions page shows account storage, which changes without the state: never a 304. The
+    /// export is a download, never kept (`no-store`), so it has no tag to revalidate.
     package var isTaggedByState: Bool {
         switch self {
-        case .sessions: false
+        case .sessions, .export: false
         default: true
         }
     }
@@ -115,6 +120,7 @@ package enum ProfilesRoute: Route {
         case .sessions: "profiles_sessions"
         case .endSession: "profiles_end_session"
         case .endOtherSessions: "profiles_end_other_sessions"
+        case .export: "profiles_export"
         }
     }
 }

@@ -70,6 +70,7 @@ package enum ProfileView {
                 "nameAction": .string(ProfilesRoute.updateName.path), "photoAction": .string(ProfilesRoute.updatePhoto.path),
                 "removePhotoAction": .string(ProfilesRoute.removePhoto.path), "profileURL": .string(person.url),
                 "passwordURL": .string(ProfilesRoute.passwordForm.path), "sessionsURL": .string(ProfilesRoute.sessions.path),
+                "exportURL": .string(ProfilesRoute.export.path),
                 "maximumPhotoMiB": .int(ProfileController.maximumPhotoBytes / 1_048_576), "fields": ProfileView.fieldNames,
             ])
         }
