@@ -113,6 +113,13 @@ actor JournalWriter {
         return try journal.actions(forQuote: quote, offset: offset, limit: limit)
     }
 
+    /// Every version `person` made (see ``JournalStorage/versions(madeBy:)``), for a journal
+    /// without a ``JournalHistoryReader``: read here, between appends.
+    func versions(madeBy person: UserID) throws(StoreError) -> [MadeVersion] {
+        guard !isClosed else { throw StoreError.journalClosed(operation: "versions") }
+        return try journal.versions(madeBy: person)
+    }
+
     /// Encodes and saves `state` off this actor (encoding 100,000 quotes takes ~13 ms, writing
     /// them ~230 ms), then starts the pending one, if any.
     private func startSaving(_ state: AppState, through sequence: Int64, with saver: any SnapshotSaver) {

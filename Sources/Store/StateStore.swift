@@ -8,6 +8,8 @@ package protocol StateStore: Sendable {
     /// Versions `versions` of quote `id` that exist, oldest first, read from the journal; see
     /// ``Store/history(of:versions:)``.
     func history(of id: QuoteID, versions: ClosedRange<Int>) async throws(StoreError) -> [QuoteVersion]
+    /// Every version `person` made, oldest first; see ``Store/versions(madeBy:)``.
+    func versions(madeBy person: UserID) async throws(StoreError) -> [MadeVersion]
     /// The newest journal entry the current ``state`` includes; see ``Store/appliedJournalSequence``.
     var appliedJournalSequence: Int64 { get }
     /// Applies what other processes appended to a shared journal, now; see

@@ -225,6 +225,15 @@ package actor Store {
         return QuoteVersion.versions(from: actions, startingAt: first)
     }
 
+    /// Every version `person` made, of any quote (deleted ones too), oldest first, read from the
+    /// journal like ``history(of:versions:)``: off the actor and off the writer, on the journal's
+    /// ``JournalHistoryReader`` when it has one. Includes every version the published state shows.
+    package nonisolated func versions(madeBy person: UserID) async throws(StoreError) -> [MadeVersion] {
+        guard readsHistory.load(ordering: .acquiring) else { throw StoreError.storeClosed(operation: "versions") }
+        if let historyReader { return try await historyReader.versions(madeBy: person) }
+        return try await writer.versions(madeBy: person)
+    }
+
     /// Calls `observer` with every event applied from now on, synchronously, after the new state
     /// is published and before the dispatch that applied it returns — so a cache it invalidates
     /// is never stale once a change has been answered. `observer` must be quick and never block.

@@ -73,6 +73,8 @@ extension PostgresJournal {
         /// A page of quote `$1`'s entries, oldest first: `$2` rows (NULL: all) after skipping `$3`
         /// (https://www.postgresql.org/docs/15/queries-limit.html), along the `journal_quote` index.
         let entriesOfQuote: String
+        /// Every entry indexed under a quote, with its quote, in sequence order (``versionsMade(by:in:)``).
+        let quoteEntries: String
         /// `$1` entries on top of entry `$2` (NULL: any), notifying channel `$3`: the new head, or
         /// no row when the head is not `$2`. In READ COMMITTED, an append that waited for another
         /// one's lock re-checks the head that one left (https://www.postgresql.org/docs/15/transaction-iso.html#XACT-READ-COMMITTED).
@@ -92,6 +94,7 @@ extension PostgresJournal {
                 SELECT sequence, action FROM \(schema).journal WHERE quote_id = $1 ORDER BY sequence
                 LIMIT $2::bigint OFFSET $3::bigint
                 """
+            quoteEntries = "SELECT sequence, action, quote_id FROM \(schema).journal WHERE quote_id IS NOT NULL ORDER BY sequence"
             advanceHead = """
                 WITH head AS (
                     UPDATE \(schema).journal_head SET sequence = sequence + $1::bigint

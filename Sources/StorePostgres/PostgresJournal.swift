@@ -86,10 +86,16 @@ package final class PostgresJournal: JournalStorage {
             .map(\.action)
     }
 
+    package func versions(madeBy person: UserID) throws(StoreError) -> [MadeVersion] {
+        try Self.versionsMade(by: person, in: try openConnection(for: "versions").query(sql.quoteEntries))
+    }
+
     /// Reads history through a client of its own (connected at the first read), so a history
     /// page never queues behind the appends on this journal's connection.
     package func makeHistoryReader() -> (any JournalHistoryReader)? {
-        PostgresHistoryReader(client: PostgresClient(url: connection.url, label: "quotebook.history"), statement: sql.entriesOfQuote)
+        PostgresHistoryReader(
+            client: PostgresClient(url: connection.url, label: "quotebook.history"), statement: sql.entriesOfQuote,
+            versionsStatement: sql.quoteEntries)
     }
 
     /// One transaction: the head moves first (taking its lock, checking `base`, notifying), then
@@ -283,6 +289,8 @@ struct PostgresHistoryReader: JournalHistoryReader {
     let client: PostgresClient
     /// The journal's page of a quote's entries (``PostgresJournal/Statements/entriesOfQuote``).
     let statement: String
+    /// Every entry indexed under a quote (``PostgresJournal/Statements/quoteEntries``).
+    let versionsStatement: String
 
     func actions(forQuote quote: QuoteID, offset: Int, limit: Int) async throws(StoreError) -> [AppAction] {
         let result: PostgresResult

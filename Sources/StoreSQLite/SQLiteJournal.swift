@@ -81,6 +81,24 @@ package final class SQLiteJournal: JournalStorage {
         return try JournalEntryCoding.decode(rows).map(\.action)
     }
 
+    package func versions(madeBy person: UserID) throws(StoreError) -> [MadeVersion] {
+        try Self.versions(madeBy: person, on: try openConnection(for: "versions"))
+    }
+
+    /// Every version `person` made, on `connection`: one statement over the entries indexed under
+    /// a quote, in sequence order, each decoded and counted as it is stepped to (never all held).
+    static func versions(madeBy person: UserID, on connection: SQLiteConnection) throws(StoreError) -> [MadeVersion] {
+        let select = try connection.prepare("SELECT sequence, quote_id, action FROM journal WHERE quote_id IS NOT NULL ORDER BY sequence")
+        try select.bind([])
+        var tally = MadeVersionTally(person: person)
+        while try select.step() {
+            for entry in try JournalEntryCoding.decode([(select.int(at: 0), select.text(at: 2))]) {
+                tally.count(entry.action, quote: QuoteID(Int(select.int(at: 1))))
+            }
+        }
+        return tally.versions
+    }
+
     /// A reader on a connection of its own to the database file (see ``SQLiteHistoryReader``);
     /// nil in memory, where a second connection would open another, empty database.
     package func makeHistoryReader() -> (any JournalHistoryReader)? {

@@ -54,6 +54,10 @@ package actor SQLiteReader: JournalHistoryReader {
         }
     }
 
+    package func versions(madeBy person: UserID) throws(StoreError) -> [MadeVersion] {
+        try read("versions") { connection throws(StoreError) in try SQLiteJournal.versions(madeBy: person, on: connection) }
+    }
+
     package func close() {
         isClosed = true
         connection?.close()

@@ -22,6 +22,7 @@ extension JournalWrapper {
         try inner.actions(forQuote: quote, offset: offset, limit: limit)
     }
     package func makeHistoryReader() -> (any JournalHistoryReader)? { inner.makeHistoryReader() }
+    package func versions(madeBy person: UserID) throws(StoreError) -> [MadeVersion] { try inner.versions(madeBy: person) }
     package func followAppends(waking wake: AsyncStream<Int64?>.Continuation) -> Bool { inner.followAppends(waking: wake) }
     package func close() { inner.close() }
 }

@@ -75,7 +75,7 @@ extension AccountsRoute {
 /// The cases of ``ProfilesRoute`` without their values, each with an example value.
 enum ProfilesRouteKind: CaseIterable {
     case show, photo, mine, edit, updateName, updatePhoto, removePhoto, passwordForm, changePassword, sessions, endSession
-    case endOtherSessions, deletionForm, deleteAccount
+    case endOtherSessions, deletionForm, deleteAccount, export
 
     var example: ProfilesRoute {
         switch self {
@@ -93,6 +93,7 @@ enum ProfilesRouteKind: CaseIterable {
         case .endOtherSessions: .endOtherSessions
         case .deletionForm: .deletionForm
         case .deleteAccount: .deleteAccount
+        case .export: .export
         }
     }
 }
@@ -114,6 +115,7 @@ extension ProfilesRoute {
         case .endOtherSessions: .endOtherSessions
         case .deletionForm: .deletionForm
         case .deleteAccount: .deleteAccount
+        case .export: .export
         }
     }
 }

@@ -29,6 +29,8 @@ Chromium the way a new person would:
   (`/profile/edit`, through `return_to`);
 - where you are signed in: a second browser signs in, both sessions are listed (this one marked,
   the browser and system named), *Sign out everywhere else* signs the other out at once;
+- *Download your data* on the edit page: the export is a JSON attachment of Ada's profile and
+  versions, `no-store`;
 - change password: a wrong current password is a 422 beside its field with no password kept,
   then the change for real keeps this browser signed in;
 - on a 375 px wide window no page scrolls sideways;
@@ -624,6 +626,26 @@ def flow(executable, root, data, files, drivers, servers):
     check(len(driver.find_elements(By.CSS_SELECTOR, "main .session")) == 1, "another session is still listed")
     visit(phone, url + "/profile/edit", expected_path="/login")
 
+    # Download your data: the edit page links to the export, which this browser fetches (with its
+    # cookies) as a JSON attachment of Ada's profile, never kept by a cache.
+    visit(driver, url + "/profile/edit")
+    link = driver.find_element(By.LINK_TEXT, "Download your data")
+    check(link.get_attribute("href") == url + "/profile/export", "the Download your data link goes elsewhere")
+    download = driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        fetch(arguments[0]).then(async (r) => done({
+            status: r.status, disposition: r.headers.get("Content-Disposition"),
+            cache: r.headers.get("Cache-Control"), body: await r.json(),
+        })).catch((e) => done({error: String(e)}));
+    """, url + "/profile/export")
+    check(download.get("status") == 200, f"the export answered {download}")
+    check(download.get("disposition") == 'attachment; filename="quotebook-ada.json"' and download.get("cache") == "no-store",
+          f"the export is not a private download: {download}")
+    body = download.get("body") or {}
+    check(body.get("format") == "quotebook-export-1" and body.get("profile", {}).get("username") == "ada",
+          f"the export is not Ada's: {body.get('format')}, {body.get('profile')}")
+    check(any(v.get("kind") == "restored" for v in body.get("versions", [])), "the export lists no restore of Ada's")
+
     # Change password: a wrong current password is a 422 beside its field, no password kept; then
     # for real, back on the profile, still signed in.
     click_link(driver, "Change password", within="main")
@@ -703,5 +725,5 @@ if __name__ == "__main__":
         "browser: sign-up (422, then for real), edit (422, escaping, emoji, 409 between two people), "
         "favourite, add (422, then for real), search, history and restore, delete, photo (upload, 415, "
         "remove), restart keeping the session, sign out, sign in (401, then return_to), sessions (sign out "
-        "everywhere else), change password (422, then for real), phone layout "
+        "everywhere else), export download, change password (422, then for real), phone layout "
         "and axe-core on every page (signed in and out, 375 and 1280 px) all as expected")

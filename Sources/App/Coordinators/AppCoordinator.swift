@@ -50,7 +50,9 @@ package final class AppCoordinator: HTTPResponder {
         store.observe { feed.publish($0) }
         quotes = QuotesCoordinator(controller: QuoteController(store: store, now: dependencies.now), feed: feed)
         accounts = AccountsCoordinator(accounts: accountsController, profiles: profileController)
-        profiles = ProfilesCoordinator(controller: profileController, accounts: accountsController)
+        profiles = ProfilesCoordinator(
+            controller: profileController, accounts: accountsController,
+            exports: ExportController(store: store, now: dependencies.now))
         let live = dependencies.live
         system = SystemCoordinator(
             staticFiles: dependencies.staticFiles, metrics: dependencies.metrics,

@@ -2,14 +2,16 @@ import HTTPServer
 import Store
 
 /// Profiles: showing anyone's, serving photos, and the signed-in person's own edit flows: name,
-/// photo, password and sessions.
+/// photo, password and sessions; and their export.
 package struct ProfilesCoordinator: FlowCoordinator {
     private let controller: ProfileController
     private let accounts: AccountsController
+    private let exports: ExportController
 
-    package init(controller: ProfileController, accounts: AccountsController) {
+    package init(controller: ProfileController, accounts: AccountsController, exports: ExportController) {
         self.controller = controller
         self.accounts = accounts
+        self.exports = exports
     }
 
     package func start(_ route: ProfilesRoute, _ context: RequestContext) -> Step<Navigation> {
@@ -30,7 +32,7 @@ package struct ProfilesCoordinator: FlowCoordinator {
             // The root lets only signed-in people through to these.
             guard let user = visitor.user, let session = visitor.session else { return .now(.present(ErrorView.page(for: .notFound))) }
             return security(route, user: user, session: session, context)
-        case .mine, .edit, .updateName, .updatePhoto, .removePhoto:
+        case .mine, .edit, .updateName, .updatePhoto, .removePhoto, .export:
             // The root lets only signed-in people through to these.
             guard let user = visitor.user else { return .now(.present(ErrorView.page(for: .notFound))) }
             switch route {
@@ -42,6 +44,13 @@ package struct ProfilesCoordinator: FlowCoordinator {
             case .updatePhoto:
                 let photo = form.file(ProfileField.photo)
                 return .later { [controller] in Self.finish(try await controller.changePhoto(of: user.id, to: photo)) }
+            case .export:
+                return .later { [exports] in
+                    switch try await exports.export(of: user.id) {
+                    case .exported(let export): .respond(try ExportView.response(for: export))
+                    case .notFound: .present(ErrorView.page(for: .notFound))
+                    }
+                }
             default:
                 return .later { [controller] in Self.finish(try await controller.removePhoto(of: user.id)) }
             }

@@ -33,6 +33,8 @@ package enum ProfilesRoute: Route {
     case deletionForm
     /// `POST /profile/delete`
     case deleteAccount
+    /// `GET /profile/export`: your profile, quotes and versions as a JSON download.
+    case export
 
     package static func routes(at segments: [String], query: URLEncodedForm) -> [ProfilesRoute] {
         switch segments.count {
@@ -51,6 +53,7 @@ package enum ProfilesRoute: Route {
             case ["profile", "sessions"]: return [.sessions]
             case ["profile", "sessions", "end-others"]: return [.endOtherSessions]
             case ["profile", "delete"]: return [.deletionForm, .deleteAccount]
+            case ["profile", "export"]: return [.export]
             default:
                 guard segments.count == 4, segments[0] == "profile", segments[1] == "sessions", segments[3] == "end",
                     let handle = SessionHandle(segments[2])
@@ -67,7 +70,7 @@ package enum ProfilesRoute: Route {
 
     package var method: HTTPMethod {
         switch self {
-        case .show, .photo, .mine, .edit, .passwordForm, .sessions, .deletionForm: .get
+        case .show, .photo, .mine, .edit, .passwordForm, .sessions, .deletionForm, .export: .get
         case .updateName, .updatePhoto, .removePhoto, .changePassword, .endSession, .endOtherSessions, .deleteAccount: .post
         }
     }
@@ -86,6 +89,7 @@ package enum ProfilesRoute: Route {
         case .endSession(let handle): ["profile", "sessions", handle.text, "end"]
         case .endOtherSessions: ["profile", "sessions", "end-others"]
         case .deletionForm, .deleteAccount: ["profile", "delete"]
+        case .export: ["profile", "export"]
         }
     }
 
@@ -93,15 +97,16 @@ package enum ProfilesRoute: Route {
         switch self {
         case .show, .photo: .anyone
         case .mine, .edit, .updateName, .updatePhoto, .removePhoto, .passwordForm, .changePassword, .sessions, .endSession,
-            .endOtherSessions, .deletionForm, .deleteAccount:
+            .endOtherSessions, .deletionForm, .deleteAccount, .export:
             .signedIn
         }
     }
 
-    /// The sessions page shows account storage, which changes without the state: never a 304.
+    /// The sessions page shows account storage, which changes without the state: never a 304. The
+    /// export is a download, never kept (`no-store`), so it has no tag to revalidate.
     package var isTaggedByState: Bool {
         switch self {
-        case .sessions: false
+        case .sessions, .export: false
         default: true
         }
     }
@@ -123,6 +128,7 @@ package enum ProfilesRoute: Route {
         case .endOtherSessions: "profiles_end_other_sessions"
         case .deletionForm: "profiles_deletion_form"
         case .deleteAccount: "profiles_delete_account"
+        case .export: "profiles_export"
         }
     }
 }

@@ -71,6 +71,7 @@ package enum ProfileView {
                 "removePhotoAction": .string(ProfilesRoute.removePhoto.path), "profileURL": .string(person.url),
                 "passwordURL": .string(ProfilesRoute.passwordForm.path), "sessionsURL": .string(ProfilesRoute.sessions.path),
                 "deleteURL": .string(ProfilesRoute.deletionForm.path),
+                "exportURL": .string(ProfilesRoute.export.path),
                 "maximumPhotoMiB": .int(ProfileController.maximumPhotoBytes / 1_048_576), "fields": ProfileView.fieldNames,
             ])
         }

@@ -89,6 +89,11 @@ package protocol JournalStorage: AnyObject {
     /// when there is no second way in (an in-memory database), and the writer reads it between
     /// appends.
     func makeHistoryReader() -> (any JournalHistoryReader)?
+    /// Every version `person` made (adds, edits, restores) of any quote, deleted ones too while
+    /// the journal holds their entries, oldest first: a walk of the entries indexed under a
+    /// quote, in sequence order, through a ``MadeVersionTally``. Reads the whole index: for an
+    /// export, not a page.
+    func versions(madeBy person: UserID) throws(StoreError) -> [MadeVersion]
     /// For a journal other processes append to: from now until ``close()``, yields to `wake`
     /// whenever they may have appended (and now and then in any case), so the store reads the
     /// entries after its own; returns true. What it yields is the log's head when a notification
@@ -147,6 +152,8 @@ extension JournalStorage {
 package protocol JournalHistoryReader: Sendable {
     /// ``JournalStorage/actions(forQuote:offset:limit:)``, as committed when the read begins.
     func actions(forQuote quote: QuoteID, offset: Int, limit: Int) async throws(StoreError) -> [AppAction]
+    /// ``JournalStorage/versions(madeBy:)``, as committed when the read begins.
+    func versions(madeBy person: UserID) async throws(StoreError) -> [MadeVersion]
     /// Releases the connection; later reads throw ``StoreError/journalClosed(operation:)``.
     func close() async
 }

@@ -55,6 +55,20 @@ final class StateStoreDouble: StateStore {
     }
 }
 
+extension StateStoreDouble {
+    /// The versions `person` made, quote by quote (a journal gives them in sequence order).
+    func versions(madeBy person: UserID) async throws(StoreError) -> [MadeVersion] {
+        if failing { throw StoreError.sqlite(operation: "versions", code: 10, message: "disk I/O error") }
+        return contents.withLock { contents in
+            var tally = MadeVersionTally(person: person)
+            for (quote, actions) in contents.byQuote.sorted(by: { $0.key < $1.key }) {
+                for action in actions { tally.count(action, quote: quote) }
+            }
+            return tally.versions
+        }
+    }
+}
+
 /// A ``ProfileCaching`` double that counts what it is asked and can be preloaded.
 final class ProfileCacheDouble: ProfileCaching {
     private let contents = Mutex<(generation: UInt64, profiles: [Username: Profile], hits: Int, stores: Int)>((0, [:], 0, 0))

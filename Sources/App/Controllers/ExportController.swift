@@ -1,0 +1,30 @@
+package import Foundation
+package import Store
+
+/// The logic of a person's export (SPEC.md `GET /profile/export`): their profile, the quotes they
+/// added that still exist, and every version they made, read from the state and the journal.
+/// No HTTP, no HTML, and nothing secret: the state it returns holds no session or token, and the
+/// view writes none of the account's password hash.
+package struct ExportController: Sendable {
+    private let store: any StateStore
+    private let now: @Sendable () -> Date
+
+    package init(store: any StateStore, now: @escaping @Sendable () -> Date) {
+        self.store = store
+        self.now = now
+    }
+
+    /// Everything `user` made. The versions are read after the state, so every version the state
+    /// shows is among them (a version is published only once its entry is committed); one made
+    /// in between may be there too.
+    package func export(of user: UserID) async throws(StoreError) -> ExportState {
+        let state = store.state
+        guard let person = state.users[user] else { return .notFound }
+        let added = state.quoteOrder.compactMap { id in state.quotes[id].flatMap { $0.addedBy == user ? $0 : nil } }
+        let versions = try await store.versions(madeBy: user)
+        return .exported(
+            ProfileExport(
+                user: person, favourite: person.favourite.flatMap { state.quotes[$0] }, addedQuotes: added, versions: versions,
+                exportedAt: now()))
+    }
+}

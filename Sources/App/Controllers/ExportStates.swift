@@ -1,0 +1,28 @@
+package import Foundation
+package import Store
+
+/// What a person's export holds (docs/export.md).
+package struct ProfileExport: Sendable, Equatable {
+    package var user: User
+    package var favourite: Quote?
+    /// The quotes they added that still exist, oldest first.
+    package var addedQuotes: [Quote]
+    /// Every version they made, of any quote (deleted ones too), oldest first.
+    package var versions: [MadeVersion]
+    package var exportedAt: Date
+
+    package init(user: User, favourite: Quote?, addedQuotes: [Quote], versions: [MadeVersion], exportedAt: Date) {
+        self.user = user
+        self.favourite = favourite
+        self.addedQuotes = addedQuotes
+        self.versions = versions
+        self.exportedAt = exportedAt
+    }
+}
+
+/// The answer to an export request.
+package enum ExportState: Sendable, Equatable {
+    case exported(ProfileExport)
+    /// The account is gone (deleted while the request was on its way).
+    case notFound
+}
