@@ -11,7 +11,8 @@ deploy/nginx.conf rendered for those ports (its prefix in the temporary director
     (the name shown); sign-up through B, on A; ten sign-ups through nginx, on both; signing out
     on B ends the session on A (within 1 s); Sign out everywhere else on B, and then a change of
     password on B, end the person's other session on A (within 1 s each) while the session that
-    asked stays signed in on A;
+    asked stays signed in on A; deleting the account on B ends its session on A (within 1 s), A
+    then shows its quote by "a former member", the old password fails and the username is free;
 (b) live updates: 100 edits saved on A; after each, event streams open on B (directly) and
     through nginx deliver it, and B's quote page shows it; from the 303 on A to the event,
     p99 <= 100 ms on each stream;
@@ -666,10 +667,37 @@ def check_sessions(cluster, figures):
         check(Client(cluster.address("A"), dict(laptop_cookies)).get("/profile/edit").status == 200,
               f"(a) after {what} on B, the session that asked is not signed in on A")
         phone_cookies.clear()
+    # Deleting the account on B: the phone's session on A ends within 1 s, A forgets the person
+    # (profile 404, their quote by "a former member") and the username is free again on A.
+    sign_in_with(Client(cluster.address("A"), phone_cookies), "linus", PASSWORD + " 2")
+    phone = Client(cluster.address("A"), phone_cookies)
+    quote = add_quote(phone, "Given to the book before leaving it", "Linus")
+    laptop = Client(cluster.address("B"), laptop_cookies)
+    form = laptop.get("/profile/delete")
+    check(form.status == 200, f"(a) B's delete-account page answered {form.status}")
+    answer = laptop.post("/profile/delete", {"password": PASSWORD + " 2", "csrf_token": field(form.body, "csrf_token")})
+    check(answer.status == 303, f"(a) deleting the account on B answered {answer.status}")
+    answered = time.monotonic()
+    while phone.get("/profile/edit").status != 303:
+        check(time.monotonic() < answered + 1, "(a) 1 s after deleting the account on B, the phone's session still works on A")
+        time.sleep(0.002)
+    deleted = time.monotonic() - answered
+    while Client(cluster.address("A"), {}).get("/users/linus").status != 404:
+        check(time.monotonic() < answered + 1, "(a) 1 s after deleting the account on B, A still shows the profile")
+        time.sleep(0.002)
+    shown = Client(cluster.address("A"), {}).get(f"/quotes/{quote}")
+    check(shown.status == 200 and "a former member" in shown.body and "/users/linus" not in shown.body,
+          f"(a) after the deletion, A's page of the person's quote does not say 'a former member' ({shown.status})")
+    stranger = Client(cluster.address("A"), {})
+    login = stranger.get("/login")
+    refused = stranger.post("/login", {"username": "linus", "password": PASSWORD + " 2", "csrf_token": field(login.body, "csrf_token")})
+    check(refused.status == 401, f"(a) after the deletion, signing in with the old password on A answered {refused.status}")
+    sign_up(Client(cluster.address("A"), {}), "linus", "Another Linus")
     figures.append(f"(a) sessions made on A are signed in on B at the first request, and the other way round "
                    f"({2 + through_nginx} sign-ups, {through_nginx} through nginx); sign-out on B ends it on A "
                    f"{milliseconds(ended)} after; Sign out everywhere else and a change of password on B end the "
-                   f"other session on A {milliseconds(endings[0])} and {milliseconds(endings[1])} after")
+                   f"other session on A {milliseconds(endings[0])} and {milliseconds(endings[1])} after; deleting "
+                   f"the account on B ends its session on A {milliseconds(deleted)} after, and the username is free")
     return ada_cookies, grace_cookies
 
 
