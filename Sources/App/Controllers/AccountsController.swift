@@ -74,7 +74,7 @@ package struct AccountsController: Sendable {
             guard let user = store.state.users[id] else { throw AccountsError.missingAccount(id) }
             // The hash is a secret: account storage keeps it, the journal never does. Should the
             // process die between the two, the account has no password and no session was ever
-            // given: `quotebook check` names it (docs/store.md, "Secrets").
+            // given: no one can sign in to it (docs/store.md, "Secrets and erasure").
             try await sessions.setPasswordHash(PasswordHash(encoded: hash), of: id)
             return .signedUp(user, try await sessions.start(for: id, now: now(), userAgent: userAgent))
         case .success(let event):
