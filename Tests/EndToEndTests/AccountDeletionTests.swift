@@ -44,6 +44,18 @@ import Testing
         #expect(app.store.state.user(named: Username("ada")!) != nil)
     }
 
+    @Test func markupAndAHugePasswordAreWrongPasswordsNeverShownAndDeleteNothing() async throws {
+        let app = try await TestApp()
+        var browser = try await app.signedIn("ada")
+        for typed in ["<script>alert(1)</script>", "<b>" + String(repeating: "x", count: 40_000)] {
+            let answer = try await browser.submit("/profile/delete", ["password": typed], formPage: "/profile/delete")
+            #expect(answer.status == .unprocessableContent)
+            #expect(!answer.text.contains("<script>alert") && !answer.text.contains("<b>xxxx"))
+        }
+        #expect(app.store.state.user(named: Username("ada")!) != nil)
+        #expect(await browser.get("/profile/edit").status == .ok, "still signed in")
+    }
+
     @Test func deletingSignsOutEverywhereKeepsTheQuotesAndLeavesNoTraceInAnyFile() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
