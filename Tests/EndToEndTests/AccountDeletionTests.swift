@@ -1,7 +1,9 @@
 import App
 import Foundation
 import HTTPServer
+import Logging
 import Store
+import StoreBackend
 import StoreSQLite
 import TestSupport
 import Testing
@@ -97,6 +99,14 @@ import Testing
             let bytes = try #require(FileManager.default.contents(atPath: directory.url.appendingPathComponent(name).path))
             let text = String(decoding: bytes.map { UInt16($0) }, as: UTF16.self)
             for secret in [Self.username, Self.displayName, hash, photoHash] { #expect(!text.contains(secret), "\(name) holds \(secret.prefix(12))…") }
+        }
+
+        // `quotebook check`: the erased journal replays to the snapshot taken after the deletion.
+        if try TestBackend.current() == .sqlite {
+            let book = try await Backend.sqliteFile(path: path).openForCheck(logger: .discarding())
+            let check = CheckCommand.run(journal: book.journal, sessionUserIDs: book.sessionUserIDs, photoHashes: book.photoHashes)
+            book.journal.close()
+            #expect(check.exitCode == 0, "\(check.differences)")
         }
 
         // A fresh start replays to the same book, and the username is free for someone new.
