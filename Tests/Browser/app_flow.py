@@ -33,6 +33,10 @@ Chromium the way a new person would:
   versions, `no-store`;
 - change password: a wrong current password is a 422 beside its field with no password kept,
   then the change for real keeps this browser signed in;
+- delete the account (last): *Delete your account* on the edit page says quotes stay by "a
+  former member"; a wrong password is a 422 beside the field (`aria-invalid`), the right one
+  signs this browser and the phone out and lands on `/`; the quote Ada added shows "a former
+  member" with no link, `/users/ada` is 404, and her username and password get a 401;
 - on a 375 px wide window no page scrolls sideways;
 - axe-core (Tests/Browser/accessibility.py) finds no violation on any page the flow lands on,
   at 375 px and 1280 px: every page `expect_page` sees, signed in and signed out, the forms with
@@ -671,6 +675,66 @@ def flow(executable, root, data, files, drivers, servers):
     expect_signed_in(driver, ADA["display_name"])
     ADA["password"] = new_password
 
+    # Delete your account, last (nothing after it needs Ada): she adds a quote and signs in on the
+    # phone again, then deletes her account from the edit page (a wrong password first: 422 beside
+    # the field). Both browsers are signed out, her quote stays, by "a former member" with no
+    # link, her profile is gone and her username and password sign no one in.
+    visit(driver, url + "/quotes/new")
+    fill(driver, "text", "The Analytical Engine weaves algebraic patterns.")
+    fill(driver, "author", "Countess of Lovelace")  # not her display name, which must be gone
+    submit(driver, form_with(driver, "#text"))
+    mine = path(driver)
+    check(mine.startswith("/quotes/") and mine != "/quotes/new", f"adding the last quote went to {mine}")
+    expect_page(driver, mine, what="adding a quote before deleting the account")
+    visit(phone, url + "/login")
+    sign_in(phone, ADA["username"], ADA["password"])
+    expect_page(phone, "/", what="signing in on the phone again")
+    expect_signed_in(phone, ADA["display_name"])
+
+    visit(driver, url + "/profile/edit")
+    click_link(driver, "Delete your account", within="main")
+    expect_page(driver, "/profile/delete", what="Delete your account")
+    check(text_of(driver, "main h1") == "Delete account", f"the delete page's heading is {text_of(driver, 'main h1')!r}")
+    check("a former member" in text_of(driver, "main"), "the delete page does not say quotes stay by a former member")
+    check(driver.find_element(By.CSS_SELECTOR, "label[for=password]").text, "the delete page's password field has no label")
+    check(len(form_with(driver, "#password").find_elements(By.CSS_SELECTOR, "input[type=hidden][name=csrf_token]")) == 1,
+          "the delete form has no CSRF token")
+    screenshot(driver, "profile-delete")
+    expect_no_sideways_scroll(driver)
+    fill(driver, "password", ADA["password"] + "x")
+    submit(driver, form_with(driver, "#password"))
+    expect_page(driver, "/profile/delete", 422, what="deleting the account with a wrong password")
+    field = driver.find_element(By.ID, "password")
+    check(field.get_attribute("aria-invalid") == "true", "the wrong password field is not aria-invalid")
+    check(field.get_attribute("aria-describedby") == "password-error", "the wrong password field is not described by its message")
+    check("not your current password" in text_of(driver, "#password-error"), "no message beside the wrong password")
+    check(value(driver, "password") == "", "the delete page wrote the password back")
+    expect_signed_in(driver, ADA["display_name"])
+    screenshot(driver, "profile-delete-422")
+    expect_no_sideways_scroll(driver)
+    fill(driver, "password", ADA["password"])
+    submit(driver, form_with(driver, "#password"))
+    expect_page(driver, "/", what="deleting the account, signed out after")
+    expect_signed_out(driver)
+    visit(phone, url + "/profile/edit", expected_path="/login")
+    expect_signed_out(phone)
+
+    visit(driver, url + mine)
+    meta = driver.find_element(By.CSS_SELECTOR, "main .meta")
+    check("by a former member" in meta.text, f"the quote of a deleted account does not say a former member: {meta.text!r}")
+    check(ADA["display_name"] not in text_of(driver, "main"), "the quote page still names the deleted account")
+    links = [a.get_attribute("href") for a in meta.find_elements(By.TAG_NAME, "a")]
+    check(not links, f"the quote of a deleted account links to {links}")
+    visit(driver, url + mine + "/history")
+    check("a former member" in text_of(driver, "main .history"), "the history does not show a former member")
+    check(ADA["display_name"] not in text_of(driver, "main"), "the history still names the deleted account")
+    visit(driver, url + "/users/ada", expected_status=404)
+    visit(driver, url + "/login")
+    sign_in(driver, ADA["username"], ADA["password"])
+    expect_page(driver, "/login", 401, what="signing in to a deleted account, signed out")
+    check("username and password do not match" in text_of(driver, "main [role=alert]"),
+          "signing in to a deleted account is not the generic refusal")
+
     audit.check()
 
     server.stop()
@@ -725,5 +789,6 @@ if __name__ == "__main__":
         "browser: sign-up (422, then for real), edit (422, escaping, emoji, 409 between two people), "
         "favourite, add (422, then for real), search, history and restore, delete, photo (upload, 415, "
         "remove), restart keeping the session, sign out, sign in (401, then return_to), sessions (sign out "
-        "everywhere else), export download, change password (422, then for real), phone layout "
+        "everywhere else), export download, change password (422, then for real), delete account (422, then for real: both "
+        "browsers signed out, a former member, 404, 401), phone layout "
         "and axe-core on every page (signed in and out, 375 and 1280 px) all as expected")

