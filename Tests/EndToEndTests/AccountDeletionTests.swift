@@ -89,6 +89,13 @@ import Testing
         #expect(!page.text.contains(Self.displayName) && !page.text.contains("/users/\(Self.username)"))
         let history = await app.get("/quotes/\(quote.id)/history")
         #expect(history.text.contains("a former member") && !history.text.contains(Self.displayName))
+        // Restoring the version she made brings her words back, never her name.
+        var grace = try await app.signedIn("grace")
+        let restored = try await grace.submit("/quotes/\(quote.id)/restore", ["version": "1"], formPage: "/quotes/\(quote.id)/history")
+        #expect(restored.status == .seeOther)
+        let afterRestore = await app.get("/quotes/\(quote.id)/history")
+        #expect(afterRestore.text.contains("a former member") && !afterRestore.text.contains(Self.displayName))
+        #expect(app.store.state.quotes[quote.id]?.text == "Words that outlive their maker")
         var stranger = app.browser()
         let signIn = try await stranger.submit("/login", ["username": Self.username, "password": TestApp.password], formPage: "/login")
         #expect(signIn.status == .unauthorized)
@@ -111,7 +118,7 @@ import Testing
 
         // A fresh start replays to the same book, and the username is free for someone new.
         let again = try await TestApp(journalPath: path)
-        #expect(again.store.state.quotes[quote.id]?.text == "Words that outlive their maker, edited")
+        #expect(again.store.state.quotes[quote.id]?.text == "Words that outlive their maker")
         #expect(await again.get("/quotes/\(quote.id)").text.contains("a former member"))
         let newcomer = try await again.signedIn(Self.username, displayName: "Someone Else")
         _ = newcomer
