@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Store
 import StoreBackend
 import StoreSQLite
@@ -158,14 +159,31 @@ enum SHA256Fixture {
         let photo = StoredPhoto(reference: PhotoReference(hash: "ab12", mediaType: "image/png"), bytes: [1, 2, 3])
         try await storage.save(photo)
         #expect(try await storage.photo(hash: "ab12") == photo)  // the reader's connection is open
-        // Holds the account queue for 4 s: `make` runs on it, in a write transaction.
-        let busy = Task { try await storage.secret(named: "slow", orCreate: { Thread.sleep(forTimeInterval: 4); return [1] }) }
-        try await Task.sleep(for: .milliseconds(300))
-        let started = ContinuousClock.now
+        // Holds the account queue for 8 s: `make` runs on it, in a write transaction. The read
+        // must be answered while it still holds it: an order, not a duration, so a slow machine
+        // (the whole suite under ThreadSanitizer) cannot fail it unless the read really waits.
+        let held = Flag()
+        let released = Flag()
+        let busy = Task {
+            try await storage.secret(named: "slow", orCreate: {
+                held.raise()
+                Thread.sleep(forTimeInterval: 8)
+                released.raise()
+                return [1]
+            })
+        }
+        while !held.isRaised { try await Task.sleep(for: .milliseconds(5)) }
         #expect(try await storage.photo(hash: "ab12") == photo)
-        #expect(ContinuousClock.now - started < .seconds(2), "the photo read waited for the account queue")
+        #expect(!released.isRaised, "the photo read waited for the account queue")
         _ = try await busy.value
         await storage.close()
         journal.close()
     }
+}
+
+/// A flag one thread raises and another reads.
+private final class Flag: Sendable {
+    private let raised = Atomic<Bool>(false)
+    func raise() { raised.store(true, ordering: .sequentiallyConsistent) }
+    var isRaised: Bool { raised.load(ordering: .sequentiallyConsistent) }
 }
