@@ -28,12 +28,20 @@ let package = Package(
             name: "CCrypt",
             providers: [.apt(["libcrypt-dev"])]
         ),
+        // libvips for photos. pkg-config gives only GLib's include paths: `pkg-config vips` adds
+        // -pthread, which SwiftPM refuses with a warning. The module map links vips and GLib.
+        .systemLibrary(
+            name: "CVips",
+            pkgConfig: "gobject-2.0",
+            providers: [.apt(["libvips-dev"])]
+        ),
         .target(name: "Logging", swiftSettings: strictSettings),
         .systemLibrary(name: "CLinuxEvents"),
         .systemLibrary(name: "CByteSearch"),
         .target(name: "HTTPServer", dependencies: ["CLinuxEvents", "Logging"], swiftSettings: strictSettings),
         .target(name: "Templates", swiftSettings: strictSettings),
         .target(name: "Store", dependencies: ["CSQLite", "CPostgres", "CByteSearch", "Logging"], swiftSettings: strictSettings),
+        .target(name: "Images", dependencies: ["CVips"], swiftSettings: strictSettings),
         .target(
             name: "App",
             dependencies: ["HTTPServer", "Templates", "Store", "Logging", "CCrypt"],
