@@ -94,6 +94,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "ImagesTests",
+            dependencies: ["Images"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "AppTests",
             dependencies: ["App", "Store", "Templates", "HTTPServer", "TestSupport"],
             swiftSettings: strictSettings
