@@ -95,7 +95,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ImagesTests",
-            dependencies: ["Images"],
+            dependencies: ["Images", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
