@@ -1,4 +1,5 @@
 package import Foundation
+import Images
 package import Store
 
 /// The logic of profiles (seed 003's logic controller): loads a profile through the cache,
@@ -55,9 +56,21 @@ package struct ProfileController: Sendable {
         guard let profile = profile(of: user) else { return .notFound }
         guard let bytes, !bytes.isEmpty else { return .failed(profile, .noPhotoChosen) }
         guard bytes.count <= Self.maximumPhotoBytes else { return .failed(profile, .photoTooLarge(maximumBytes: Self.maximumPhotoBytes)) }
-        guard let format = ImageFormat.detect(bytes) else { return .failed(profile, .unsupportedPhoto) }
-        let reference = PhotoReference(hash: SHA256.hexDigest(bytes), mediaType: format.mediaType)
+        guard let mediaType = PhotoFormat.detect(bytes).flatMap(Self.servedAsIs) else { return .failed(profile, .unsupportedPhoto) }
+        let reference = PhotoReference(hash: SHA256.hexDigest(bytes), mediaType: mediaType)
         return answer(try await photos.setPhoto(StoredPhoto(reference: reference, bytes: bytes), of: user), for: user)
+    }
+
+    /// The media type a photo of `format` is served as, as uploaded; nil for HEIF, which browsers
+    /// do not show.
+    private static func servedAsIs(_ format: PhotoFormat) -> String? {
+        switch format {
+        case .jpeg: "image/jpeg"
+        case .png: "image/png"
+        case .gif: "image/gif"
+        case .webp: "image/webp"
+        case .heif: nil
+        }
     }
 
     /// Removes `user`'s photo; its bytes are deleted once nobody refers to them.
