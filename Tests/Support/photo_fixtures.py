@@ -216,6 +216,9 @@ def fuzz_seeds(at):
     image.save(at("image.tiff"), "TIFF")
 
 
+VARIANTS = 48
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
@@ -251,6 +254,10 @@ def main():
             "truncated.jpg": truncated_jpeg(at("truncated.jpg"), progressive=False),
             "truncated-progressive.jpg": truncated_jpeg(at("truncated-progressive.jpg"), progressive=True),
         }
+        # Photos for the app's upload tests, each a colour of its own (so its WebP is too).
+        for index in range(VARIANTS):
+            colour = (index * 6 % 256, 255 - index * 5 % 256, (index * 37) % 256)
+            manifest[f"variant-{index}.png"] = plain(at(f"variant-{index}.png"), (40, 30), colour=colour, format="PNG")
         with open(at("text.jpg"), "w") as file:
             file.write("This is a text file named .jpg, not an image.\n")
         with open(at("drawing.svg"), "w") as file:

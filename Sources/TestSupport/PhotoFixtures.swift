@@ -1,22 +1,21 @@
-import Foundation
-import Images
+package import Foundation
 import Synchronization
-import Testing
 
-/// Image files made for these tests by Tests/Support/photo_fixtures.py with Pillow and
-/// pillow-heif, once per test process, in a temporary directory removed at exit.
-struct PhotoFixtures: Sendable {
-    let directory: URL
-    let manifest: [String: JSONValue]
+/// Image files made for the tests by Tests/Support/photo_fixtures.py with Pillow and
+/// pillow-heif, once per test process, in a temporary directory removed at exit: the photo
+/// pipeline's (ImagesTests) and real photos for the app's uploads (`variant-N.png`).
+package struct PhotoFixtures: Sendable {
+    package let directory: URL
+    package let manifest: [String: JSONValue]
 
     /// The fixtures, made on first use. A missing Python, Pillow or pillow-heif fails every test
     /// that needs them, with the script's message saying what to install; nothing is skipped.
-    static func shared() throws -> PhotoFixtures {
+    package static func shared() throws -> PhotoFixtures {
         try made.get()
     }
 
     /// A 12-megapixel JPEG (large.jpg) in a directory of its own, which the caller removes.
-    static func makeLarge() throws -> PhotoFixtures {
+    package static func makeLarge() throws -> PhotoFixtures {
         try make(arguments: ["--large"])
     }
 
@@ -34,17 +33,17 @@ struct PhotoFixtures: Sendable {
     private static let madeDirectory = Mutex<String?>(nil)
 
     /// The path of the file `name` among the fixtures.
-    func path(_ name: String) -> String {
+    package func path(_ name: String) -> String {
         directory.appendingPathComponent(name).path
     }
 
     /// The bytes of the file `name`.
-    func bytes(_ name: String) throws -> [UInt8] {
+    package func bytes(_ name: String) throws -> [UInt8] {
         Array(try Data(contentsOf: directory.appendingPathComponent(name)))
     }
 
     /// The numbers the manifest lists under `key` for the file `name`, such as its "stored" size.
-    func numbers(_ name: String, _ key: String) throws -> [Int] {
+    package func numbers(_ name: String, _ key: String) throws -> [Int] {
         guard case .object(let entry)? = manifest[name], case .array(let values)? = entry[key] else {
             throw FixtureError(message: "manifest.json has no \(key) for \(name)")
         }
@@ -55,7 +54,7 @@ struct PhotoFixtures: Sendable {
     }
 
     /// The number the manifest lists under `key` for the file `name`, such as its size in "bytes".
-    func number(_ name: String, _ key: String) throws -> Int {
+    package func number(_ name: String, _ key: String) throws -> Int {
         guard case .object(let entry)? = manifest[name], case .number(let value)? = entry[key] else {
             throw FixtureError(message: "manifest.json has no \(key) for \(name)")
         }
@@ -63,15 +62,14 @@ struct PhotoFixtures: Sendable {
     }
 
     /// The manifest's text under `key`.
-    func text(_ key: String) throws -> String {
+    package func text(_ key: String) throws -> String {
         guard case .string(let text)? = manifest[key] else { throw FixtureError(message: "manifest.json has no \(key)") }
         return text
     }
 
     private static func make(arguments: [String]) throws(FixtureError) -> PhotoFixtures {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("quotebook-photos-\(UUID().uuidString)")
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Support/photo_fixtures.py")
+        let script = RepositoryPaths.root.appendingPathComponent("Tests/Support/photo_fixtures.py")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script.path, directory.path] + arguments
@@ -103,16 +101,17 @@ struct PhotoFixtures: Sendable {
 }
 
 /// The fixtures could not be made; `message` says why and what to install.
-struct FixtureError: Error, CustomStringConvertible {
-    let message: String
-    var description: String { message }
+package struct FixtureError: Error, CustomStringConvertible {
+    package let message: String
+    package init(message: String) { self.message = message }
+    package var description: String { message }
 }
 
 /// Just enough JSON for manifest.json.
-enum JSONValue: Decodable, Sendable {
+package enum JSONValue: Decodable, Sendable {
     case number(Double), string(String), array([JSONValue]), object([String: JSONValue])
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let number = try? container.decode(Double.self) {
             self = .number(number)
@@ -123,5 +122,18 @@ enum JSONValue: Decodable, Sendable {
         } else {
             self = .object(try container.decode([String: JSONValue].self))
         }
+    }
+}
+
+/// Real photos for upload tests, made by Pillow (photo_fixtures.py) on a thread of its own.
+package enum TestPhotos {
+    /// A 40 x 30 PNG of a colour unlike every other `variant` (0 to 47).
+    package static func png(_ variant: Int) async throws -> [UInt8] {
+        try await file("variant-\(variant).png")
+    }
+
+    /// The fixture `name`, such as `oriented.jpg` (EXIF orientation 6 and a GPS position) or `bomb.png`.
+    package static func file(_ name: String) async throws -> [UInt8] {
+        try await offPool { try PhotoFixtures.shared().bytes(name) }
     }
 }
