@@ -9,6 +9,14 @@
 // Leave out libvips' vips7 and C++-era compatibility declarations: nothing here uses them.
 #define VIPS_DISABLE_COMPAT 1
 #include <vips/vips.h>
+#include <malloc.h>
+
+/// Fixes glibc's mmap threshold at 128 KiB (mallopt(3), which turns the dynamic threshold off):
+/// otherwise it rises to the largest block freed, and the decoded photos' buffers that follow
+/// come from the heap and stay in the process after each upload (docs/photos.md, "Memory and time").
+static inline void cvips_return_large_buffers(void) {
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+}
 
 /// Discards a GLib log message. libvips logs a warning for damage it can decode around ("Corrupt
 /// JPEG data"), one per bad upload; those would land on the server's standard error unformatted.

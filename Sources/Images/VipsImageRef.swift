@@ -133,6 +133,8 @@ extension VipsImageRef {
     /// - One worker thread per pipeline (`vips_concurrency_set(1)`): callers run many pipelines on
     ///   their own blocking pool, so each stays on about one core.
     /// - libvips' warnings are discarded (shim.h `cvips_silence_warnings`).
+    /// - glibc's mmap threshold is fixed at 128 KiB, so large decoded buffers go back to the system
+    ///   when freed (shim.h `cvips_return_large_buffers`).
     static let library: Result<Void, VipsFailure> = {
         guard vips_init("quotebook") == 0 else { return .failure(VipsFailure.takeMessage()) }
         vips_block_untrusted_set(1)
@@ -145,6 +147,7 @@ extension VipsImageRef {
         vips_cache_set_max_files(0)
         vips_concurrency_set(1)
         cvips_silence_warnings()
+        cvips_return_large_buffers()
         return .success(())
     }()
 }

@@ -62,6 +62,13 @@ import Testing
             #expect(again.status == .notModified)
             #expect(again.body.isEmpty)
         }
+        // oriented.jpg carries EXIF (a GPS position), XMP, IPTC and a comment, each with the secret.
+        let secret = Array(try await offPool { try PhotoFixtures.shared().text("secret") }.utf8)
+        #expect(Self.contains(jpeg, secret))
+        for path in [largeURL, smallURL] {
+            let body = await app.get(path).body
+            #expect(!Self.contains(body, secret) && !Self.contains(body, Array("Exif".utf8)) && !Self.contains(body, Array("GPS".utf8)))
+        }
         let unversioned = await app.get("/users/ada/photo")
         #expect(unversioned.headers["Cache-Control"] == "public, no-cache", "an address without the current version is revalidated")
         #expect(await app.get("/users/ada/photo?v=0000").headers["Cache-Control"] == "public, no-cache")
@@ -75,6 +82,10 @@ import Testing
         #expect(await app.get("/users/ada/photo").status == .notFound)
         #expect(await app.get("/users/ada/photo/small").status == .notFound)
         #expect(try await app.photoStorage.storedHashes().isEmpty)
+    }
+
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        haystack.count >= needle.count && (0...(haystack.count - needle.count)).contains { haystack[$0..<($0 + needle.count)].elementsEqual(needle) }
     }
 
     @Test func aFileThatIsNotAnImageIs415AndNothingChanges() async throws {
