@@ -113,7 +113,9 @@ let package = Package(
         ),
         .testTarget(
             name: "AppTests",
-            dependencies: ["Basics", "App", "Store", "StoreSQLite", "StorePostgres", "StoreBackend", "Templates", "HTTPServer", "TestSupport"],
+            dependencies: [
+                "Basics", "App", "Images", "Store", "StoreSQLite", "StorePostgres", "StoreBackend", "Templates", "HTTPServer", "TestSupport",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

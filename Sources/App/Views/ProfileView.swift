@@ -1,4 +1,4 @@
-import HTTPServer
+package import HTTPServer
 import Store
 import Templates
 
@@ -120,7 +120,7 @@ package enum ProfileView {
         }
     }
 
-    static func status(for failure: ProfileFailure) -> HTTPStatus {
+    package static func status(for failure: ProfileFailure) -> HTTPStatus {
         switch failure {
         case .unsupportedPhoto: .unsupportedMediaType
         case .photoTooLarge: .contentTooLarge
