@@ -8,9 +8,8 @@ import Testing
 ///
 /// Processing blocks for tens of milliseconds and making the fixtures for a second or two, so
 /// both run on threads of their own (`offPool`), never on a cooperative-pool thread, which the
-/// live-server suites running beside these need. The tests run one at a time (`.serialized`):
-/// each may hold hundreds of MiB and a core for a while, and under ThreadSanitizer several at
-/// once starve each other and the suites beside them. No test asserts how fast anything is.
+/// live-server suites running beside these need. One test at a time (`.serialized`): under
+/// ThreadSanitizer several at once starve each other. No test asserts how fast anything is.
 @Suite(.serialized) struct PhotoProcessorTests {
     /// Files with metadata of every kind: EXIF with a GPS position, XMP, IPTC, comments, ICC.
     static let withMetadata = ["oriented.jpg", "adobe-rgb.jpg", "photo.heic", "alpha.png", "animated.gif", "photo.webp"]
@@ -71,8 +70,7 @@ import Testing
     }
 
     /// Squared before resizing: resizing first would make the 10,000 x 1 PNG 5,120,000 x 512 px
-    /// (7.8 GB, minutes) on the way to a 512 px square, which this test would not survive. Its
-    /// time is printed, not asserted (about 0.1 s here, many times that under ThreadSanitizer).
+    /// (7.8 GB, minutes) on the way to a 512 px square. Its time is printed, not asserted.
     @Test(arguments: ["wide.png", "tall.jpg"])
     func squaresAVeryLongImageInItsOwnSize(_ name: String) async throws {
         let made = try await processed(sharedFixtures().path(name))
