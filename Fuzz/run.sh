@@ -42,7 +42,7 @@ photo_sources=("$root"/Sources/Images/*.swift "$here"/FuzzPhotoProcessor.swift)
 photo_flags=(-I "$root/Sources/CVips" -lvips -lgobject-2.0 -lglib-2.0)
 for flag in $(pkg-config --cflags gobject-2.0); do photo_flags+=(-Xcc "$flag"); done
 
-# build NAME MODULE SOURCES...: the sources are compiled as one module, so their imports of the
+# build NAME MODULE SOURCES... [FLAGS...]: the sources are compiled as one module, so their imports of the
 # package's own Basics (whose codecs are among the sources) are dropped from copies of them.
 build() {
     local name=$1 module=$2
@@ -50,15 +50,17 @@ build() {
     echo "building $out/$name" >&2
     local copies=$out/sources-$name file
     rm -rf "$copies" && mkdir -p "$copies"
-    local sources=()
+    local sources=() flags=()
     for file in "$@"; do
+        # Arguments that are not Swift files (the photo fuzzer's -I, -l and -Xcc flags) go to swiftc as they are.
+        if [[ $file != *.swift ]]; then flags+=("$file"); continue; fi
         sed -E '/^(package |public )?import Basics$/d' "$file" > "$copies/$(basename "$file")"
         sources+=("$copies/$(basename "$file")")
     done
     swiftc -swift-version 6 -parse-as-library -sanitize=fuzzer,address -O -g \
         -package-name quotebook -module-name "$module" \
         -enable-upcoming-feature ExistentialAny \
-        "${sources[@]}" -o "$out/$name"
+        "${sources[@]}" "${flags[@]}" -o "$out/$name"
 }
 build fuzz-request-parser RequestParserFuzz "${request_sources[@]}"
 build fuzz-multipart MultipartFuzz "${multipart_sources[@]}"
