@@ -28,6 +28,13 @@ let package = Package(
             name: "CCrypt",
             providers: [.apt(["libcrypt-dev"])]
         ),
+        // libvips for photos. pkg-config gives only GLib's include paths: `pkg-config vips` adds
+        // -pthread, which SwiftPM refuses with a warning. The module map links vips and GLib.
+        .systemLibrary(
+            name: "CVips",
+            pkgConfig: "gobject-2.0",
+            providers: [.apt(["libvips-dev"])]
+        ),
         .target(name: "Basics", swiftSettings: strictSettings),
         .target(name: "Logging", swiftSettings: strictSettings),
         .systemLibrary(name: "CLinuxEvents"),
@@ -42,9 +49,10 @@ let package = Package(
             dependencies: ["Basics", "Store", "StoreSQLite", "StorePostgres", "Logging"],
             swiftSettings: strictSettings
         ),
+        .target(name: "Images", dependencies: ["CVips"], swiftSettings: strictSettings),
         .target(
             name: "App",
-            dependencies: ["Basics", "HTTPServer", "Templates", "Store", "StorePostgres", "Logging", "CCrypt"],
+            dependencies: ["Basics", "HTTPServer", "Templates", "Store", "StorePostgres", "Logging", "CCrypt", "Images"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -99,8 +107,15 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "ImagesTests",
+            dependencies: ["Images", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "AppTests",
-            dependencies: ["Basics", "App", "Store", "StoreSQLite", "StorePostgres", "StoreBackend", "Templates", "HTTPServer", "TestSupport"],
+            dependencies: [
+                "Basics", "App", "Images", "Store", "StoreSQLite", "StorePostgres", "StoreBackend", "Templates", "HTTPServer", "TestSupport",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

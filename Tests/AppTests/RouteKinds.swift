@@ -74,13 +74,14 @@ extension AccountsRoute {
 
 /// The cases of ``ProfilesRoute`` without their values, each with an example value.
 enum ProfilesRouteKind: CaseIterable {
-    case show, photo, mine, edit, updateName, updatePhoto, removePhoto, passwordForm, changePassword, sessions, endSession
+    case show, photo, smallPhoto, mine, edit, updateName, updatePhoto, removePhoto, passwordForm, changePassword, sessions, endSession
     case endOtherSessions, deletionForm, deleteAccount, export
 
     var example: ProfilesRoute {
         switch self {
         case .show: .show(Username("ada_l-1")!)
-        case .photo: .photo(Username("bob")!)
+        case .photo: .photo(Username("bob")!, version: "0123456789abcdef")
+        case .smallPhoto: .smallPhoto(Username("bob")!, version: "fedcba9876543210")
         case .mine: .mine
         case .edit: .edit
         case .updateName: .updateName
@@ -103,6 +104,7 @@ extension ProfilesRoute {
         switch self {
         case .show: .show
         case .photo: .photo
+        case .smallPhoto: .smallPhoto
         case .mine: .mine
         case .edit: .edit
         case .updateName: .updateName

@@ -128,6 +128,8 @@ import Testing
         #expect(AccountsRoute.signOut.path == "/logout")
         #expect(ProfilesRoute.show(Username("ada")!).path == "/users/ada")
         #expect(ProfilesRoute.photo(Username("ada")!).path == "/users/ada/photo")
+        #expect(ProfilesRoute.photo(Username("ada")!, version: "0a1b").path == "/users/ada/photo?v=0a1b")
+        #expect(ProfilesRoute.smallPhoto(Username("ada")!, version: "0a1b").path == "/users/ada/photo/small?v=0a1b")
         #expect(ProfilesRoute.mine.path == "/profile")
         #expect(ProfilesRoute.edit.path == "/profile/edit")
         #expect(ProfilesRoute.updateName.path == "/profile/name")

@@ -20,8 +20,8 @@ Chromium the way a new person would:
 - two people (two browsers, two accounts) edit at once: the later save gets the 409 page with
   both texts, and the second save only wins when it is deliberate;
 - *Make favourite*: marked on the quote page, shown on the home page and the profile;
-- the profile: initials placeholder, a PNG photo uploaded and shown, a text file named .png
-  refused with the 415 message beside the field, the photo removed and the placeholder back;
+- the profile: initials placeholder, a phone-sized JPEG (4032 x 3024, made by Pillow) uploaded
+  and shown as its 96 px square, a text file named .png refused with the 415 message beside the field, the photo removed and the placeholder back;
 - the server stopped (SIGTERM, exit 0) and started again on the same data: the edit is still
   there and the browser is still signed in;
 - Sign out (header button): the header offers Sign in / Sign up again; a wrong password: 401,
@@ -50,10 +50,8 @@ standard error.
 """
 import os
 import shutil
-import struct
 import sys
 import tempfile
-import zlib
 from urllib.parse import parse_qs, urlsplit
 
 from selenium import webdriver
@@ -268,16 +266,13 @@ def screenshot(driver, name):
 
 # --- files --------------------------------------------------------------------------------------
 
-def png_bytes(width=48, height=48):
-    """A small valid PNG (8-bit RGB, a diagonal gradient), made with zlib and struct only."""
-    def chunk(kind, data):
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
-
-    rows = b"".join(
-        b"\x00" + b"".join(bytes((138, (x * 255) // width, (y * 255) // height)) for x in range(width))
-        for y in range(height))
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+def phone_jpeg(path):
+    """A phone-sized JPEG (4032 x 3024, a gradient with noise, a few MB) made by Pillow, which
+    .ci/run installs for the photo tests."""
+    from PIL import Image
+    noise = Image.effect_noise((1008, 756), 40).resize((4032, 3024)).convert("RGB")
+    gradient = Image.linear_gradient("L").resize((4032, 3024)).convert("RGB")
+    Image.blend(noise, gradient, 0.5).save(path, "JPEG", quality=95)
 
 
 def browser(javascript=True, console_log=False):
@@ -525,14 +520,16 @@ def flow(executable, root, data, files, drivers, servers):
     check(driver.find_element(By.CSS_SELECTOR, "label[for=display_name]").text, "the display name field has no label")
     screenshot(driver, "profile-edit")
     expect_no_sideways_scroll(driver)
-    driver.find_element(By.ID, "photo").send_keys(files["png"])
+    driver.find_element(By.ID, "photo").send_keys(files["photo"])
     submit(driver, form_with(driver, "#photo"))
-    expect_page(driver, "/users/ada", what="uploading a PNG")
+    expect_page(driver, "/users/ada", what="uploading a phone-sized JPEG")
     photo = driver.find_element(By.CSS_SELECTOR, "main img.avatar")
-    check(urlsplit(photo.get_attribute("src")).path == "/users/ada/photo", f"the photo's src is {photo.get_attribute('src')}")
+    check(urlsplit(photo.get_attribute("src")).path == "/users/ada/photo/small", f"the photo's src is {photo.get_attribute('src')}")
+    check("/users/ada/photo?v=" in (photo.get_attribute("srcset") or ""), f"the photo's srcset is {photo.get_attribute('srcset')}")
+    # 96 px wide as laid out, whichever of the two the browser picked (naturalWidth is density-corrected).
     WebDriverWait(driver, WAIT).until(
-        lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", photo) == 48,
-        "the uploaded photo does not load as a 48 px image")
+        lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", photo) == 96,
+        "the uploaded photo does not load as a 96 px image")
     check(not driver.find_elements(By.CSS_SELECTOR, "main .avatar.placeholder"), "the placeholder is shown beside the photo")
     screenshot(driver, "profile-photo")
     expect_no_sideways_scroll(driver)
@@ -543,7 +540,7 @@ def flow(executable, root, data, files, drivers, servers):
     submit(driver, form_with(driver, "#photo"))
     expect_page(driver, "/profile/photo", 415, what="uploading a text file named .png")
     message = text_of(driver, "#photo-error")
-    check("not a PNG, JPEG, GIF or WebP" in message, f"no 415 message beside the photo field: {message!r}")
+    check("not a JPEG, PNG, WebP, GIF or HEIC" in message, f"no 415 message beside the photo field: {message!r}")
     screenshot(driver, "profile-edit-415")
     expect_no_sideways_scroll(driver)
 
@@ -776,9 +773,8 @@ def run(doc, prefix, flow, summary):
 
 def flow_with_files(executable, root, work, drivers, servers):
     """``flow`` with its data directory and the two upload files made in `work`."""
-    files = {"png": os.path.join(work, "photo.png"), "fake": os.path.join(work, "notes.png")}
-    with open(files["png"], "wb") as out:
-        out.write(png_bytes())
+    files = {"photo": os.path.join(work, "photo.jpg"), "fake": os.path.join(work, "notes.png")}
+    phone_jpeg(files["photo"])
     with open(files["fake"], "w") as out:
         out.write("This is a text file, not a picture.\n")
     flow(executable, root, os.path.join(work, "data"), files, drivers, servers)

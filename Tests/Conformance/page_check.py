@@ -110,6 +110,15 @@ class Client:
         return self.exchange("POST", target, body, f"multipart/form-data; boundary={boundary}")
 
 
+def photo_jpeg():
+    """A 640 x 480 JPEG made by Pillow (installed by .ci/run for the photo tests)."""
+    import io
+    from PIL import Image
+    buffer = io.BytesIO()
+    Image.new("RGB", (640, 480), (40, 120, 200)).save(buffer, "JPEG", quality=85)
+    return buffer.getvalue()
+
+
 def sign_up(client, username, display_name):
     response = client.post("/signup", {"username": username, "display_name": display_name,
                                        "password": PASSWORD, "password_confirmation": PASSWORD}, token_from="/signup")
@@ -183,7 +192,12 @@ def collect(server):
     keep("422 sign-up", 422, Client(server).post("/signup", {"username": "x", "display_name": "", "password": "a",
                                                              "password_confirmation": "b"}, token_from="/signup"))
     keep("415 photo", 415, grace.upload("/profile/photo", b"plain text", "photo.png"))
-    keep("413 photo", 413, grace.upload("/profile/photo", b"\x89PNG\r\n\x1a\n" + b"\0" * (2 * 1024 * 1024 + 1), "big.png"))
+    keep("413 photo", 413, grace.upload("/profile/photo", b"\x89PNG\r\n\x1a\n" + b"\0" * (20 * 1024 * 1024 + 1), "big.png"))
+    keep("422 damaged photo", 422, grace.upload("/profile/photo", b"\xff\xd8\xff\xe0" + b"\0" * 600, "cut.jpg"))
+    uploaded = grace.upload("/profile/photo", photo_jpeg(), "me.jpg")
+    if uploaded.status != 303:
+        fail(f"a real JPEG upload answered {uploaded.status}")
+    keep("profile with a photo (srcset)", 200, grace.get("/users/grace"))
     keep("422 change password", 422, grace.post("/profile/password", {
         "current_password": "not the password", "password": "a new password", "password_confirmation": "a new password"},
         token_from="/profile/password"))

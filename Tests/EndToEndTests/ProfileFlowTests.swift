@@ -8,11 +8,6 @@ import Testing
 
 /// Profiles, photos and favourites through the coordinator tree.
 @Suite struct ProfileFlowTests {
-    /// A real 1×1 PNG.
-    static let png: [UInt8] = Hex.decode(
-        "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a0e5e9d90000000049454e44ae426082"
-    )!
-
     @Test func aProfileShowsTheNameAPlaceholderAndTheQuotesAdded() async throws {
         let app = try await TestApp()
         var browser = try await app.signedIn("ada", displayName: "Ada Lovelace")
@@ -41,53 +36,101 @@ import Testing
         #expect(empty.text.contains("Please enter the name others see."))
     }
 
-    @Test func aPhotoIsServedWithItsTypeAndAnETagAnd304() async throws {
+    @Test func aPhotoIsServedAsTwoWebPSquaresWithETagsAnd304() async throws {
         let app = try await TestApp()
         var browser = try await app.signedIn("ada")
         #expect(await app.get("/users/ada/photo").status == .notFound)
-        let upload = try await browser.upload("/profile/photo", field: "photo", filename: "me.txt", contentType: "text/plain", bytes: Self.png)
+        let jpeg = try await TestPhotos.file("oriented.jpg")
+        let upload = try await browser.upload("/profile/photo", field: "photo", filename: "me.txt", contentType: "text/plain", bytes: jpeg)
         #expect(upload.status == .seeOther)
         #expect(upload.headers["Location"] == "/users/ada")
-        let photo = await app.get("/users/ada/photo")
-        #expect(photo.status == .ok)
-        #expect(photo.body == Self.png)
-        #expect(photo.headers["Content-Type"] == "image/png")
-        let etag = try #require(photo.headers["ETag"])
-        #expect(etag == "\"\(Hex.encode(SHA256.hash(Self.png)))\"")
-        #expect(photo.headers["Cache-Control"]?.contains("no-cache") == true)
-        #expect(photo.headers["X-Content-Type-Options"] == "nosniff")
-        let again = await app.respond(HTTPRequest(method: .get, target: "/users/ada/photo", headers: ["Host": "t", "If-None-Match": etag]))
-        #expect(again.status == .notModified)
-        #expect(again.body.isEmpty)
-        #expect(again.headers["X-Content-Type-Options"] == "nosniff")
+        // The journal records the two hashes, never the bytes.
+        let reference = try #require(app.store.state.users[UserID(1)]?.photo)
+        let small = try #require(reference.small)
+        let (largeURL, smallURL) = ("/users/ada/photo?v=\(reference.hash.prefix(16))", "/users/ada/photo/small?v=\(small.prefix(16))")
+        for (path, hash) in [(largeURL, reference.hash), (smallURL, small)] {
+            let photo = await app.get(path)
+            #expect(photo.status == .ok)
+            #expect(photo.headers["Content-Type"] == "image/webp")
+            #expect(Array(photo.body.prefix(4)) == Array("RIFF".utf8))
+            #expect(Hex.encode(SHA256.hash(photo.body)) == hash)
+            let etag = try #require(photo.headers["ETag"])
+            #expect(etag == "\"\(hash)\"")
+            #expect(photo.headers["Cache-Control"] == "public, max-age=31536000, immutable")
+            #expect(photo.headers["X-Content-Type-Options"] == "nosniff")
+            let again = await app.respond(HTTPRequest(method: .get, target: path, headers: ["Host": "t", "If-None-Match": etag]))
+            #expect(again.status == .notModified)
+            #expect(again.body.isEmpty)
+        }
+        // oriented.jpg carries EXIF (a GPS position), XMP, IPTC and a comment, each with the secret.
+        let secret = Array(try await offPool { try PhotoFixtures.shared().text("secret") }.utf8)
+        #expect(Self.contains(jpeg, secret))
+        for path in [largeURL, smallURL] {
+            let body = await app.get(path).body
+            #expect(!Self.contains(body, secret) && !Self.contains(body, Array("Exif".utf8)) && !Self.contains(body, Array("GPS".utf8)))
+        }
+        let unversioned = await app.get("/users/ada/photo")
+        #expect(unversioned.headers["Cache-Control"] == "public, no-cache", "an address without the current version is revalidated")
+        #expect(await app.get("/users/ada/photo?v=0000").headers["Cache-Control"] == "public, no-cache")
+        #expect(unversioned.body != jpeg)
         let page = await app.get("/users/ada").text
-        #expect(page.contains("<img class=\"avatar\" src=\"/users/ada/photo\""))
-        // The journal records the hash, never the bytes.
-        #expect(app.store.state.users[UserID(1)]?.photo == PhotoReference(hash: Hex.encode(SHA256.hash(Self.png)), mediaType: "image/png"))
+        #expect(page.contains(
+            "<img class=\"avatar\" src=\"\(smallURL)\" srcset=\"\(smallURL) 96w, \(largeURL) 512w\" sizes=\"96px\" alt=\"Photo of Ada\" width=\"96\" height=\"96\">"))
 
         let removed = try await browser.submit("/profile/photo/delete", [:])
         #expect(removed.status == .seeOther)
         #expect(await app.get("/users/ada/photo").status == .notFound)
+        #expect(await app.get("/users/ada/photo/small").status == .notFound)
+        #expect(try await app.photoStorage.storedHashes().isEmpty)
+    }
+
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        haystack.count >= needle.count && (0...(haystack.count - needle.count)).contains { haystack[$0..<($0 + needle.count)].elementsEqual(needle) }
     }
 
     @Test func aFileThatIsNotAnImageIs415AndNothingChanges() async throws {
         let app = try await TestApp()
         var browser = try await app.signedIn("ada")
-        for bytes in [Array("<svg xmlns='http://www.w3.org/2000/svg'></svg>".utf8), Array("<html><script>x</script>".utf8)] {
-            let response = try await browser.upload("/profile/photo", field: "photo", filename: "cat.png", contentType: "image/png", bytes: bytes)
+        for bytes in [Array("<svg xmlns='http://www.w3.org/2000/svg'></svg>".utf8), try await TestPhotos.file("text.jpg")] {
+            let response = try await browser.upload("/profile/photo", field: "photo", filename: "cat.jpg", contentType: "image/jpeg", bytes: bytes)
             #expect(response.status == .unsupportedMediaType)
-            #expect(response.text.contains("not a PNG, JPEG, GIF or WebP image"))
+            #expect(response.text.contains("<p class=\"field-error\" id=\"photo-error\" role=\"alert\">That file is not a JPEG, PNG, WebP, GIF or HEIC image."))
         }
         #expect(app.store.state.users[UserID(1)]?.photo == nil)
     }
 
-    @Test func anImageOver2MiBIs413() async throws {
+    @Test(arguments: [
+        ("truncated.jpg", "That image could not be read"),
+        ("bomb.png", "That image is too large to process (60000 × 60000 pixels"),
+    ])
+    func aDamagedImageOrABombIs422(_ name: String, message: String) async throws {
         let app = try await TestApp()
         var browser = try await app.signedIn("ada")
-        let big = Self.png + [UInt8](repeating: 0, count: 2 * 1024 * 1024)
+        let bytes = try await TestPhotos.file(name)
+        let response = try await browser.upload("/profile/photo", field: "photo", filename: name, contentType: "image/png", bytes: bytes)
+        #expect(response.status == .unprocessableContent)
+        #expect(response.text.contains("<p class=\"field-error\" id=\"photo-error\" role=\"alert\">\(message)"))
+        #expect(response.text.contains("<form method=\"post\" action=\"/profile/photo\""), "the form again, in the layout")
+        #expect(app.store.state.users[UserID(1)]?.photo == nil)
+    }
+
+    @Test(arguments: ["photo.heic", "alpha.png", "animated.gif", "photo.webp"])
+    func phonePhotosAndEveryOtherAcceptedFormatAreAccepted(_ name: String) async throws {
+        let app = try await TestApp()
+        var browser = try await app.signedIn("ada")
+        let response = try await browser.upload(
+            "/profile/photo", field: "photo", filename: name, contentType: "application/octet-stream", bytes: try await TestPhotos.file(name))
+        #expect(response.status == .seeOther)
+        #expect(await app.get("/users/ada/photo").headers["Content-Type"] == "image/webp")
+    }
+
+    @Test func anImageOver20MiBIs413() async throws {
+        let app = try await TestApp()
+        var browser = try await app.signedIn("ada")
+        let big = try await TestPhotos.png(0) + [UInt8](repeating: 0, count: 20 * 1024 * 1024)
         let response = try await browser.upload("/profile/photo", field: "photo", filename: "big.png", contentType: "image/png", bytes: big)
         #expect(response.status == .contentTooLarge)
-        #expect(response.text.contains("larger than 2 MiB"))
+        #expect(response.text.contains("larger than 20 MiB"))
         #expect(app.store.state.users[UserID(1)]?.photo == nil)
     }
 
@@ -124,8 +167,8 @@ import Testing
     @Test func headWorksOnProfilesAndPhotos() async throws {
         let app = try await TestApp()
         var browser = try await app.signedIn("ada")
-        _ = try await browser.upload("/profile/photo", field: "photo", filename: "a.png", contentType: "image/png", bytes: Self.png)
-        for path in ["/users/ada", "/users/ada/photo", "/quotes"] {
+        _ = try await browser.upload("/profile/photo", field: "photo", filename: "a.png", contentType: "image/png", bytes: try await TestPhotos.png(2))
+        for path in ["/users/ada", "/users/ada/photo", "/users/ada/photo/small", "/quotes"] {
             #expect(await app.respond(HTTPRequest(method: .head, target: path, headers: ["Host": "t"])).status == .ok)
         }
     }

@@ -22,6 +22,7 @@ import Testing
             .addQuote(QuoteDraft(text: "L'École 🎓 e\u{301}", author: "Ünïcödé"), by: UserID(1), at: date),
             .editQuote(QuoteID(2), QuoteDraft(text: "Edited", author: "E"), baseVersion: 1, by: UserID(2), at: date.addingTimeInterval(-1e9)),
             .setPhoto(UserID(1), PhotoReference(hash: "ab12", mediaType: "image/png"), at: date),
+            .setPhoto(UserID(2), PhotoReference(hash: "cd34", mediaType: "image/webp", small: "ef56"), at: date),
             .setFavourite(UserID(2), QuoteID(2), at: date),
             .deleteQuote(QuoteID(3), by: UserID(2), at: date),
         ]
@@ -37,6 +38,18 @@ import Testing
         for state in [AppState(), try richState()] {
             #expect(try decode(SnapshotFormat.encode(state)) == state)
         }
+    }
+
+    /// A photo stored as uploaded (before issue 19) has no small version, in a snapshot and in
+    /// the journal's JSON alike; one made since names both.
+    @Test func photosWithAndWithoutASmallVersionComeBack() throws {
+        let users = try decode(SnapshotFormat.encode(try richState())).users
+        #expect(users[UserID(1)]?.photo?.hashes == ["ab12"])
+        #expect(users[UserID(2)]?.photo?.hashes == ["cd34", "ef56"])
+        let old = try JSONDecoder().decode(PhotoReference.self, from: Data(#"{"hash":"ab12","mediaType":"image/png"}"#.utf8))
+        #expect(old == PhotoReference(hash: "ab12", mediaType: "image/png", small: nil))
+        let new = PhotoReference(hash: "cd34", mediaType: "image/webp", small: "ef56")
+        #expect(try JSONDecoder().decode(PhotoReference.self, from: JSONEncoder().encode(new)) == new)
     }
 
     @Test func encodingIsDeterministic() throws {

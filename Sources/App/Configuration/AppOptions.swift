@@ -132,7 +132,7 @@ package struct AppOptions: Sendable, Equatable {
           --max-header-bytes BYTES    largest header section, else 431 (default 16384)
           --max-header-fields N       most header fields, else 431 (default 100)
           --max-form-body BYTES       largest form body, else 413 (default 1048576)
-          --max-upload-body BYTES     largest multipart body, else 413 (default 3145728)
+          --max-upload-body BYTES     largest multipart body, else 413 (default 22020096)
           --header-timeout SECONDS    to receive a request's header section (default 10)
           --body-timeout SECONDS      longest pause inside a request body (default 10)
           --body-deadline SECONDS     longest a whole request body may take, else 408

@@ -16,10 +16,17 @@ package struct Profile: Sendable, Equatable {
 
 /// Why a profile change could not be made, as the person should hear it.
 package enum ProfileFailure: Sendable, Equatable {
-    /// The upload is not a PNG, JPEG, GIF or WebP image (judged by its bytes).
+    /// The upload is not a JPEG, PNG, WebP, GIF or HEIC image (judged by its bytes).
     case unsupportedPhoto
-    /// The image is larger than ``ProfileController/maximumPhotoBytes``.
+    /// The file is larger than ``ProfileController/maximumPhotoBytes``.
     case photoTooLarge(maximumBytes: Int)
+    /// The image has more pixels, or a longer side, than the processor decodes (a decompression
+    /// bomb among them); refused from its header alone.
+    case photoHasTooManyPixels(width: Int, height: Int)
+    /// The image could not be decoded: truncated or damaged.
+    case photoDamaged
+    /// Too many photos are being processed right now; try again shortly.
+    case photoProcessingBusy
     /// The form had no file in its `photo` field.
     case noPhotoChosen
 }
@@ -38,7 +45,7 @@ package enum ProfileState: Sendable, Equatable {
     case signedOut
 }
 
-/// A profile photo's bytes, or none.
+/// A profile photo's bytes (its 512 px or 96 px version), or none.
 package enum ProfilePhotoState: Sendable, Equatable {
     case photo(StoredPhoto)
     case notFound

@@ -41,7 +41,9 @@ package final class AppCoordinator: HTTPResponder {
         store.observe { _ in profileCache.invalidateAll() }
         let photos = PhotoKeeper(
             store: store, storage: dependencies.photoStorage, now: dependencies.now, logger: dependencies.logger.labeled("photos"))
-        let profileController = ProfileController(store: store, cache: profileCache, photos: photos, sessions: sessions, now: dependencies.now)
+        let profileController = ProfileController(
+            store: store, cache: profileCache, photos: photos, processing: dependencies.photoProcessing, sessions: sessions,
+            now: dependencies.now)
         let accountsController = AccountsController(
             store: store, hasher: PasswordHasher(pool: dependencies.hashingPool, crypt: dependencies.passwordCrypt), sessions: sessions,
             throttle: SignInThrottle(storage: dependencies.signInFailures),

@@ -20,11 +20,12 @@ package struct ProfilesCoordinator: FlowCoordinator {
         switch route {
         case .show(let username):
             return .now(.present(ProfileView.page(for: controller.load(username, viewer: visitor.user?.id))))
-        case .photo(let username):
+        case .photo(let username, let version), .smallPhoto(let username, let version):
             let request = context.request
+            let small = if case .smallPhoto = route { true } else { false }
             return .later { [controller] in
-                switch try await controller.photo(of: username) {
-                case .photo(let photo): .respond(PhotoResponse.response(for: photo, request: request))
+                switch try await controller.photo(of: username, small: small) {
+                case .photo(let photo): .respond(PhotoResponse.response(for: photo, version: version, request: request))
                 case .notFound: .present(ErrorView.page(for: .notFound))
                 }
             }

@@ -19,6 +19,8 @@ package struct Dependencies: Sendable {
     package var hashingPool: BlockingThreadPool
     /// What those threads run: yescrypt; tests count or hold the checks with a stand-in.
     package var passwordCrypt: PasswordCryptClient
+    /// The threads that turn uploads into photos (libvips), with their own bounded queue.
+    package var photoProcessing: PhotoProcessing
     /// What one client address may have of sign-in and sign-up, counted in ``signInFailures``.
     package var accountLimits: AccountLimits
     /// The book's secret, kept in the database (so tokens survive a restart, and every instance
@@ -43,7 +45,7 @@ package struct Dependencies: Sendable {
     package init(
         store: Store, sessionStorage: any SessionStorage, photoStorage: any PhotoStorage,
         signInFailures: any SignInFailureStorage, hashingPool: BlockingThreadPool,
-        passwordCrypt: PasswordCryptClient = .yescrypt, accountLimits: AccountLimits = AccountLimits(), csrfKey: [UInt8],
+        passwordCrypt: PasswordCryptClient = .yescrypt, photoProcessing: PhotoProcessing = PhotoProcessing(), accountLimits: AccountLimits = AccountLimits(), csrfKey: [UInt8],
         secureCookies: Bool, now: @escaping @Sendable () -> Date, templates: PageRenderer.Source,
         staticFiles: StaticFiles, isDevelopment: Bool, logger: Logger, metrics: MetricsRegistry? = nil,
         live: LiveSettings = LiveSettings()
@@ -54,6 +56,7 @@ package struct Dependencies: Sendable {
         self.signInFailures = signInFailures
         self.hashingPool = hashingPool
         self.passwordCrypt = passwordCrypt
+        self.photoProcessing = photoProcessing
         self.accountLimits = accountLimits
         self.csrfKey = csrfKey
         self.secureCookies = secureCookies

@@ -78,8 +78,8 @@ package enum CheckCommand {
         }
         let stored = Set(photoHashes)
         for user in state.users.values.sorted(by: { $0.id.rawValue < $1.id.rawValue }) {
-            if let photo = user.photo, !stored.contains(photo.hash) {
-                differences.append("account \(user.id) (\(user.username)) shows photo \(photo.hash), which is not stored")
+            for hash in user.photo?.hashes ?? [] where !stored.contains(hash) {
+                differences.append("account \(user.id) (\(user.username)) shows photo \(hash), which is not stored")
             }
         }
         checked.append("compared \(sessionUserIDs.count) sessions and \(photoHashes.count) stored photos with the replayed accounts")

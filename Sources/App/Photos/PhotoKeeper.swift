@@ -37,25 +37,40 @@ package struct PhotoKeeper: Sendable {
     ///
     /// - Throws: ``StoreError`` when the bytes cannot be stored or the action made durable.
     package func setPhoto(_ photo: StoredPhoto?, of user: UserID) async throws(StoreError) -> Result<AppEvent, ActionRejection> {
-        guard let photo else {
+        try await setPhoto(photo?.reference, storing: photo.map { [$0] } ?? [], of: user)
+    }
+
+    /// Makes `large`, with `small` as its 96 px version, `user`'s photo: both stored, one
+    /// reference naming both in the journal; frees the photo it replaced as ``setPhoto(_:of:)`` does.
+    package func setPhoto(large: StoredPhoto, small: StoredPhoto, of user: UserID) async throws(StoreError) -> Result<AppEvent, ActionRejection> {
+        var reference = large.reference
+        reference.small = small.reference.hash
+        return try await setPhoto(reference, storing: [large, small], of: user)
+    }
+
+    private func setPhoto(
+        _ reference: PhotoReference?, storing photos: [StoredPhoto], of user: UserID
+    ) async throws(StoreError) -> Result<AppEvent, ActionRejection> {
+        guard let reference else {
             let answer = try await store.dispatch(.setPhoto(user, nil, at: now()))
-            if case .success(.photoChanged(_, let replaced?)) = answer { await collect([replaced.hash]) }
+            if case .success(.photoChanged(_, let replaced?)) = answer { await collect(replaced.hashes) }
             return answer
         }
-        let hash = photo.reference.hash
-        try await storage.save(photo)
+        let hashes = photos.map(\.reference.hash)
+        for photo in photos { try await storage.save(photo) }
         // A dispatch that throws may yet have been applied (PostgreSQL: the connection lost during
-        // COMMIT), so its claim is left to lapse (``claimLifetime``): by then any state shows
+        // COMMIT), so its claims are left to lapse (``claimLifetime``): by then any state shows
         // whether the photo is referred to, and the start-up sweep frees it if not.
-        let answer = try await store.dispatch(.setPhoto(user, photo.reference, at: now()))
-        var offered = [hash]
+        let answer = try await store.dispatch(.setPhoto(user, reference, at: now()))
+        var offered = hashes
         switch answer {
         case .success(let event):
             // Read after the answer, so it includes the action's own entry.
-            await release(hash, referencedThrough: store.appliedJournalSequence)
-            if case .photoChanged(_, let replaced?) = event, replaced.hash != hash { offered.append(replaced.hash) }
+            let sequence = store.appliedJournalSequence
+            for hash in hashes { await release(hash, referencedThrough: sequence) }
+            if case .photoChanged(_, let replaced?) = event { offered += replaced.hashes.filter { !hashes.contains($0) } }
         case .failure:
-            await release(hash, referencedThrough: nil)
+            for hash in hashes { await release(hash, referencedThrough: nil) }
         }
         await collect(offered)
         return answer
@@ -65,11 +80,13 @@ package struct PhotoKeeper: Sendable {
     /// and reading them (a replacement freed them), the state is read again, after catching up
     /// with a shared journal: the new photo is served, so a page shown before a replacement never
     /// meets a missing photo.
-    package func photo(of username: Username) async throws(StoreError) -> StoredPhoto? {
+    /// `small`: its 96 px version (the photo itself when it has none, as stored before issue 19).
+    package func photo(of username: Username, small: Bool = false) async throws(StoreError) -> StoredPhoto? {
         var reference = store.state.user(named: username)?.photo
         for _ in 0..<3 {
             guard let wanted = reference else { return nil }
-            if let photo = try await storage.photo(hash: wanted.hash) { return photo }
+            let hash = small ? wanted.small ?? wanted.hash : wanted.hash
+            if let photo = try await storage.photo(hash: hash) { return photo }
             await store.catchUpWithJournal()
             reference = store.state.user(named: username)?.photo
             guard reference != wanted else { return nil }
@@ -86,7 +103,7 @@ package struct PhotoKeeper: Sendable {
     package func collectUnreferenced(claimsLapseAfter lifetime: TimeInterval) async throws(StoreError) -> Int {
         await store.catchUpWithJournal()
         let sequence = store.appliedJournalSequence
-        let referenced = Set(store.state.users.values.compactMap { $0.photo?.hash })
+        let referenced = Set(store.state.users.values.flatMap { $0.photo?.hashes ?? [] })
         var deleted = 0
         for hash in try await storage.storedHashes() where !referenced.contains(hash) {
             if try await storage.delete(hash: hash, unreferencedThrough: sequence, abandoningClaimsOlderThan: lifetime) { deleted += 1 }
@@ -96,7 +113,7 @@ package struct PhotoKeeper: Sendable {
 
     /// Frees `photo`, left behind by a deleted account, once nothing refers to it.
     package func free(_ photo: PhotoReference) async {
-        await collect([photo.hash])
+        await collect(photo.hashes)
     }
 
     /// Offers `hashes` for deletion: each that nobody in the state refers to (through the journal
@@ -105,7 +122,8 @@ package struct PhotoKeeper: Sendable {
         await store.catchUpWithJournal()
         let sequence = store.appliedJournalSequence
         let state = store.state
-        for hash in hashes where !state.users.values.contains(where: { $0.photo?.hash == hash }) {
+        let referenced = Set(state.users.values.flatMap { $0.photo?.hashes ?? [] })
+        for hash in hashes where !referenced.contains(hash) {
             do {
                 _ = try await storage.delete(hash: hash, unreferencedThrough: sequence, abandoningClaimsOlderThan: Self.claimLifetime)
             } catch {

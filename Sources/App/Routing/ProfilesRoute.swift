@@ -6,8 +6,11 @@ package import Store
 package enum ProfilesRoute: Route {
     /// `GET /users/{username}`
     case show(Username)
-    /// `GET /users/{username}/photo`: the photo's bytes.
-    case photo(Username)
+    /// `GET /users/{username}/photo?v={version}`: the photo's 512 px WebP. `version` names the
+    /// photo the page showed (``PhotoResponse``): a URL that changes with the photo.
+    case photo(Username, version: String? = nil)
+    /// `GET /users/{username}/photo/small?v={version}`: the photo's 96 px WebP.
+    case smallPhoto(Username, version: String? = nil)
     /// `GET /profile`: 303 to your own profile.
     case mine
     /// `GET /profile/edit`
@@ -41,7 +44,9 @@ package enum ProfilesRoute: Route {
         case 2 where segments[0] == "users":
             return username(segments[1]).map { [.show($0)] } ?? []
         case 3 where segments[0] == "users" && segments[2] == "photo":
-            return username(segments[1]).map { [.photo($0)] } ?? []
+            return username(segments[1]).map { [.photo($0, version: query["v"])] } ?? []
+        case 4 where segments[0] == "users" && segments[2] == "photo" && segments[3] == "small":
+            return username(segments[1]).map { [.smallPhoto($0, version: query["v"])] } ?? []
         default:
             switch segments {
             case ["profile"]: return [.mine]
@@ -70,7 +75,7 @@ package enum ProfilesRoute: Route {
 
     package var method: HTTPMethod {
         switch self {
-        case .show, .photo, .mine, .edit, .passwordForm, .sessions, .deletionForm, .export: .get
+        case .show, .photo, .smallPhoto, .mine, .edit, .passwordForm, .sessions, .deletionForm, .export: .get
         case .updateName, .updatePhoto, .removePhoto, .changePassword, .endSession, .endOtherSessions, .deleteAccount: .post
         }
     }
@@ -78,7 +83,8 @@ package enum ProfilesRoute: Route {
     package var segments: [String] {
         switch self {
         case .show(let name): ["users", name.rawValue]
-        case .photo(let name): ["users", name.rawValue, "photo"]
+        case .photo(let name, _): ["users", name.rawValue, "photo"]
+        case .smallPhoto(let name, _): ["users", name.rawValue, "photo", "small"]
         case .mine: ["profile"]
         case .edit: ["profile", "edit"]
         case .updateName: ["profile", "name"]
@@ -95,10 +101,18 @@ package enum ProfilesRoute: Route {
 
     package var access: RouteAccess {
         switch self {
-        case .show, .photo: .anyone
+        case .show, .photo, .smallPhoto: .anyone
         case .mine, .edit, .updateName, .updatePhoto, .removePhoto, .passwordForm, .changePassword, .sessions, .endSession,
             .endOtherSessions, .deletionForm, .deleteAccount, .export:
             .signedIn
+        }
+    }
+
+    /// A photo's version, `v` in its query.
+    package var queryItems: [(name: String, value: String)] {
+        switch self {
+        case .photo(_, let version?), .smallPhoto(_, let version?): [("v", version)]
+        default: []
         }
     }
 
@@ -116,6 +130,7 @@ package enum ProfilesRoute: Route {
         switch self {
         case .show: "profiles_show"
         case .photo: "profiles_photo"
+        case .smallPhoto: "profiles_small_photo"
         case .mine: "profiles_mine"
         case .edit: "profiles_edit"
         case .updateName: "profiles_update_name"

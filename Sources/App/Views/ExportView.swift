@@ -58,7 +58,7 @@ enum ExportView {
             joinedAt = DateText.machine(user.joinedAt)
             favourite = export.favourite.map(Favourite.init)
             hasPhoto = user.photo != nil
-            photoPath = user.photo.map { _ in ProfilesRoute.photo(user.username).path }
+            photoPath = PhotoVersion.urls(of: user)?.large
         }
 
         enum Key: String, CodingKey {

@@ -149,7 +149,8 @@ extension PageContentKey {
         for quote in quotes { append(quote) }
     }
 
-    /// A person as pages show them: name, username, whether they have a photo; a marker for none.
+    /// A person as pages show them: name, username, their photo (its addresses carry its
+    /// hashes) or none; a marker for no person.
     mutating func append(_ user: User?) {
         guard let user else {
             numbers.append(-1)
@@ -159,5 +160,6 @@ extension PageContentKey {
         numbers.append(user.photo == nil ? 0 : 1)
         texts.append(user.username.rawValue)
         texts.append(user.displayName)
+        if let photo = user.photo { texts += photo.hashes }
     }
 }

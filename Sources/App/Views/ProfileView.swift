@@ -1,4 +1,4 @@
-import HTTPServer
+package import HTTPServer
 import Store
 import Templates
 
@@ -12,7 +12,9 @@ package enum ProfileView {
         let username: String
         let displayName: String
         let url: String
+        /// The 96 px photo's address, and the 512 px one's for `srcset`.
         let photoURL: String?
+        let largePhotoURL: String?
         let initials: String
         /// One of a few placeholder colours, chosen from the username so it stays the same.
         let hue: Int
@@ -21,7 +23,9 @@ package enum ProfileView {
             username = user.username.rawValue
             displayName = user.displayName
             url = ProfilesRoute.show(user.username).path
-            photoURL = user.photo.map { _ in ProfilesRoute.photo(user.username).path }
+            let urls = PhotoVersion.urls(of: user)
+            photoURL = urls?.small
+            largePhotoURL = urls?.large
             initials = Self.initials(of: user.displayName)
             hue = Int(user.username.rawValue.utf8.reduce(0) { ($0 &* 31 &+ UInt32($1)) % 6 })
         }
@@ -36,7 +40,8 @@ package enum ProfileView {
         var templateValue: TemplateValue {
             .object([
                 "username": .string(username), "displayName": .string(displayName), "url": .string(url),
-                "photoURL": photoURL.map(TemplateValue.string) ?? .null, "initials": .string(initials), "hue": .int(hue),
+                "photoURL": photoURL.map(TemplateValue.string) ?? .null,
+                "largePhotoURL": largePhotoURL.map(TemplateValue.string) ?? .null, "initials": .string(initials), "hue": .int(hue),
             ])
         }
     }
@@ -105,6 +110,7 @@ package enum ProfileView {
         case let .failed(profile, failure):
             Page(
                 template: .profileEdit, status: status(for: failure),
+                headers: failure == .photoProcessingBusy ? ["Retry-After": "5"] : [:],
                 context: EditContext(
                     person: PersonContext(profile.user), displayName: profile.user.displayName, nameError: nil,
                     photoError: message(for: failure)))
@@ -114,18 +120,23 @@ package enum ProfileView {
         }
     }
 
-    static func status(for failure: ProfileFailure) -> HTTPStatus {
+    package static func status(for failure: ProfileFailure) -> HTTPStatus {
         switch failure {
         case .unsupportedPhoto: .unsupportedMediaType
         case .photoTooLarge: .contentTooLarge
-        case .noPhotoChosen: .unprocessableContent
+        case .photoHasTooManyPixels, .photoDamaged, .noPhotoChosen: .unprocessableContent
+        case .photoProcessingBusy: .serviceUnavailable
         }
     }
 
     package static func message(for failure: ProfileFailure) -> String {
         switch failure {
-        case .unsupportedPhoto: "That file is not a PNG, JPEG, GIF or WebP image. Please choose a photo in one of those formats."
+        case .unsupportedPhoto: "That file is not a JPEG, PNG, WebP, GIF or HEIC image. Please choose a photo in one of those formats."
         case .photoTooLarge(let maximum): "That photo is larger than \(maximum / 1_048_576) MiB. Please choose a smaller one."
+        case let .photoHasTooManyPixels(width, height):
+            "That image is too large to process (\(width) × \(height) pixels; at most 50 million pixels and 10,000 on a side). Please choose a smaller one."
+        case .photoDamaged: "That image could not be read: it seems damaged or cut short. Please choose another."
+        case .photoProcessingBusy: "Quotebook is busy with other photos right now. Please try again in a few seconds."
         case .noPhotoChosen: "Please choose a photo to upload."
         }
     }

@@ -12,6 +12,7 @@ import Foundation
 ///     quoteCount { id text author version addedBy? addedAt updatedBy? updatedAt }   (in quoteOrder)
 ///     orderCount { id − previous id }
 ///     userCount { id username displayName photo? favourite? joinedAt }              (by id)
+///       photo: 0, or 1 hash mediaType, or 2 hash mediaType smallHash
 ///     nameCount { username id }                                                      (by name)
 ///     foldFingerprint chunkCount { byteCount bytes ends[256] as UInt32 LE }
 ///     "END."
@@ -75,9 +76,10 @@ package enum SnapshotFormat {
             writer.string(user.username.rawValue)
             writer.string(user.displayName)
             if let photo = user.photo {
-                writer.raw([1])
+                writer.raw([photo.small == nil ? 1 : 2])
                 writer.string(photo.hash)
                 writer.string(photo.mediaType)
+                if let small = photo.small { writer.string(small) }
             } else {
                 writer.raw([0])
             }
@@ -158,6 +160,7 @@ package enum SnapshotFormat {
                 switch try reader.byte() {
                 case 0: nil
                 case 1: PhotoReference(hash: try reader.string(), mediaType: try reader.string())
+                case 2: PhotoReference(hash: try reader.string(), mediaType: try reader.string(), small: try reader.string())
                 case let flag: throw SnapshotFormatError(description: "bad photo flag \(flag)")
                 }
             state.users[id] = User(

@@ -76,15 +76,21 @@ package struct PasswordHash: Codable, Sendable, Equatable, CustomStringConvertib
 }
 
 /// A profile photo: the SHA-256 of its bytes (hex), which names it in the photo table, and its
-/// image type. The journal records this reference, never the bytes.
+/// image type; since issue 19 also the SHA-256 of its 96 px version (`small`), stored beside it
+/// (nil for a photo stored as uploaded, before). The journal records this reference, never the bytes.
 package struct PhotoReference: Codable, Sendable, Hashable {
     package var hash: String
     package var mediaType: String
+    package var small: String?
 
-    package init(hash: String, mediaType: String) {
+    package init(hash: String, mediaType: String, small: String? = nil) {
         self.hash = hash
         self.mediaType = mediaType
+        self.small = small
     }
+
+    /// Every stored photo this one refers to: itself and its small version.
+    package var hashes: [String] { [hash] + (small.map { [$0] } ?? []) }
 }
 
 /// A person's account and profile: nothing secret (the password's hash is in account storage).

@@ -4,6 +4,7 @@ import Foundation
 import HTTPServer
 import Logging
 import Store
+import TestSupport
 import Testing
 
 /// Every ``ProfileState`` the profile logic controller returns, with the store, the cache and
@@ -97,23 +98,46 @@ import Testing
         #expect(store.dispatched.isEmpty)
     }
 
-    @Test func aPhotoIsStoredByHashAndTheJournalRecordsOnlyTheReference() async throws {
+    @Test func aPhotoIsStoredAsTwoWebPSquaresByHashAndTheJournalRecordsOnlyTheirHashes() async throws {
         let (controller, store, _, storage) = try make([AccountFixtures.signUp("ada")])
-        #expect(try await controller.changePhoto(of: UserID(1), to: AccountFixtures.png) == .updated(AccountFixtures.ada))
+        let upload = try await TestPhotos.file("oriented.jpg")
+        #expect(try await controller.changePhoto(of: UserID(1), to: upload) == .updated(AccountFixtures.ada))
         let reference = try #require(store.state.users[UserID(1)]?.photo)
-        #expect(reference.mediaType == "image/png")
-        #expect(reference.hash == Hex.encode(SHA256.hash(AccountFixtures.png)))
-        #expect(await storage.photos[reference.hash]?.bytes == AccountFixtures.png)
-        #expect(try await controller.photo(of: AccountFixtures.ada) == .photo(StoredPhoto(reference: reference, bytes: AccountFixtures.png)))
-    }
-
-    @Test func photosThatAreNotImagesOrTooLargeOrMissingFailWithAReason() async throws {
-        let (controller, store, _, storage) = try make([AccountFixtures.signUp("ada")])
-        guard case .failed(_, .unsupportedPhoto) = try await controller.changePhoto(of: UserID(1), to: Array("<svg></svg>".utf8)) else {
-            Issue.record("svg accepted")
+        #expect(reference.mediaType == "image/webp")
+        let small = try #require(reference.small)
+        let large = try #require(await storage.photos[reference.hash]?.bytes)
+        let smallBytes = try #require(await storage.photos[small]?.bytes)
+        #expect(reference.hash == Hex.encode(SHA256.hash(large)) && small == Hex.encode(SHA256.hash(smallBytes)))
+        #expect(Array(large.prefix(4)) == Array("RIFF".utf8) && Array(large[8..<12]) == Array("WEBP".utf8))
+        #expect(smallBytes.count < large.count)
+        #expect(large != upload)
+        #expect(try await controller.photo(of: AccountFixtures.ada) == .photo(StoredPhoto(reference: PhotoReference(hash: reference.hash, mediaType: "image/webp"), bytes: large)))
+        guard case .photo(let served) = try await controller.photo(of: AccountFixtures.ada, small: true) else {
+            Issue.record("no small photo")
             return
         }
-        let huge = AccountFixtures.png + [UInt8](repeating: 0, count: ProfileController.maximumPhotoBytes)
+        #expect(served.bytes == smallBytes)
+        #expect(store.dispatched == [.setPhoto(UserID(1), reference, at: clock.now)])
+    }
+
+    @Test(arguments: [
+        ("text.jpg", ProfileFailure.unsupportedPhoto), ("drawing.svg", .unsupportedPhoto), ("truncated.jpg", .photoDamaged),
+        ("bomb.png", .photoHasTooManyPixels(width: 60000, height: 60000)),
+    ])
+    func uploadsThatAreNotPhotosFailWithAReason(_ name: String, failure: ProfileFailure) async throws {
+        let (controller, store, _, storage) = try make([AccountFixtures.signUp("ada")])
+        guard case .failed(_, let got) = try await controller.changePhoto(of: UserID(1), to: try await TestPhotos.file(name)) else {
+            Issue.record("\(name) accepted")
+            return
+        }
+        #expect(got == failure)
+        #expect(store.dispatched.isEmpty)
+        #expect(await storage.photos.isEmpty)
+    }
+
+    @Test func photosThatAreTooLargeOrMissingFailWithAReason() async throws {
+        let (controller, store, _, storage) = try make([AccountFixtures.signUp("ada")])
+        let huge = try await TestPhotos.png(0) + [UInt8](repeating: 0, count: ProfileController.maximumPhotoBytes)
         guard case .failed(_, .photoTooLarge) = try await controller.changePhoto(of: UserID(1), to: huge) else {
             Issue.record("huge accepted")
             return
@@ -127,11 +151,13 @@ import Testing
     }
 
     @Test func removingThePhotoLeavesNone() async throws {
-        let (controller, store, _, _) = try make([AccountFixtures.signUp("ada")])
-        _ = try await controller.changePhoto(of: UserID(1), to: AccountFixtures.png)
+        let (controller, store, _, storage) = try make([AccountFixtures.signUp("ada")])
+        _ = try await controller.changePhoto(of: UserID(1), to: try await TestPhotos.png(1))
+        #expect(await storage.photos.count == 2)
         #expect(try await controller.removePhoto(of: UserID(1)) == .updated(AccountFixtures.ada))
         #expect(store.state.users[UserID(1)]?.photo == nil)
         #expect(try await controller.photo(of: AccountFixtures.ada) == .notFound)
+        #expect(await storage.photos.isEmpty)
     }
 
     @Test func signingOutDeletesTheSession() async throws {
