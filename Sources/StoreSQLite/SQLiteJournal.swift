@@ -23,8 +23,7 @@ package final class SQLiteJournal: JournalStorage {
     package init(path: String) throws(StoreError) {
         let connection = try QuotebookDatabase.open(path: path)
         self.connection = connection
-        self.insert = try connection.prepare("INSERT INTO journal (action, quote_id, person_id) VALUES (?, ?, ?)")
-        self.erase = try connection.prepare("UPDATE journal SET action = ? WHERE person_id = ? AND sequence < ?")
+        (insert, erase) = try Self.prepareWrites(on: connection)
         snapshotPath = path == ":memory:" || path.isEmpty ? nil : path + "-snapshot"
     }
 
@@ -33,9 +32,16 @@ package final class SQLiteJournal: JournalStorage {
     package init(readingPath path: String) throws(StoreError) {
         let connection = try QuotebookDatabase.openForReading(path: path)
         self.connection = connection
-        self.insert = try connection.prepare("INSERT INTO journal (action, quote_id, person_id) VALUES (?, ?, ?)")
-        self.erase = try connection.prepare("UPDATE journal SET action = ? WHERE person_id = ? AND sequence < ?")
+        (insert, erase) = try Self.prepareWrites(on: connection)
         snapshotPath = path + "-snapshot"
+    }
+
+    /// The append and the erasure, prepared once on `connection`.
+    private static func prepareWrites(on connection: SQLiteConnection) throws(StoreError) -> (SQLiteStatement, SQLiteStatement) {
+        (
+            try connection.prepare("INSERT INTO journal (action, quote_id, person_id) VALUES (?, ?, ?)"),
+            try connection.prepare("UPDATE journal SET action = ? WHERE person_id = ? AND sequence < ?")
+        )
     }
 
     /// The database file (or `:memory:`), for opening the other tables' connections beside it.
