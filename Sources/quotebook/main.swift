@@ -132,6 +132,9 @@ do {
 // Niceness 10: under contention the event loops run first, yet hashing still gets a share.
 // SCHED_IDLE kept GET / p99 lower under sign-ins (Benchmarks/signin-results/RESULTS.md), but
 // when the machine is saturated it starves hashing until sign-ins queue up and answer 503.
+// It is also a priority inversion waiting to happen: a SCHED_IDLE thread preempted while it
+// holds a lock a normal thread needs (under ThreadSanitizer, its allocator's) stalls that thread
+// until the CPUs go idle, which a busy machine never does; so the pool offers no SCHED_IDLE.
 // Each client address may hold --max-hashes-per-client of its places (BlockingThreadPool "Shares").
 let hashingPool = BlockingThreadPool(
     name: "password-hash", threadCount: options.hashingThreads, queueLimit: 64,

@@ -26,32 +26,6 @@ import Testing
         #expect(Self.niceness() == callerBefore)
     }
 
-    @Test(arguments: [1, 2])
-    func everyThreadRunsUnderSchedIdleAndTheCallerStaysNormal(threadCount: Int) async throws {
-        let pool = BlockingThreadPool(name: "idle", threadCount: threadCount, queueLimit: 4, scheduling: .idle)
-        defer { pool.shutdown() }
-        let callerPolicy = sched_getscheduler(0)
-        // Each job waits until all have started, so every thread of the pool runs one of them.
-        let started = ArrivalCounter()
-        let policies = try await withThrowingTaskGroup(of: (UInt, Int32).self) { group in
-            for _ in 0..<threadCount {
-                group.addTask {
-                    try await pool.run {
-                        started.arriveAndWait(for: threadCount)
-                        return (UInt(pthread_self()), sched_getscheduler(0))
-                    }
-                }
-            }
-            var policies: [UInt: Int32] = [:]
-            for try await (thread, policy) in group { policies[thread] = policy }
-            return policies
-        }
-        #expect(policies.count == threadCount)
-        #expect(policies.values.allSatisfy { $0 == Self.schedIdle })
-        #expect(callerPolicy == SCHED_OTHER)
-        #expect(sched_getscheduler(0) == callerPolicy)
-    }
-
     @Test func normalThreadsKeepTheCallersClassAndNiceness() async throws {
         let pool = BlockingThreadPool(name: "normal", threadCount: 1, queueLimit: 4, scheduling: .normal)
         defer { pool.shutdown() }
@@ -59,9 +33,6 @@ import Testing
         #expect(worker.0 == Self.niceness())
         #expect(worker.1 == SCHED_OTHER)
     }
-
-    /// `SCHED_IDLE` in Linux's `include/uapi/linux/sched.h` (Swift's Glibc module leaves it out).
-    private static let schedIdle: Int32 = 5
 
     /// The calling thread's nice value.
     private static func niceness() -> Int32 {
@@ -198,23 +169,6 @@ import Testing
             for try await value in group { total += value }
             #expect(total == 3)
         }
-    }
-}
-
-/// Blocks each arriving thread until a given number have arrived (a one-shot barrier).
-private final class ArrivalCounter: Sendable {
-    private let arrived = Mutex(0)
-    private let everyoneHere = DispatchSemaphore(value: 0)
-
-    func arriveAndWait(for count: Int) {
-        let isLast = arrived.withLock {
-            $0 += 1
-            return $0 == count
-        }
-        if isLast {
-            for _ in 0..<count { everyoneHere.signal() }
-        }
-        everyoneHere.wait()
     }
 }
 

@@ -58,15 +58,6 @@ package final class BlockingThreadPool: Sendable {
         /// thread gets when both want it; but it is still time-shared fairly, so an event loop
         /// that wakes may wait for part of a time slice while a hash runs on its CPU.
         case niceness(Int32)
-        /// `SCHED_IDLE`: the thread gets only CPU time no normal thread wants, and a normal thread
-        /// that wakes on its CPU preempts it (sched(7), "SCHED_IDLE"). Not free, though: the CPU
-        /// it occupies never goes idle, so the kernel does not pull threads waiting on another
-        /// CPU's queue over to it as it would to an idle CPU, and on a busy machine they wait
-        /// for the periodic balancer (Benchmarks/signin-results/RESULTS.md). On a machine busy
-        /// with other normal work it gets next to no CPU, so jobs wait (and the queue limit
-        /// answers 503) instead of slowing anything else. A preempted thread keeps what it holds;
-        /// the pool's threads hold its queue lock only to take a job.
-        case idle
     }
 
     private let workers: Workers
@@ -152,10 +143,6 @@ package final class BlockingThreadPool: Sendable {
 }
 
 extension BlockingThreadPool.SchedulingClass {
-    /// `SCHED_IDLE` from Linux's `include/uapi/linux/sched.h`; Glibc declares it only under
-    /// `_GNU_SOURCE`, which Swift's Glibc module does not define.
-    private static let schedIdle: Int32 = 5
-
     /// Puts the calling thread, and only it, in this class; errors are ignored (best effort).
     fileprivate func applyToCurrentThread() {
         switch self {
@@ -165,12 +152,6 @@ extension BlockingThreadPool.SchedulingClass {
             // `who` 0 is the calling thread alone on Linux, where each thread has its own nice
             // value (setpriority(2), NOTES).
             _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
-        case .idle:
-            // Through pthread_setschedparam rather than sched_setscheduler(0, …) so glibc's
-            // cached policy of this thread stays true; SCHED_IDLE takes priority 0.
-            var parameters = sched_param()
-            parameters.sched_priority = 0
-            _ = pthread_setschedparam(pthread_self(), Self.schedIdle, &parameters)
         }
     }
 }
