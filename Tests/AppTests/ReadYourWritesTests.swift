@@ -11,7 +11,7 @@ import Testing
 /// page after a save, asked of an instance that has not heard of the save, still shows it,
 /// because the save's answer carries the `quotebook_seen` cookie and that instance catches up
 /// first. With SQLite the cookie is neither set nor read.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct ReadYourWritesTests {
     static let databaseURL = TestBackend.databaseURLText
 

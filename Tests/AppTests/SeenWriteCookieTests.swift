@@ -9,7 +9,7 @@ import Testing
 
 /// The `quotebook_seen` cookie is believed only when this book signed it: a forged position costs
 /// nothing — no wait, no catch-up, no warning — while a signed one is still waited for.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct SeenWriteCookieTests {
     static let secret = Array("the book's secret, 32 bytes long".utf8)
     static let cookie = SeenWriteCookie(bookSecret: secret, names: AppCookies(isSecure: false))

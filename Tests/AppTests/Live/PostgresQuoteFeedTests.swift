@@ -12,7 +12,7 @@ import Testing
 @Suite(
     .enabled(
         if: TestBackend.databaseURLText != nil, Comment(rawValue: TestBackend.postgresSkipReason)),
-    .timeLimit(.minutes(1)))
+    .timeLimit(.minutes(3)))
 struct PostgresQuoteFeedTests {
     @Test func aPageOnOneInstanceIsSentASaveMadeOnAnother() async throws {
         let url = try PostgresURL(parsing: try #require(TestBackend.databaseURLText))
