@@ -38,6 +38,16 @@ package struct SocketBrowser: Sendable {
         request("POST", target, headers: Self.formHeaders, body: Self.formBody(fields, token: token))
     }
 
+    /// POSTs a `multipart/form-data` body holding the `csrf_token` of the page at `formPage` and
+    /// `file` in `field`, all at once as a browser does (no `Expect: 100-continue`).
+    package mutating func upload(
+        _ target: String, field: String, filename: String, fileType: String, file: [UInt8], formPage: String
+    ) async throws -> ClientResponse {
+        let token = try await csrfToken(from: formPage)
+        let body = MultipartBody(token: token, field: field, filename: filename, fileType: fileType, file: file)
+        return try await send("POST", target, headers: [("Content-Type", MultipartBody.contentType)], body: body.bytes)
+    }
+
     /// The `csrf_token` value in the page at `target` (fetched, keeping its cookies).
     package mutating func csrfToken(from target: String) async throws -> String {
         let page = try await get(target).text

@@ -173,14 +173,10 @@ package struct TestBrowser: Sendable {
     /// POSTs a `multipart/form-data` body with one file field and the CSRF token.
     package mutating func upload(_ target: String, field: String, filename: String, contentType: String, bytes: [UInt8]) async throws -> HTTPResponse {
         let token = try await csrfToken(from: "/")
-        let boundary = "----TestBoundary7MA4YWxkTrZu0gW"
-        var body = Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"csrf_token\"\r\n\r\n\(token)\r\n".utf8)
-        body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(field)\"; filename=\"\(filename)\"\r\n".utf8)
-        body += Array("Content-Type: \(contentType)\r\n\r\n".utf8) + bytes + Array("\r\n--\(boundary)--\r\n".utf8)
+        let body = MultipartBody(token: token, field: field, filename: filename, fileType: contentType, file: bytes)
         return await send(
             HTTPRequest(
-                method: .post, target: target,
-                headers: ["Host": "test", "Content-Type": "multipart/form-data; boundary=\(boundary)"], body: body))
+                method: .post, target: target, headers: ["Host": "test", "Content-Type": MultipartBody.contentType], body: body.bytes))
     }
 
     /// The `csrf_token` value in the page at `target`.

@@ -177,15 +177,17 @@ def png_bomb(path, side=60000, truncate_to=None):
     return {"stored": [side, side], "bytes": len(data)}
 
 
-def truncated_jpeg(path, progressive):
-    """A detailed 800 x 600 JPEG cut after half its bytes."""
+def detailed_jpeg(path, progressive=False, truncated=False):
+    """A detailed 800 x 600 JPEG (noise, a few hundred KB: large enough that the server spools
+    its upload to a file), whole or cut after half its bytes."""
     image = Image.effect_noise((800, 600), 60).convert("RGB")
     buffer = io.BytesIO()
     image.save(buffer, "JPEG", quality=90, progressive=progressive)
     data = buffer.getvalue()
+    kept = data[: len(data) // 2] if truncated else data
     with open(path, "wb") as file:
-        file.write(data[: len(data) // 2])
-    return {"stored": [800, 600], "bytes": len(data) // 2, "whole": len(data)}
+        file.write(kept)
+    return {"stored": [800, 600], "bytes": len(kept), "whole": len(data)}
 
 
 def large_jpeg(path):
@@ -251,8 +253,9 @@ def main():
             "image.tiff": plain(at("image.tiff"), (100, 100), format="TIFF"),
             "bomb.png": png_bomb(at("bomb.png")),
             "bomb-small.png": png_bomb(at("bomb-small.png"), truncate_to=4096),
-            "truncated.jpg": truncated_jpeg(at("truncated.jpg"), progressive=False),
-            "truncated-progressive.jpg": truncated_jpeg(at("truncated-progressive.jpg"), progressive=True),
+            "detailed.jpg": detailed_jpeg(at("detailed.jpg")),
+            "truncated.jpg": detailed_jpeg(at("truncated.jpg"), truncated=True),
+            "truncated-progressive.jpg": detailed_jpeg(at("truncated-progressive.jpg"), progressive=True, truncated=True),
         }
         # Photos for the app's upload tests, each a colour of its own (so its WebP is too).
         for index in range(VARIANTS):

@@ -60,6 +60,8 @@ package struct AppOptions: Sendable, Equatable {
         configuration.maxConnectionsPerClient = maxConnectionsPerClient
         configuration.maxStreams = maxStreams
         configuration.maxStreamsPerClient = maxStreamsPerClient
+        // Uploads over 64 KiB go to files in $TMPDIR as they arrive (docs/photos.md).
+        configuration.bodySpool = BodySpool(directory: FileManager.default.temporaryDirectory.path)
         return configuration
     }
 

@@ -58,13 +58,13 @@ package struct ProfileController: Sendable {
     /// the photo it replaces is deleted once nobody refers to it (``PhotoKeeper``).
     ///
     /// - Throws: ``StoreError``, or ``PhotoProcessingError`` when the server failed at it (not the upload).
-    package func changePhoto(of user: UserID, to bytes: [UInt8]?) async throws -> ProfileState {
+    package func changePhoto(of user: UserID, to upload: UploadedFile?) async throws -> ProfileState {
         guard let profile = profile(of: user) else { return .notFound }
-        guard let bytes, !bytes.isEmpty else { return .failed(profile, .noPhotoChosen) }
-        guard bytes.count <= Self.maximumPhotoBytes else { return .failed(profile, .photoTooLarge(maximumBytes: Self.maximumPhotoBytes)) }
+        guard let upload, upload.count > 0 else { return .failed(profile, .noPhotoChosen) }
+        guard upload.count <= Self.maximumPhotoBytes else { return .failed(profile, .photoTooLarge(maximumBytes: Self.maximumPhotoBytes)) }
         let made: ProcessedPhoto
         do {
-            switch try await processing.process(bytes) {
+            switch try await processing.process(upload) {
             case .success(let photo): made = photo
             case .failure(.unsupportedFormat): return .failed(profile, .unsupportedPhoto)
             case .failure(.tooLarge(let width, let height)): return .failed(profile, .photoHasTooManyPixels(width: width, height: height))
@@ -76,6 +76,13 @@ package struct ProfileController: Sendable {
         }
         let large = Self.stored(made.large), small = Self.stored(made.small)
         return answer(try await photos.setPhoto(large: large, small: small, of: user), for: user)
+    }
+
+    /// The edit page saying the photo was too large: its upload was over the server's body
+    /// limit, so it never arrived.
+    package func refuseOversizedPhoto(of user: UserID) -> ProfileState {
+        guard let profile = profile(of: user) else { return .notFound }
+        return .failed(profile, .photoTooLarge(maximumBytes: Self.maximumPhotoBytes))
     }
 
     private static func stored(_ photo: EncodedPhoto) -> StoredPhoto {

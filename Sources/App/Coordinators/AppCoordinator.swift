@@ -128,6 +128,13 @@ package final class AppCoordinator: HTTPResponder {
         return reply(context).immediateResponse
     }
 
+    /// A request whose body was over its limit takes the same path as every other: the CSRF
+    /// gate sees the refusal and answers the 413 page, or lets the upload's own flow say so
+    /// beside its field.
+    package func replyToRefusedBody(_ request: HTTPRequest) -> HTTPReply {
+        reply(to: request)
+    }
+
     /// Requests the server refused before routing (malformed, over a limit, too slow) are
     /// counted too, under `rejected`.
     package func rejected(_ rejection: HTTPRejection) {

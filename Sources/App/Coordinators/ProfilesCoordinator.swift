@@ -43,6 +43,7 @@ package struct ProfilesCoordinator: FlowCoordinator {
                 let name = form[ProfileField.displayName] ?? ""
                 return .later { [controller] in Self.finish(try await controller.changeDisplayName(of: user.id, to: name)) }
             case .updatePhoto:
+                if context.request.bodyRefusal != nil { return .now(Self.finish(controller.refuseOversizedPhoto(of: user.id))) }
                 let photo = form.file(ProfileField.photo)
                 return .later { [controller] in Self.finish(try await controller.changePhoto(of: user.id, to: photo)) }
             case .export:

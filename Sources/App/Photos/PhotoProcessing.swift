@@ -4,10 +4,11 @@ import Glibc
 package import Images
 
 /// Runs ``PhotoProcessor`` on uploads, on a ``BlockingThreadPool`` of its own (never an event
-/// loop or the cooperative pool): the upload's bytes are written to a temporary file (mode 0600)
-/// on a pool thread, processed from it, and the file is removed on every path. The pool's
-/// threads and queue bound how many photos are in memory at once (docs/photos.md, "Memory and
-/// time"); past the queue a job is refused at once (``BlockingThreadPool/Overloaded``, a 503).
+/// loop or the cooperative pool): the upload is written to a temporary file (mode 0600) on a
+/// pool thread (a spooled one is copied by the kernel), processed from it, and the file is
+/// removed on every path. The pool's threads bound how many photos are decoded at once
+/// (docs/photos.md, "Memory and time"); a queued job holds only a reference to its upload.
+/// Past the queue a job is refused at once (``BlockingThreadPool/Overloaded``, a 503).
 package struct PhotoProcessing: Sendable {
     private let pool: BlockingThreadPool
     private let processor: Result<PhotoProcessor, PhotoProcessingError>
@@ -15,7 +16,7 @@ package struct PhotoProcessing: Sendable {
 
     /// `threadCount` photos processed at once, `queueLimit` more waiting; temporary files in
     /// `directory` (the system's temporary directory by default).
-    package init(threadCount: Int = 2, queueLimit: Int = 8, directory: URL = FileManager.default.temporaryDirectory) {
+    package init(threadCount: Int = 2, queueLimit: Int = 32, directory: URL = FileManager.default.temporaryDirectory) {
         pool = BlockingThreadPool(name: "photo", threadCount: threadCount, queueLimit: queueLimit)
         processor = Result { () throws(PhotoProcessingError) in try PhotoProcessor() }
         self.directory = directory
@@ -24,7 +25,7 @@ package struct PhotoProcessing: Sendable {
     /// The two squares made from `upload`, or why none were.
     ///
     /// - Throws: ``BlockingThreadPool/Overloaded`` when the pool's queue is full.
-    package func process(_ upload: [UInt8]) async throws(BlockingThreadPool.Overloaded) -> Result<ProcessedPhoto, PhotoProcessingError> {
+    package func process(_ upload: UploadedFile) async throws(BlockingThreadPool.Overloaded) -> Result<ProcessedPhoto, PhotoProcessingError> {
         let (processor, directory) = (self.processor, self.directory)
         return try await pool.run {
             Result { () throws(PhotoProcessingError) in
@@ -37,21 +38,16 @@ package struct PhotoProcessing: Sendable {
         }
     }
 
-    /// Writes `bytes` to a new file at `path`, readable by this user alone.
-    private static func write(_ bytes: [UInt8], to path: String) throws(PhotoProcessingError) {
+    /// Writes `upload` to a new file at `path`, readable by this user alone.
+    private static func write(_ upload: UploadedFile, to path: String) throws(PhotoProcessingError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .unreadableFile(operation: "create", errno: errno) }
         defer { close(descriptor) }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, bytes.count - written) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                let failure = errno
-                unlink(path)
-                throw .unreadableFile(operation: "write", errno: failure)
-            }
-            written += count
+        do {
+            try upload.write(to: descriptor)
+        } catch {
+            unlink(path)
+            throw .unreadableFile(operation: "write", errno: error.errno)
         }
     }
 }

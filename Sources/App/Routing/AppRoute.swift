@@ -76,6 +76,13 @@ package enum AppRoute: Hashable, Sendable {
         return false
     }
 
+    /// Its form sends a file, and its flow itself says beside the field when the body was too
+    /// large for the server to read (every other route answers the generic 413 page).
+    package var takesUploads: Bool {
+        if case .profiles(.updatePhoto) = self { return true }
+        return false
+    }
+
     /// Whether sign-in may lead here afterwards: a page someone can be sent to after the sign-in
     /// page interrupted them, not a file, a stream, an action or a page for the signed-out.
     var isReturnDestination: Bool {

@@ -12,6 +12,8 @@ package enum ErrorView {
         case methodNotAllowed([HTTPMethod])
         /// Refused: a form without the right CSRF token, or something not theirs to change.
         case forbidden(String)
+        /// The request's body was over `limit` bytes, so it was not read and nothing changed.
+        case contentTooLarge(limit: Int)
         /// Too busy to do it now (the password-hashing queue is full); try again shortly.
         case busy
         /// The database cannot be reached just now (restarting, connection lost); try again in
@@ -55,6 +57,11 @@ package enum ErrorView {
             )
         case .forbidden(let message):
             page(.forbidden, "Not allowed", message)
+        case .contentTooLarge(let limit):
+            page(
+                .contentTooLarge, "Too much to send",
+                "That was more than the \(Self.size(limit)) this form takes, so nothing was changed. Please go back and send less."
+            )
         case .busy:
             page(
                 .serviceUnavailable, "Too busy right now", "Please try again in a few seconds.",
@@ -72,6 +79,11 @@ package enum ErrorView {
                 "That is our fault, not yours. Please try again in a moment.", details: details
             )
         }
+    }
+
+    /// `bytes` as a person reads a size: whole MiB, else KiB.
+    private static func size(_ bytes: Int) -> String {
+        bytes >= 1_048_576 ? "\(bytes / 1_048_576) MiB" : "\(max(1, bytes / 1024)) KiB"
     }
 
     private static func page(

@@ -77,12 +77,17 @@ extension HTTPConnectionMachine {
         return advance(now: now)
     }
 
+    /// The body goes to `file` as it arrives instead of memory; otherwise as ``bodyGranted(now:)``.
+    mutating func spoolBody(into file: SpooledBody, now: UInt64) -> Action {
+        guard phase == .waitingForBudget else { return .none }
+        parser.spool = file
+        return bodyGranted(now: now)
+    }
+
     /// Answers a ``Action/reject(_:)``: a short text/plain response, then close. These requests
     /// were never valid HTTP, so the application does not see them.
     mutating func reject(_ rejection: HTTPRejection, dateField: [UInt8], now: UInt64) -> Action {
-        var response = HTTPResponse.text(
-            "\(rejection.status.code) \(rejection.status.reason): \(rejection.reason)\n", status: rejection.status)
-        if rejection.status == .serviceUnavailable { response.headers.add(name: "Retry-After", value: "1") }
+        let response = HTTPResponse.rejection(rejection)
         let bodyBytes = HTTPResponseEncoder.encode(
             response, context: .init(isHead: false, version: .http1_1, keepAlive: false),
             dateField: dateField, into: &output)

@@ -28,7 +28,7 @@ extension HTTPConnectionMachine {
         }
         let record = AccessRecord(
             method: exchange.method.rawValue, path: exchange.path, status: code, bodyBytes: bodyBytes,
-            started: exchange.started)
+            started: exchange.started, rejection: exchange.refusal)
         endExchange(closing: closes, now: now)
         return .send(record)
     }

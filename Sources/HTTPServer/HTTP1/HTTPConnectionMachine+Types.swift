@@ -144,5 +144,7 @@ extension HTTPConnectionMachine {
         var started: UInt64
         var streamedBytes = 0
         var isChunked = false
+        /// Why the request's body was not read, for the access line.
+        var refusal: HTTPRejection?
     }
 }

@@ -39,6 +39,9 @@ struct HTTPConnectionMachine {
 
     /// The client has shut down its sending side: answer what was received, then close.
     var peerClosed = false
+    /// The request's body was refused (over its limit): whatever more arrives is part of it and
+    /// is dropped as it comes, so the client can finish sending and read the answer.
+    var discardsInput = false
     var isShuttingDown = false
     /// When the current phase's clock started: idle since, head's first byte, last body bytes,
     /// linger start.
@@ -115,6 +118,7 @@ struct HTTPConnectionMachine {
 
     /// Bytes arrived from the client.
     mutating func received(_ bytes: UnsafeRawBufferPointer, now: UInt64) -> Action {
+        if discardsInput { return .none }
         switch phase {
         case .closing, .lingering, .closed:
             return .none  // nothing more will be answered: dropped
@@ -224,11 +228,20 @@ struct HTTPConnectionMachine {
                 case .chunked, .none: return .reserveBody(parser.bodyLimit)
                 }
             case .request(let request):
+                if request.bodyRefusal != nil {
+                    discardsInput = true
+                    input = []
+                    inputStart = 0
+                }
                 compactInput()
                 bodyHead = nil
                 exchange = Exchange(
                     method: request.method, path: request.path, version: request.version,
-                    keepAlive: !request.wantsClose && !isShuttingDown, started: now)
+                    // After a refused body the parser cannot find the next request: close.
+                    keepAlive: !request.wantsClose && !isShuttingDown && request.bodyRefusal == nil, started: now)
+                if case .tooLarge(let limit) = request.bodyRefusal {
+                    exchange?.refusal = HTTPRejection(.contentTooLarge, "body over \(limit) bytes")
+                }
                 phase = .responding
                 return .dispatch(request)
             case .reject(let rejection):

@@ -27,9 +27,7 @@ extension HTTPRequestParser {
             state = .trailers
             return nil
         }
-        guard size <= bodyLimit - body.count else {
-            return .reject(HTTPRejection(.contentTooLarge, "body over \(bodyLimit) bytes"))
-        }
+        guard size <= bodyLimit - bodyCount else { return refuseBody() }
         remaining = size
         state = .chunkData
         return nil

@@ -166,7 +166,7 @@ extension HTTPRequestParser {
         }
         bodyLimit = limits.bodyLimit(contentType: headers["Content-Type"])
         if case .length(let length) = framing, length > bodyLimit {
-            return .reject(HTTPRejection(.contentTooLarge, "body over \(bodyLimit) bytes"))
+            return refuseBody()
         }
         var expectsContinue = false
         if let expectation, version == .http1_1 {

@@ -17,7 +17,8 @@ package struct HTTPRequestParser: Sendable {
         case needMoreData
         /// The header section is complete and valid; the body (if any) follows.
         case head(HTTPRequestHead)
-        /// A whole request, body included.
+        /// A whole request, body included; or, when its body is over the limit, the head alone
+        /// with ``HTTPRequest/bodyRefusal`` set, after which the parser stays failed (413).
         case request(HTTPRequest)
         /// The request is invalid; answer `rejection.status` and close.
         case reject(HTTPRejection)
@@ -57,6 +58,8 @@ package struct HTTPRequestParser: Sendable {
     var expectation: [UInt8]?
     var framing = HTTPBodyFraming.none
     var body: [UInt8] = []
+    /// Where the body goes instead of ``body`` when the connection spools it to a file.
+    var spool: SpooledBody?
     var bodyLimit = 0
     /// Bytes left in a `Content-Length` body or in the current chunk.
     var remaining = 0
@@ -110,7 +113,7 @@ package struct HTTPRequestParser: Sendable {
                     remaining = length
                     // Exactly what the framing says (the limit was checked): no doubling, and
                     // the size the loop's body budget reserved.
-                    body.reserveCapacity(length)
+                    if spool == nil { body.reserveCapacity(length) }
                     state = .lengthBody
                 case .chunked:
                     state = .chunkSize
@@ -119,7 +122,14 @@ package struct HTTPRequestParser: Sendable {
                 let available = bytes.count - offset
                 let take = min(available, remaining)
                 if take > 0 {
-                    body.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[offset..<offset + take]))
+                    let taken = UnsafeBufferPointer(rebasing: bytes[offset..<offset + take])
+                    if let spool {
+                        guard spool.append(UnsafeRawBufferPointer(taken)) else {
+                            return (.reject(fail(HTTPRejection(.serviceUnavailable, "no room to keep the body"))), offset)
+                        }
+                    } else {
+                        body.append(contentsOf: taken)
+                    }
                     offset += take
                     remaining -= take
                 }
@@ -203,10 +213,25 @@ package struct HTTPRequestParser: Sendable {
 
     /// The complete request, with the parser reset for the next one.
     mutating func finish() -> HTTPRequest {
-        let request = HTTPRequest(method: method, target: target, version: version, headers: headers, body: body)
+        var request = HTTPRequest(method: method, target: target, version: version, headers: headers, body: body)
+        request.spooledBody = spool
         resetMessage()
         return request
     }
+
+    /// The request so far without its body, which is over ``bodyLimit``: handed on with
+    /// ``HTTPRequest/bodyRefusal`` so that the responder's page says so; the parser stays failed.
+    mutating func refuseBody() -> Event {
+        var request = HTTPRequest(method: method, target: target, version: version, headers: headers)
+        request.bodyRefusal = .tooLarge(limit: bodyLimit)
+        _ = fail(HTTPRejection(.contentTooLarge, "body over \(bodyLimit) bytes"))
+        body = []
+        spool = nil
+        return .request(request)
+    }
+
+    /// Bytes of the current body received so far, in memory or spooled.
+    var bodyCount: Int { spool?.count ?? body.count }
 
     mutating func resetMessage() {
         state = .requestLine
@@ -220,6 +245,7 @@ package struct HTTPRequestParser: Sendable {
         expectation = nil
         framing = .none
         body = []
+        spool = nil
         remaining = 0
         trailerBytes = 0
     }

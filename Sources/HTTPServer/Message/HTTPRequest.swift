@@ -9,7 +9,14 @@ package struct HTTPRequest: Sendable {
     package var query: String?
     package var version: HTTPVersion
     package var headers: HTTPHeaders
+    /// The body, when it is in memory; empty when there is none, when it is in ``spooledBody``,
+    /// or when the server refused it (``bodyRefusal``).
     package var body: [UInt8]
+    /// The body, when the server wrote it to a file as it arrived (a large upload).
+    package var spooledBody: SpooledBody?
+    /// Why the server did not read the body, when it refused it: the responder answers without
+    /// it (a page saying so), and the connection closes after the answer.
+    package var bodyRefusal: HTTPBodyRefusal?
     /// Who is asking: the connection's peer, or, from a peer in
     /// ``HTTPServerConfiguration/trustedProxies``, the client it forwarded for. Set by the server
     /// before the responder sees the request; nil when the kernel could not say (and in requests
@@ -91,4 +98,11 @@ extension Substring {
         while let last = result.last, last == " " || last == "\t" { result.removeLast() }
         return result
     }
+}
+
+/// Why the server did not read a request's body, which it hands to the responder with the head
+/// alone so that the answer is the application's page rather than the server's bare text.
+package enum HTTPBodyRefusal: Sendable, Equatable {
+    /// The body is over `limit` bytes, the limit for its `Content-Type` (``HTTPLimits``): 413.
+    case tooLarge(limit: Int)
 }

@@ -27,6 +27,12 @@ package protocol HTTPResponder: Sendable {
     /// never block. The default answers nil.
     func respondBeforeBody(to request: HTTPRequest) -> HTTPResponse?
 
+    /// The answer to a request whose body the server refused to read (``HTTPRequest/bodyRefusal``:
+    /// over its limit), from the head alone; whatever of the body arrives is dropped and the
+    /// connection closes after the answer, lingering so the client can read it. Asked on an
+    /// event-loop thread, like ``reply(to:)``. The default is the server's own short text 413.
+    func replyToRefusedBody(_ request: HTTPRequest) -> HTTPReply
+
     /// The server answered a request with `rejection` itself, before (or instead of) calling
     /// ``reply(to:)``: it was malformed, over a limit or too slow. Called on an event-loop
     /// thread, so it must be quick and never block; the default does nothing.
@@ -69,4 +75,12 @@ extension HTTPResponder {
     package func respondBeforeBody(to request: HTTPRequest) -> HTTPResponse? { nil }
 
     package func rejected(_ rejection: HTTPRejection) {}
+
+    /// The text 413 of a rejection (``HTTPResponse/rejection(_:)``).
+    package func replyToRefusedBody(_ request: HTTPRequest) -> HTTPReply {
+        switch request.bodyRefusal {
+        case .tooLarge(let limit)?: .now(.rejection(HTTPRejection(.contentTooLarge, "body over \(limit) bytes")))
+        case nil: reply(to: request)
+        }
+    }
 }

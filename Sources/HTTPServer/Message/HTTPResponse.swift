@@ -26,6 +26,14 @@ package struct HTTPResponse: Sendable {
         HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array(text.utf8))
     }
 
+    /// The server's own short answer to a request it refused: `code reason: why` as text, with
+    /// `Retry-After` on a 503.
+    package static func rejection(_ rejection: HTTPRejection) -> HTTPResponse {
+        var response = text("\(rejection.status.code) \(rejection.status.reason): \(rejection.reason)\n", status: rejection.status)
+        if rejection.status == .serviceUnavailable { response.headers.add(name: "Retry-After", value: "1") }
+        return response
+    }
+
     /// A 303 See Other to `location` (Post/Redirect/Get).
     package static func seeOther(_ location: String) -> HTTPResponse {
         HTTPResponse(status: .seeOther, headers: ["Location": location])

@@ -13,7 +13,11 @@ extension MultipartForm {
     ///
     /// `--boundary` followed by anything but `--` or padding and CRLF is not a delimiter line,
     /// so it stays data; a body without a close delimiter is malformed.
-    static func parseParts(_ body: UnsafeBufferPointer<UInt8>, boundary: [UInt8]) throws(MultipartError) -> [Part] {
+    /// The data of a part larger than `leavingInPlaceOver` bytes is not copied: the part names
+    /// where it is (``Part/spooledData``).
+    static func parseParts(
+        _ body: UnsafeBufferPointer<UInt8>, boundary: [UInt8], leavingInPlaceOver inPlace: Int = .max
+    ) throws(MultipartError) -> [Part] {
         let searcher = DelimiterSearcher(pattern: [ASCII.cr, ASCII.lf, UInt8(ascii: "-"), UInt8(ascii: "-")] + boundary)
         // The delimiter pattern starts with CRLF; the first delimiter may start the body without one.
         let dashBoundaryLength = boundary.count + 2
@@ -34,7 +38,9 @@ extension MultipartForm {
                 throw .malformed(reason: "no close delimiter")
             }
             guard parts.count < partLimit else { throw .tooManyParts }
-            parts.append(try parsePart(UnsafeBufferPointer(rebasing: body[partStart..<next.start])))
+            var part = try parsePart(UnsafeBufferPointer(rebasing: body[partStart..<next.start]), copyingAtMost: inPlace)
+            if let data = part.spooledData { part.spooledData = partStart + data.lowerBound..<partStart + data.upperBound }
+            parts.append(part)
             kind = next.kind
         }
         return parts
@@ -66,7 +72,7 @@ extension MultipartForm {
     /// One body part: header lines up to a blank line (or to the end: a part may have no data),
     /// then data. Field lines follow RFC 9112 §5 as in the request parser: CRLF endings, no
     /// obs-fold, no whitespace before the colon, no controls in values.
-    private static func parsePart(_ content: UnsafeBufferPointer<UInt8>) throws(MultipartError) -> Part {
+    private static func parsePart(_ content: UnsafeBufferPointer<UInt8>, copyingAtMost inPlace: Int) throws(MultipartError) -> Part {
         var headers = HTTPHeaders()
         var headerBytes = 0
         var lineStart = 0
@@ -108,9 +114,13 @@ extension MultipartForm {
         }
         let contentTypes = headers.values(for: "Content-Type")
         guard contentTypes.count <= 1 else { throw .malformed(reason: "repeated part Content-Type") }
-        return Part(
-            name: name, filename: disposition["filename"], contentType: contentTypes.first, headers: headers,
-            body: Array(UnsafeBufferPointer(rebasing: content[dataStart...])))
+        var part = Part(name: name, filename: disposition["filename"], contentType: contentTypes.first, headers: headers, body: [])
+        if content.count - dataStart > inPlace {
+            part.spooledData = dataStart..<content.count
+        } else {
+            part.body = Array(UnsafeBufferPointer(rebasing: content[dataStart...]))
+        }
+        return part
     }
 
     /// `field-name ":" OWS field-value OWS` with a token name and no controls in the value.

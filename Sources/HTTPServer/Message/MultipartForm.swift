@@ -20,8 +20,12 @@ package struct MultipartForm: Sendable {
         package var contentType: String?
         /// All header fields of the part, in order.
         package var headers: HTTPHeaders
-        /// The data between the blank line after the headers and the next delimiter.
+        /// The data between the blank line after the headers and the next delimiter; empty when
+        /// it was left in the spooled body (``spooledData``).
         package var body: [UInt8]
+        /// Where the data is in the request's ``SpooledBody``, when it was large and left there
+        /// rather than copied into memory; nil when it is in ``body``.
+        package var spooledData: Range<Int>?
 
         package init(name: String, filename: String? = nil, contentType: String? = nil, headers: HTTPHeaders, body: [UInt8]) {
             self.name = name
@@ -52,6 +56,15 @@ package struct MultipartForm: Sendable {
         let boundary = try Self.boundary(ofContentType: contentType)
         parts = try body.withUnsafeBufferPointer { buffer throws(MultipartError) in
             try Self.parseParts(buffer, boundary: boundary)
+        }
+    }
+
+    /// Parses a body the server spooled to a file, described by `contentType`, from a read-only
+    /// mapping of the file: parts over `inPlace` bytes stay in the file (``Part/spooledData``).
+    package init(spooled body: SpooledBody, contentType: String, leavingInPlaceOver inPlace: Int) throws(MultipartError) {
+        let boundary = try Self.boundary(ofContentType: contentType)
+        parts = try body.withMappedBytes { buffer throws(MultipartError) in
+            try Self.parseParts(buffer, boundary: boundary, leavingInPlaceOver: inPlace)
         }
     }
 

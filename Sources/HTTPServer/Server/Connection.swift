@@ -26,7 +26,9 @@ final class Connection {
     var reservedBody = 0
     /// Bytes it asked for and waits for (queued in the loop's budget waiters).
     var awaitedBody = 0
-    /// The client (an IPv6 one by its /64) under which ``reservedBody`` is counted.
+    /// Bytes of the loop's spool budget its current request's body holds on disk.
+    var reservedSpool = 0
+    /// The client (an IPv6 one by its /64) under which ``reservedBody`` or ``reservedSpool`` is counted.
     var budgetClient: IPAddress?
     /// The other end's address, as `accept` reported it (nil if it did not).
     let peer: IPAddress?

@@ -1,3 +1,6 @@
+import Glibc
+import Logging
+
 /// The loop's body budget: request bodies are buffered whole before the responder sees them,
 /// so the bytes they may hold at once are bounded. Each body reserves its declared size
 /// (`Content-Length`, or the body limit when chunked) before any of it is parsed, and gives it
@@ -26,6 +29,11 @@ extension EventLoop {
         if let response = responder.respondBeforeBody(to: request) {
             return connection.machine.answerBeforeBody(response, dateField: currentDateField(), now: now)
         }
+        if let spool = configuration.bodySpool, bytes > spool.threshold,
+            head.headers["Content-Type"]?.lowercased().hasPrefix("multipart/form-data") == true
+        {
+            return spoolBody(bytes, for: connection, in: spool.directory)
+        }
         return reserveBody(bytes, for: connection)
     }
 
@@ -43,8 +51,33 @@ extension EventLoop {
         return .none
     }
 
+    /// Reserves `bytes` of the spool budget for the connection's body and has it written to a
+    /// new file as it arrives; 503 at once when the budget or the client's share of it is
+    /// spent, or no file can be made.
+    func spoolBody(_ bytes: Int, for connection: Connection, in directory: String) -> HTTPConnectionMachine.Action {
+        let client = connection.client?.subscriberPrefix
+        guard bytes <= spoolLeft, spoolHeld[client, default: 0] + bytes <= spoolPerClient else {
+            return .reject(HTTPRejection(.serviceUnavailable, "no room for the body now"))
+        }
+        guard let file = SpooledBody(directory: directory) else {
+            logger.warning("cannot make a file for a request body in \(directory): errno \(errno)")
+            return .reject(HTTPRejection(.serviceUnavailable, "no room for the body now"))
+        }
+        spoolLeft -= bytes
+        spoolHeld[client, default: 0] += bytes
+        connection.reservedSpool = bytes
+        connection.budgetClient = client
+        return connection.machine.spoolBody(into: file, now: now)
+    }
+
     /// Gives back what the connection's body held (or stops it waiting).
     func releaseBody(of connection: Connection) {
+        if connection.reservedSpool > 0 {
+            spoolLeft += connection.reservedSpool
+            let held = spoolHeld[connection.budgetClient, default: 0] - connection.reservedSpool
+            spoolHeld[connection.budgetClient] = held > 0 ? held : nil
+            connection.reservedSpool = 0
+        }
         connection.awaitedBody = 0  // its place in the queue is skipped
         guard connection.reservedBody > 0 else { return }
         bodyBudgetLeft += connection.reservedBody

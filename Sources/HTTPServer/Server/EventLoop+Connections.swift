@@ -82,7 +82,7 @@ extension EventLoop {
             return answer(connection, with: HTTPResponse(status: .ok, headers: ["Allow": Self.serverWideAllow]))
         }
         let work: @Sendable () async -> HTTPResponse
-        switch responder.reply(to: request) {
+        switch request.bodyRefusal == nil ? responder.reply(to: request) : responder.replyToRefusedBody(request) {
         case .now(let response): return answer(connection, with: response)
         case .later(let later): work = later
         }

@@ -41,6 +41,9 @@ package struct HTTPServerConfiguration: Sendable {
     /// a quarter of the loop's budget, and at least the largest body limit. Bodies of a client
     /// over its share wait while other clients' bodies go ahead of them.
     package var bodyBudgetPerClient: Int?
+    /// Where large uploads are written as they arrive instead of being held in memory; nil
+    /// (the default): every body is held in memory, within ``bodyMemoryBudget``.
+    package var bodySpool: BodySpool?
     /// Peers whose `X-Forwarded-For` names the client in the access log (a load balancer in
     /// front); from anyone else the header is ignored. Empty by default.
     package var trustedProxies = TrustedProxies()

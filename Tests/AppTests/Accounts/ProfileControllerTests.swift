@@ -101,7 +101,7 @@ import Testing
     @Test func aPhotoIsStoredAsTwoWebPSquaresByHashAndTheJournalRecordsOnlyTheirHashes() async throws {
         let (controller, store, _, storage) = try make([AccountFixtures.signUp("ada")])
         let upload = try await TestPhotos.file("oriented.jpg")
-        #expect(try await controller.changePhoto(of: UserID(1), to: upload) == .updated(AccountFixtures.ada))
+        #expect(try await controller.changePhoto(of: UserID(1), to: UploadedFile(bytes: upload)) == .updated(AccountFixtures.ada))
         let reference = try #require(store.state.users[UserID(1)]?.photo)
         #expect(reference.mediaType == "image/webp")
         let small = try #require(reference.small)
@@ -126,7 +126,7 @@ import Testing
     ])
     func uploadsThatAreNotPhotosFailWithAReason(_ name: String, failure: ProfileFailure) async throws {
         let (controller, store, _, storage) = try make([AccountFixtures.signUp("ada")])
-        guard case .failed(_, let got) = try await controller.changePhoto(of: UserID(1), to: try await TestPhotos.file(name)) else {
+        guard case .failed(_, let got) = try await controller.changePhoto(of: UserID(1), to: UploadedFile(bytes: try await TestPhotos.file(name))) else {
             Issue.record("\(name) accepted")
             return
         }
@@ -138,7 +138,7 @@ import Testing
     @Test func photosThatAreTooLargeOrMissingFailWithAReason() async throws {
         let (controller, store, _, storage) = try make([AccountFixtures.signUp("ada")])
         let huge = try await TestPhotos.png(0) + [UInt8](repeating: 0, count: ProfileController.maximumPhotoBytes)
-        guard case .failed(_, .photoTooLarge) = try await controller.changePhoto(of: UserID(1), to: huge) else {
+        guard case .failed(_, .photoTooLarge) = try await controller.changePhoto(of: UserID(1), to: UploadedFile(bytes: huge)) else {
             Issue.record("huge accepted")
             return
         }
@@ -152,7 +152,7 @@ import Testing
 
     @Test func removingThePhotoLeavesNone() async throws {
         let (controller, store, _, storage) = try make([AccountFixtures.signUp("ada")])
-        _ = try await controller.changePhoto(of: UserID(1), to: try await TestPhotos.png(1))
+        _ = try await controller.changePhoto(of: UserID(1), to: UploadedFile(bytes: try await TestPhotos.png(1)))
         #expect(await storage.photos.count == 2)
         #expect(try await controller.removePhoto(of: UserID(1)) == .updated(AccountFixtures.ada))
         #expect(store.state.users[UserID(1)]?.photo == nil)

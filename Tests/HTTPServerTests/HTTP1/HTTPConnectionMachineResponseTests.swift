@@ -179,9 +179,6 @@ import Testing
         Refusal(name: "bare LF", bytes: "GET / HTTP/1.1\n", statusLine: "HTTP/1.1 400 Bad Request"),
         Refusal(name: "missing Host", bytes: Wire.message("GET / HTTP/1.1", []), statusLine: "HTTP/1.1 400 Bad Request"),
         Refusal(
-            name: "Content-Length over the body limit", bytes: Wire.postHead("/upload", length: 2000),
-            statusLine: "HTTP/1.1 413 Content Too Large"),
-        Refusal(
             name: "unknown version", bytes: Wire.message("GET / HTTP/2.0", ["Host: x"]),
             statusLine: "HTTP/1.1 505 HTTP Version Not Supported"),
         Refusal(
@@ -205,6 +202,28 @@ import Testing
         #expect(driver.written.contains(Self.closeField))
         #expect(!driver.written.contains("Retry-After"))
         #expect(driver.received(Wire.get("/"), at: Self.t0) == .none)  // dropped
+        #expect(driver.endOfInput(at: Self.t0) == .close(.lingerEnded))
+    }
+
+    /// A body over its limit is refused, not the request: the responder answers from the head
+    /// (``HTTPRequest/bodyRefusal``), what follows of the body is dropped as it comes, and the
+    /// connection lingers after the answer so the client that kept sending can read it.
+    @Test func aBodyOverTheLimitIsRefusedAndTheHeadAnsweredThenTheConnectionLingers() throws {
+        var limits = HTTPLimits()
+        limits.formBody = 1000
+        var driver = MachineDriver(rules: .testing(limits: limits), now: Self.t0)
+        #expect(driver.received(Wire.postHead("/upload", length: 2000), at: Self.t0) == .dispatch("POST /upload"))
+        let request = try #require(driver.requests.last)
+        #expect(request.bodyRefusal == .tooLarge(limit: 1000))
+        #expect(request.body.isEmpty && request.spooledBody == nil)
+        #expect(driver.received(String(repeating: "x", count: 1500) + Wire.get("/"), at: Self.t0) == .none)  // dropped
+        #expect(driver.respond(.text("too large", status: .contentTooLarge), at: Self.t0) == .send(413))
+        #expect(driver.phase == .closing)
+        #expect(driver.flush(at: Self.t0) == .halfClose)
+        #expect(driver.phase == .lingering)
+        #expect(driver.statusLines == ["HTTP/1.1 413 Content Too Large"])
+        #expect(driver.written.contains(Self.closeField))
+        #expect(driver.received("more of the body", at: Self.t0) == .none)
         #expect(driver.endOfInput(at: Self.t0) == .close(.lingerEnded))
     }
 

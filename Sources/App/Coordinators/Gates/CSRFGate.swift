@@ -16,6 +16,11 @@ struct CSRFGate: Sendable {
     func check(_ route: AppRoute, _ context: RequestContext) -> Navigation? {
         guard route.method == .post else { return nil }
         guard let binding = binding(of: context) else { return Self.expired }
+        if case .tooLarge(let limit) = context.request.bodyRefusal {
+            // No form arrived to check a token in, and nothing is changed: the upload's own flow
+            // says so beside its field, any other route with the 413 page.
+            return route.takesUploads ? nil : .present(ErrorView.page(for: .contentTooLarge(limit: limit)))
+        }
         guard let form = SubmittedForm(context.request) else {
             return .present(ErrorView.page(for: .badRequest("The form arrived incomplete. Please go back and try again.")))
         }
