@@ -18,6 +18,8 @@ struct PersonPhoto: Sendable, TemplateValueConvertible {
     static let profileSize = 96
     /// The photo beside a quote its person added: 48 px, the 96 px file on a 2× screen.
     static let besideQuoteSize = 48
+    /// The photo before its person's name in a line of text (who added a quote): a line high.
+    static let besideNameSize = 28
 
     init?(of user: User, alt: String, size: Int = profileSize) {
         guard let urls = PhotoVersion.urls(of: user) else { return nil }
@@ -27,11 +29,13 @@ struct PersonPhoto: Sendable, TemplateValueConvertible {
         self.size = size
     }
 
-    /// The photo of who added a quote, beside the quote; nil when they have none. Beside their
-    /// name (`isNamed`) its text is empty, as a picture the text next to it already says (WCAG
-    /// technique H2); in a list it says who added the quote.
+    /// The photo of who added a quote, beside the quote; nil when they have none. Before their
+    /// name (`isNamed`), a line high, its text is empty, as a picture the text next to it already
+    /// says (WCAG technique H2); in a list it says who added the quote.
     static func beside(quoteAddedBy adder: User, isNamed: Bool) -> PersonPhoto? {
-        PersonPhoto(of: adder, alt: isNamed ? "" : "Added by \(adder.displayName)", size: besideQuoteSize)
+        isNamed
+            ? PersonPhoto(of: adder, alt: "", size: besideNameSize)
+            : PersonPhoto(of: adder, alt: "Added by \(adder.displayName)", size: besideQuoteSize)
     }
 
     var templateValue: TemplateValue {
