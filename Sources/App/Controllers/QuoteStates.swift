@@ -1,9 +1,22 @@
 package import Store
 
+/// A quote as the home page and the lists show it, with the account that added it as the
+/// state holds it (nil for the seed, added by no one, and for a deleted account): their photo
+/// goes beside the quote. Read from the state with the quote, never from storage.
+package struct ListedQuote: Sendable, Equatable {
+    package var quote: Quote
+    package var adder: User?
+
+    package init(_ quote: Quote, addedBy adder: User? = nil) {
+        self.quote = quote
+        self.adder = adder
+    }
+}
+
 /// What the home page shows.
 package enum HomeState: Sendable, Equatable {
     /// `favourite` is nil only when the book is empty.
-    case showing(favourite: Quote?, recent: [Quote])
+    case showing(favourite: ListedQuote?, recent: [ListedQuote])
 }
 
 /// What a quote's page shows.
@@ -18,7 +31,7 @@ package enum QuoteState: Sendable, Equatable {
 package enum QuoteListState: Sendable, Equatable {
     /// Quotes of page `page` (1-based) of `pageCount`, newest first; `search` is nil for the
     /// whole book. A search that matched nothing is page 1 of 1, empty.
-    case showing([Quote], page: Int, pageCount: Int, search: QuoteSearch?)
+    case showing([ListedQuote], page: Int, pageCount: Int, search: QuoteSearch?)
     /// The page asked for does not exist (out of range, or not a number); `search` as above.
     case noSuchPage(pageCount: Int, search: QuoteSearch?)
 }

@@ -17,7 +17,13 @@ package struct PhotoProcessing: Sendable {
     /// `threadCount` photos processed at once, `queueLimit` more waiting; temporary files in
     /// `directory` (the system's temporary directory by default).
     package init(threadCount: Int = 2, queueLimit: Int = 32, directory: URL = FileManager.default.temporaryDirectory) {
-        pool = BlockingThreadPool(name: "photo", threadCount: threadCount, queueLimit: queueLimit)
+        self.init(pool: BlockingThreadPool(name: "photo", threadCount: threadCount, queueLimit: queueLimit), directory: directory)
+    }
+
+    /// Photos processed on `pool`, which the caller made and may also give other jobs: those
+    /// take its threads and its queue's places as photos do (a test holds them to see the 503).
+    package init(pool: BlockingThreadPool, directory: URL = FileManager.default.temporaryDirectory) {
+        self.pool = pool
         processor = Result { () throws(PhotoProcessingError) in try PhotoProcessor() }
         self.directory = directory
     }

@@ -25,7 +25,7 @@ package enum HomeView {
     }
 
     /// Everything the page shows but the visitor's own values (``Page/sharedKey``).
-    static func sharedKey(favourite: Quote?, recent: [Quote]) -> PageContentKey {
+    static func sharedKey(favourite: ListedQuote?, recent: [ListedQuote]) -> PageContentKey {
         var key = PageContentKey()
         key.numbers.reserveCapacity(2 + 3 * (recent.count + 1))
         key.append(favourite)
@@ -37,7 +37,7 @@ package enum HomeView {
         switch state {
         case let .showing(favourite, recent):
             Page(
-                template: .home, context: Context(favourite: favourite.map { QuoteCard($0) }, recent: recent.map { QuoteCard($0) }),
+                template: .home, context: Context(favourite: favourite.map(QuoteCard.init), recent: recent.map(QuoteCard.init)),
                 sharedKey: sharedKey(favourite: favourite, recent: recent))
         }
     }

@@ -124,29 +124,51 @@ final class PageSkeletons: Sendable {
     }
 }
 
-extension PageContentKey {
+/// Something a page shows, written into its ``PageContentKey``: a quote, a listed quote.
+protocol PageContentKeyPart {
+    func append(to key: inout PageContentKey)
+}
+
+extension Quote: PageContentKeyPart {
     /// A quote as cards show it: its id and version name its text, author and dates; who added
     /// it is added too, since "a former member" and "no one" do not change its version.
-    mutating func append(_ quote: Quote) {
-        numbers.append(quote.id.rawValue)
-        numbers.append(quote.version)
-        numbers.append(quote.addedBy?.rawValue ?? -1)
+    func append(to key: inout PageContentKey) {
+        key.numbers.append(id.rawValue)
+        key.numbers.append(version)
+        key.numbers.append(addedBy?.rawValue ?? -1)
+    }
+}
+
+extension ListedQuote: PageContentKeyPart {
+    /// A quote as lists show it: the quote, and beside it the photo of who added it (its
+    /// addresses carry its hashes; its text, their name), or a marker for none. Who added a
+    /// quote without a photo changes nothing a list shows, so costs one number.
+    func append(to key: inout PageContentKey) {
+        quote.append(to: &key)
+        if let adder, adder.photo != nil { key.append(adder) } else { key.numbers.append(0) }
+    }
+}
+
+extension PageContentKey {
+    /// One part.
+    mutating func append(_ part: some PageContentKeyPart) {
+        part.append(to: &self)
     }
 
-    /// A quote, or a marker for none.
-    mutating func append(_ quote: Quote?) {
-        if let quote {
+    /// A part, or a marker for none.
+    mutating func append(_ part: (some PageContentKeyPart)?) {
+        if let part {
             numbers.append(1)
-            append(quote)
+            part.append(to: &self)
         } else {
             numbers.append(0)
         }
     }
 
-    /// Quotes, after their count.
-    mutating func append(_ quotes: [Quote]) {
-        numbers.append(quotes.count)
-        for quote in quotes { append(quote) }
+    /// Parts, after their count.
+    mutating func append(_ parts: [some PageContentKeyPart]) {
+        numbers.append(parts.count)
+        for part in parts { part.append(to: &self) }
     }
 
     /// A person as pages show them: name, username, their photo (its addresses carry its

@@ -19,6 +19,8 @@ package enum PageTemplate: String, CaseIterable, Sendable {
     case error
     /// A partial: the hidden CSRF field every POST form includes.
     case csrfField = "csrf_field"
+    /// A partial: a person's photo (``PersonPhoto``), on profiles and beside the quotes they added.
+    case photo
 
     /// Why `library` cannot serve the app: a page template it lacks, or a partial or parent tag
     /// naming a template that does not exist (which Mustache would silently render as nothing).

@@ -12,20 +12,18 @@ package enum ProfileView {
         let username: String
         let displayName: String
         let url: String
-        /// The 96 px photo's address, and the 512 px one's for `srcset`.
-        let photoURL: String?
-        let largePhotoURL: String?
+        /// Their photo; nil without one (the page shows the initials instead).
+        let photo: PersonPhoto?
         let initials: String
         /// One of a few placeholder colours, chosen from the username so it stays the same.
         let hue: Int
 
-        init(_ user: User) {
+        /// `photoAlt` is what the photo says to who cannot see it; "Photo of" their name unless given.
+        init(_ user: User, photoAlt: String? = nil) {
             username = user.username.rawValue
             displayName = user.displayName
             url = ProfilesRoute.show(user.username).path
-            let urls = PhotoVersion.urls(of: user)
-            photoURL = urls?.small
-            largePhotoURL = urls?.large
+            photo = PersonPhoto(of: user, alt: photoAlt ?? "Photo of \(user.displayName)")
             initials = Self.initials(of: user.displayName)
             hue = Int(user.username.rawValue.utf8.reduce(0) { ($0 &* 31 &+ UInt32($1)) % 6 })
         }
@@ -40,8 +38,7 @@ package enum ProfileView {
         var templateValue: TemplateValue {
             .object([
                 "username": .string(username), "displayName": .string(displayName), "url": .string(url),
-                "photoURL": photoURL.map(TemplateValue.string) ?? .null,
-                "largePhotoURL": largePhotoURL.map(TemplateValue.string) ?? .null, "initials": .string(initials), "hue": .int(hue),
+                "photo": photo?.templateValue ?? .null, "initials": .string(initials), "hue": .int(hue),
             ])
         }
     }
@@ -105,14 +102,14 @@ package enum ProfileView {
             Page(
                 template: .profileEdit, status: problem == nil ? .ok : .unprocessableContent,
                 context: EditContext(
-                    person: PersonContext(profile.user), displayName: displayName,
+                    person: PersonContext(profile.user, photoAlt: "Your photo"), displayName: displayName,
                     nameError: problem.map { QuoteEditView.message(for: $0, field: "the name others see") }, photoError: nil))
         case let .failed(profile, failure):
             Page(
                 template: .profileEdit, status: status(for: failure),
                 headers: failure == .photoProcessingBusy ? ["Retry-After": "5"] : [:],
                 context: EditContext(
-                    person: PersonContext(profile.user), displayName: profile.user.displayName, nameError: nil,
+                    person: PersonContext(profile.user, photoAlt: "Your photo"), displayName: profile.user.displayName, nameError: nil,
                     photoError: message(for: failure)))
         case .notFound, .updated, .signedOut:
             // `updated` and `signedOut` are reported to the root, never rendered.

@@ -7,17 +7,31 @@ import Templates
 /// ``TemplateObject``): a list row reads `url`, `text` and `author` and never formats a date.
 /// Texts go out as plain `.string`s for the renderer to escape.
 ///
-/// A card without an adder answers from its quote alone, and a quote's id and version name its
-/// content (ids are never reused; every change makes a new version), so that pair is its
-/// ``fragmentKey``: a list row is rendered once per version of its quote.
+/// Beside a quote goes the photo of who added it, when they have one (`photo`, ``PersonPhoto``):
+/// made only when the template asks, from the account the state holds with the quote.
+///
+/// A card without an adder or a photo answers from its quote alone, and a quote's id and
+/// version name its content (ids are never reused; every change makes a new version), so that
+/// pair is its ``fragmentKey``: a list row is rendered once per version of its quote.
 struct QuoteCard: Sendable, TemplateObject, TemplateValueConvertible {
     private let quote: Quote
     /// Who added it, when the page shows a link to their profile.
     private let adder: User?
+    /// Whose photo goes beside it: who added it, when they have a photo.
+    private let pictured: User?
 
+    /// A card naming who added it, linked to their profile, their photo beside the name.
     init(_ quote: Quote, addedBy adder: User? = nil) {
         self.quote = quote
         self.adder = adder
+        pictured = adder?.photo == nil ? nil : adder
+    }
+
+    /// A card of a list, which shows who added it only by their photo.
+    init(_ listed: ListedQuote) {
+        quote = listed.quote
+        adder = nil
+        pictured = listed.adder?.photo == nil ? nil : listed.adder
     }
 
     var id: Int { quote.id.rawValue }
@@ -34,10 +48,14 @@ struct QuoteCard: Sendable, TemplateObject, TemplateValueConvertible {
     var updatedAtISO: String { DateText.machine(quote.updatedAt) }
     var version: Int { quote.version }
     var isEdited: Bool { quote.version > 1 }
+    /// The photo of who added it; beside their name it adds nothing for who cannot see it.
+    var photo: PersonPhoto? {
+        pictured.flatMap { PersonPhoto.beside(quoteAddedBy: $0, isNamed: adder != nil) }
+    }
 
     var fragmentKey: TemplateFragmentKey? {
-        // The adder's display name can change under the same quote version.
-        adder == nil ? TemplateFragmentKey(QuoteCard.self, id: quote.id.rawValue, version: quote.version) : nil
+        // The adder's display name and photo can change under the same quote version.
+        adder == nil && pictured == nil ? TemplateFragmentKey(QuoteCard.self, id: quote.id.rawValue, version: quote.version) : nil
     }
 
     func value(forKey key: String) -> TemplateValue? {
@@ -55,6 +73,7 @@ struct QuoteCard: Sendable, TemplateObject, TemplateValueConvertible {
         case "updatedAtISO": .string(updatedAtISO)
         case "version": .int(version)
         case "isEdited": .bool(isEdited)
+        case "photo": photo?.templateValue ?? .null
         default: nil
         }
     }

@@ -58,7 +58,7 @@ package enum QuoteListView {
     }
 
     /// Everything the page shows but the visitor's own values (``Page/sharedKey``).
-    static func sharedKey(quotes: [Quote], page: Int, pageCount: Int, search: QuoteSearch?) -> PageContentKey {
+    static func sharedKey(quotes: [ListedQuote], page: Int, pageCount: Int, search: QuoteSearch?) -> PageContentKey {
         var key = PageContentKey(texts: search.map { [$0.typed] } ?? [])
         key.numbers.reserveCapacity(6 + 3 * quotes.count)
         key.numbers += [page, pageCount, search == nil ? -1 : search!.matchCount, search?.isTruncated == true ? 1 : 0]
@@ -73,7 +73,7 @@ package enum QuoteListView {
             return Page(
                 template: .quotes,
                 context: Context(
-                    quotes: quotes.map { QuoteCard($0) }, page: page, pageCount: pageCount,
+                    quotes: quotes.map(QuoteCard.init), page: page, pageCount: pageCount,
                     previousURL: page > 1 ? QuotesRoute.list(page: page - 1, search: typed).path : nil,
                     nextURL: page < pageCount ? QuotesRoute.list(page: page + 1, search: typed).path : nil, search: search),
                 sharedKey: sharedKey(quotes: quotes, page: page, pageCount: pageCount, search: search))
