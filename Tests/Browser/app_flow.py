@@ -23,8 +23,10 @@ Chromium the way a new person would:
 - the profile: initials placeholder, a phone-sized JPEG (4032 x 3024, made by Pillow) uploaded
   and shown as its 96 px square; a quote Ada then adds is listed on the home page with her photo
   beside it (loaded, 48 px square, its srcset naming the 512 px one); a text file named .png
-  refused with the 415 message beside the field, the photo removed and the placeholder back, on
-  the profile and beside the quote;
+  refused with the 415 message beside the field; a 22 MiB file, over the server's upload limit,
+  sent whole by the browser (no `Expect: 100-continue`) and answered with the edit page, 413 and
+  the message beside the field; the photo removed and the placeholder back, on the profile and
+  beside the quote;
 - the server stopped (SIGTERM, exit 0) and started again on the same data: the edit is still
   there and the browser is still signed in;
 - Sign out (header button): the header offers Sign in / Sign up again; a wrong password: 401,
@@ -578,6 +580,16 @@ def flow(executable, root, data, files, drivers, servers):
     screenshot(driver, "profile-edit-415")
     expect_no_sideways_scroll(driver)
 
+    # Over the server's upload limit (21 MiB): the body is never read, yet the browser, which sends
+    # it whole before reading, gets the edit page with the message beside the field.
+    driver.find_element(By.ID, "photo").send_keys(files["huge"])
+    submit(driver, form_with(driver, "#photo"))
+    expect_page(driver, "/profile/photo", 413, what="uploading a 22 MiB file")
+    message = text_of(driver, "#photo-error")
+    check("larger than 20 MiB" in message, f"no 413 message beside the photo field: {message!r}")
+    check(driver.find_elements(By.CSS_SELECTOR, "header nav"), "the 413 page is not in the layout")
+    screenshot(driver, "profile-edit-413")
+
     submit_button(driver, "Remove photo")
     expect_page(driver, "/users/ada", what="Remove photo")
     check(not driver.find_elements(By.CSS_SELECTOR, "main img.avatar"), "the photo is still shown after removing it")
@@ -808,9 +820,12 @@ def run(doc, prefix, flow, summary):
 
 
 def flow_with_files(executable, root, work, drivers, servers):
-    """``flow`` with its data directory and the two upload files made in `work`."""
-    files = {"photo": os.path.join(work, "photo.jpg"), "fake": os.path.join(work, "notes.png")}
+    """``flow`` with its data directory and the three upload files made in `work`."""
+    files = {"photo": os.path.join(work, "photo.jpg"), "fake": os.path.join(work, "notes.png"),
+             "huge": os.path.join(work, "huge.jpg")}
     phone_jpeg(files["photo"])
+    with open(files["huge"], "wb") as out:
+        out.write(b"\xff\xd8\xff\xe0" + bytes(22 * 1024 * 1024))
     with open(files["fake"], "w") as out:
         out.write("This is a text file, not a picture.\n")
     flow(executable, root, os.path.join(work, "data"), files, drivers, servers)
