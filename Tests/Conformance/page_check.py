@@ -194,6 +194,9 @@ def collect(server):
                                                              "password_confirmation": "b"}, token_from="/signup"))
     keep("415 photo", 415, grace.upload("/profile/photo", b"plain text", "photo.png"))
     keep("413 photo", 413, grace.upload("/profile/photo", b"\x89PNG\r\n\x1a\n" + b"\0" * (20 * 1024 * 1024 + 1), "big.png"))
+    # Over the server's limits (21 MiB upload, 1 MiB form): the body is never read, the page is the app's.
+    keep("413 photo over the upload limit", 413, grace.upload("/profile/photo", b"\xff\xd8\xff\xe0" + b"\0" * (22 * 1024 * 1024), "huge.jpg"))
+    keep("413 form over the form limit", 413, grace.post("/quotes", {"text": "x" * (1024 * 1024 + 1), "author": "Grace"}))
     keep("422 damaged photo", 422, grace.upload("/profile/photo", b"\xff\xd8\xff\xe0" + b"\0" * 600, "cut.jpg"))
     uploaded = grace.upload("/profile/photo", photo_jpeg(), "me.jpg")
     if uploaded.status != 303:
