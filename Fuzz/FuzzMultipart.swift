@@ -5,12 +5,16 @@
 // Each input is tried twice: whole, as a body with the fixed boundary `fuzzboundary`; and split
 // at its first LF into a Content-Type value and a body, so the parameter parser sees client
 // bytes too. Checks beyond "does not crash": on success every part has a non-empty name and no
-// more data than the input; parts re-encoded with the same boundary parse back to equal parts;
+// more data than the input; the body spooled to a file parses to the same parts; parts
+// re-encoded with the same boundary parse back to equal parts;
 // parsed parameters re-serialized with quoted values parse back to the same value.
+
+import Glibc
 
 let fixedBoundary = "fuzzboundary"
 
 func checkForm(body: [UInt8], contentType: String, inputSize: Int) {
+    checkSpooled(body: body, contentType: contentType)
     guard let form = try? MultipartForm(body: body, contentType: contentType) else { return }
     precondition(form.parts.count <= MultipartForm.partLimit, "\(form.parts.count) parts")
     var total = 0
@@ -22,6 +26,27 @@ func checkForm(body: [UInt8], contentType: String, inputSize: Int) {
     }
     precondition(total <= inputSize, "part bodies total \(total) > input \(inputSize)")
     checkReencoding(form, contentType: contentType)
+}
+
+/// The same body written to a ``SpooledBody`` (as the server spools an upload) parses to the
+/// same parts, those over 8 bytes left in place at ranges that hold exactly their data; and
+/// it is refused exactly when the body in memory is.
+func checkSpooled(body: [UInt8], contentType: String) {
+    guard let spooled = SpooledBody(directory: "/tmp") else { preconditionFailure("no spool file: errno \(errno)") }
+    precondition(body.withUnsafeBytes { spooled.append($0) } && spooled.count == body.count, "spooling failed")
+    let inMemory = try? MultipartForm(body: body, contentType: contentType)
+    let inPlace = try? MultipartForm(spooled: spooled, contentType: contentType, leavingInPlaceOver: 8)
+    precondition((inMemory == nil) == (inPlace == nil), "spooled and in-memory parses disagree")
+    guard let inMemory, let inPlace else { return }
+    precondition(inMemory.parts.count == inPlace.parts.count, "spooled parse has other parts")
+    for (memory, placed) in zip(inMemory.parts, inPlace.parts) {
+        if let range = placed.spooledData {
+            precondition(placed.body.isEmpty && memory.body.count > 8 && Array(body[range]) == memory.body, "part left in place wrongly")
+        } else {
+            precondition(placed.body == memory.body && memory.body.count <= 8, "part copied wrongly")
+        }
+        precondition(placed.name == memory.name && placed.headers == memory.headers, "part headers differ")
+    }
 }
 
 /// Re-encodes `form` with its own boundary; unless a body holds the delimiter text, the result

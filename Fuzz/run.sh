@@ -29,12 +29,13 @@ request_sources=(
     "$basics"/Codecs/Hex.swift "$basics"/Codecs/PercentEncoding.swift
     "$src"/Message/HTTPMethod.swift "$src"/Message/HTTPVersion.swift "$src"/Message/HTTPStatus.swift
     "$src"/Message/HTTPHeaders.swift "$src"/Message/HTTPRequest.swift "$src"/Message/URLEncodedForm.swift
-    "$src"/Server/IPAddress.swift "$here"/FuzzRequestParser.swift
+    "$src"/Server/IPAddress.swift "$src"/Message/SpooledBody.swift "$basics"/System/SystemCall+Glibc.swift
+    "$here"/FuzzRequestParser.swift
 )
 multipart_sources=(
     "$src"/HTTP1/ASCII.swift "$src"/Message/HTTPHeaders.swift "$src"/Message/HeaderParameters.swift
     "$src"/Message/MultipartError.swift "$src"/Message/MultipartForm.swift "$src"/Message/MultipartForm+Parsing.swift
-    "$here"/FuzzMultipart.swift
+    "$src"/Message/SpooledBody.swift "$basics"/System/SystemCall+Glibc.swift "$here"/FuzzMultipart.swift
 )
 # The whole Images target (it only wraps libvips) and its module map; libvips, GLib and GObject
 # from Debian. GLib's headers are where pkg-config says (the target in Package.swift asks the same).

@@ -1,5 +1,5 @@
 // The Linux event APIs the HTTP server uses that Swift's Glibc module does not include:
-// <sys/epoll.h>, <sys/eventfd.h>, accept4 and copy_file_range. Only HTTPServer's Socket/Platform+Glibc.swift
+// <sys/epoll.h>, <sys/eventfd.h> and accept4. Only HTTPServer's Socket/Platform+Glibc.swift
 // imports this module (privately).
 #include <stdint.h>
 #include <stddef.h>
@@ -10,9 +10,6 @@
 // glibc declares accept4 only under _GNU_SOURCE, and <sys/socket.h> comes from Swift's prebuilt
 // Glibc module, so a macro here cannot change that; this is the same prototype (accept4(2)).
 extern int accept4(int sockfd, struct sockaddr *addr, socklen_t *addrlen, int flags);
-
-// Also _GNU_SOURCE only (copy_file_range(2), glibc 2.27).
-extern ssize_t copy_file_range(int fd_in, off_t *off_in, int fd_out, off_t *off_out, size_t len, unsigned int flags);
 
 /// epoll_ctl with the event built here: `struct epoll_event` is packed on x86-64, so C lays it out.
 static inline int clinuxevents_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t token) {

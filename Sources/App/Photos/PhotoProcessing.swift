@@ -5,7 +5,7 @@ package import Images
 
 /// Runs ``PhotoProcessor`` on uploads, on a ``BlockingThreadPool`` of its own (never an event
 /// loop or the cooperative pool): the upload is written to a temporary file (mode 0600) on a
-/// pool thread (a spooled one is copied by the kernel), processed from it, and the file is
+/// pool thread (a spooled one copied 64 KiB at a time), processed from it, and the file is
 /// removed on every path. The pool's threads bound how many photos are decoded at once
 /// (docs/photos.md, "Memory and time"); a queued job holds only a reference to its upload.
 /// Past the queue a job is refused at once (``BlockingThreadPool/Overloaded``, a 503).

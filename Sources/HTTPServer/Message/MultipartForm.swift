@@ -63,9 +63,11 @@ package struct MultipartForm: Sendable {
     /// mapping of the file: parts over `inPlace` bytes stay in the file (``Part/spooledData``).
     package init(spooled body: SpooledBody, contentType: String, leavingInPlaceOver inPlace: Int) throws(MultipartError) {
         let boundary = try Self.boundary(ofContentType: contentType)
-        parts = try body.withMappedBytes { buffer throws(MultipartError) in
+        let parsed = try body.withMappedBytes { buffer throws(MultipartError) in
             try Self.parseParts(buffer, boundary: boundary, leavingInPlaceOver: inPlace)
         }
+        guard let parsed else { throw .malformed(reason: "the spooled body could not be read back") }
+        parts = parsed
     }
 
     /// The first part called `name`, or nil.

@@ -10,8 +10,8 @@ import Synchronization
 /// the request takes (answered, refused, its client gone, the process killed).
 ///
 /// The connection's event loop appends to it while the body arrives; only after that does the
-/// request, holding it, reach the responder, which reads it from any thread: mapped, or copied
-/// at an offset by the kernel, so readers never move a shared file offset.
+/// request, holding it, reach the responder, which reads it from any thread: mapped, or read at
+/// an offset (`pread`), so readers never move a shared file offset.
 package final class SpooledBody: Sendable {
     private let descriptor: Int32
     private let written = Atomic<Int>(0)
@@ -46,26 +46,36 @@ package final class SpooledBody: Sendable {
         return true
     }
 
-    /// Copies the bytes in `range` to the end of the file open as `destination`, in the kernel
-    /// (`copy_file_range(2)`): they never pass through this process's memory.
+    /// Copies the bytes in `range` to the end of the file open as `destination`, 64 KiB at a
+    /// time (`pread`, then `write`): a large upload never passes through memory whole.
     package func copy(_ range: Range<Int>, to destination: Int32) throws(SpooledBodyError) {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.copyBufferSize, alignment: 16)
+        defer { buffer.deallocate() }
         var offset = range.lowerBound
         while offset < range.upperBound {
-            let count = Platform.copyFileRange(from: descriptor, offset: &offset, to: destination, count: range.upperBound - offset)
-            guard count > 0 else { throw SpooledBodyError(operation: "copy", errno: count < 0 ? errno : EIO) }
+            let wanted = min(buffer.count, range.upperBound - offset)
+            let read = SystemCall.retryingInterrupts { pread(descriptor, buffer.baseAddress, wanted, off_t(offset)) }
+            guard read > 0 else { throw SpooledBodyError(operation: "read", errno: read < 0 ? errno : EIO) }
+            var written = 0
+            while written < read {
+                let count = SystemCall.retryingInterrupts { write(destination, buffer.baseAddress! + written, read - written) }
+                guard count > 0 else { throw SpooledBodyError(operation: "copy", errno: count < 0 ? errno : EIO) }
+                written += count
+            }
+            offset += read
         }
     }
 
+    static let copyBufferSize = 64 * 1024
+
     /// Calls `body` with the whole file mapped read-only: the kernel's page cache, not memory of
-    /// this process's own. The pages go when `body` returns.
-    package func withMappedBytes<Result>(
-        _ body: (UnsafeBufferPointer<UInt8>) throws(MultipartError) -> Result
-    ) throws(MultipartError) -> Result {
+    /// this process's own. The pages go when `body` returns. Nil when the file cannot be mapped.
+    package func withMappedBytes<Result, Failure: Error>(
+        _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result
+    ) throws(Failure) -> Result? {
         let length = count
         guard length > 0 else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
-        guard let mapping = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, 0), mapping != MAP_FAILED else {
-            throw .malformed(reason: "the body could not be read back (errno \(errno))")
-        }
+        guard let mapping = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, 0), mapping != MAP_FAILED else { return nil }
         defer { munmap(mapping, length) }
         return try body(UnsafeBufferPointer(start: mapping.assumingMemoryBound(to: UInt8.self), count: length))
     }

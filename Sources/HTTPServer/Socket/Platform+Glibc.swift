@@ -174,16 +174,6 @@ enum Platform {
         _ = scratch.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
     }
 
-    /// Copies `count` bytes at `offset` of file `source` to the current offset of file
-    /// `destination` inside the kernel (`copy_file_range(2)`); how many it copied, 0 at the end
-    /// of `source`, or -1 with `errno` set. `EINTR` is retried.
-    static func copyFileRange(from source: Int32, offset: inout Int, to destination: Int32, count: Int) -> Int {
-        var position = off_t(offset)
-        let copied = SystemCall.retryingInterrupts { CLinuxEvents.copy_file_range(source, &position, destination, nil, count, 0) }
-        offset = Int(position)
-        return copied
-    }
-
     /// Half-closes the sending side (FIN), for a lingering close.
     static func shutdownWrite(_ fd: Int32) {
         _ = Glibc.shutdown(fd, Int32(SHUT_WR))

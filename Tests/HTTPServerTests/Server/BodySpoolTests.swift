@@ -108,6 +108,56 @@ import Testing
         }
     }
 
+    /// Open descriptors of this process on files made in `directory` (unlinked: `… (deleted)`).
+    static func openFiles(in directory: String) -> Int {
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return descriptors.filter { descriptor in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)"))?.hasPrefix(directory + "/") == true
+        }.count
+    }
+
+    @Test func aClientThatGoesAwayMidUploadLeavesNoFileOpen() async throws {
+        try await Self.withServer { server, seen, directory in
+            let body = Self.form(file: [UInt8](repeating: 3, count: 200_000))
+            let client = try server.connect()
+            client.send(Array(Self.head(length: body.count).utf8) + body.prefix(100_000))
+            var held = 0
+            for _ in 0..<200 where held == 0 {
+                held = Self.openFiles(in: directory)
+                if held == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            }
+            #expect(held == 1, "the half-sent body is in a file of the spool directory")
+            client.close()
+            var left = held
+            for _ in 0..<500 where left > 0 {
+                try await Task.sleep(for: .milliseconds(10))
+                left = Self.openFiles(in: directory)
+            }
+            #expect(left == 0, "the file went with the connection")
+            #expect(seen.requests.withLock { $0.isEmpty })
+        }
+    }
+
+    @Test func aSpoolDirectoryThatCannotBeUsedIsA503NotACrash() async throws {
+        let server = try TestServer(responder: ClosureResponder { _ in .text("ok") }) { configuration in
+            var spool = BodySpool(directory: "/nonexistent-\(UUID().uuidString)")
+            spool.threshold = 1024
+            configuration.bodySpool = spool
+        }
+        let body = Self.form(file: [UInt8](repeating: 5, count: 10_000))
+        let client = try server.connect()
+        client.send(Array(Self.head(length: body.count).utf8) + body)
+        let response = try await client.readResponse()
+        #expect(response.status == 503)
+        #expect(response.header("Retry-After") == "1")
+        // Bodies that stay in memory are still served.
+        let small = try server.connect()
+        let form = Self.form(file: [1, 2, 3])
+        small.send(Array(Self.head(length: form.count).utf8) + form)
+        #expect(try await small.readResponse().status == 200)
+        await server.stop()
+    }
+
     @Test func aChunkedUploadIsSpooledToo() async throws {
         try await Self.withServer { server, seen, _ in
             let file = [UInt8](repeating: 9, count: 100_000)
