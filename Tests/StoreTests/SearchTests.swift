@@ -193,3 +193,47 @@ import Testing
         #expect(ids(state, "q1").first == 199)
     }
 }
+
+/// The byte-pair filters that let a search skip keys: never a false negative, and most keys that
+/// lack a word are skipped.
+@Suite struct PairFilterTests {
+    @Test func aKeyPassesForEveryWordItContainsWhateverBytesItHolds() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            let key = (0..<Int.random(in: 2...300, using: &generator)).map { _ in UInt8.random(in: 1...255, using: &generator) }
+            let start = Int.random(in: 0..<key.count - 1, using: &generator)
+            let word = Array(key[start..<Int.random(in: start + 1...key.count, using: &generator)])
+            let keyFilter = key.withUnsafeBufferPointer { PairFilter(pairsOf: $0) }
+            var wanted = PairFilter()
+            word.withUnsafeBufferPointer { wanted.insert(pairsOf: $0) }
+            #expect(keyFilter.contains(wanted), "\(key) lost \(word)")
+        }
+    }
+
+    @Test func mostKeysWithoutTheWordAreSkippedAndOneByteWordsPassAll() {
+        let keys = (0..<1000).map { index in Array("quote number \(index) about rivers and stones".utf8) }
+        let filters = keys.map { key in key.withUnsafeBufferPointer { PairFilter(pairsOf: $0) } }
+        var wanted = PairFilter()
+        Array("lantern".utf8).withUnsafeBufferPointer { wanted.insert(pairsOf: $0) }
+        #expect(filters.filter { $0.contains(wanted) }.count < 50)
+        var single = PairFilter()
+        Array("q".utf8).withUnsafeBufferPointer { single.insert(pairsOf: $0) }
+        #expect(filters.allSatisfy { $0.contains(single) })
+    }
+
+    @Test func anIndexReadFromASnapshotSearchesAsTheOneWritten() throws {
+        var state = AppState()
+        let date = Date(timeIntervalSince1970: 1_000)
+        _ = try AppReducer.reduce(&state, .signUp(try #require(Username("ada")), displayName: "Ada", at: date))
+        let texts = ["The river runs", "Stones in the river", "A lantern at night", "Rivers of light and stone"]
+        for text in texts {
+            _ = try AppReducer.reduce(&state, .addQuote(QuoteDraft(text: text, author: "Ada"), by: UserID(1), at: date))
+        }
+        let bytes = SnapshotFormat.encode(state)
+        let read = try bytes.withUnsafeBytes { buffer throws(SnapshotFormatError) in try SnapshotFormat.decode(buffer, through: 100) }
+        for typed in ["river", "stone", "lantern", "light river", "rivers of", "nothing", "a"] {
+            #expect(read.searchIndex.search(SearchQuery(typed)) == state.searchIndex.search(SearchQuery(typed)), "\(typed)")
+        }
+        #expect(read.searchIndex.search(SearchQuery("river")).count == 3)
+    }
+}

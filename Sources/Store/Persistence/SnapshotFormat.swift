@@ -187,6 +187,7 @@ package enum SnapshotFormat {
             // Ranges must stay inside the bytes, whatever the disk held.
             guard zip(chunk.ends, chunk.ends.dropFirst()).allSatisfy({ $0 <= $1 }), chunk.ends.last.map(Int.init) == chunk.bytes.count
             else { throw SnapshotFormatError(description: "search index chunk \(chunks.count) is inconsistent") }
+            chunk.deriveFilters()
             chunks.append(chunk)
         }
         guard try reader.raw(trailer.count) == trailer, reader.isAtEnd else {

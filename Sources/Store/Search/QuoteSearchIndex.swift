@@ -4,12 +4,15 @@
 /// Layout: keys sit back to back in chunks of ``slotsPerChunk`` consecutive quote ids, each key
 /// followed by a 0 byte (which no key and no query word contains, so a match never spans two
 /// quotes). A chunk's `ends[slot]` is the offset just past its slot's key; a slot of a quote that
-/// does not exist is empty. A search runs `memmem` over whole chunks, newest first, and maps each
-/// hit to its slot by binary search; the other words are checked only inside that slot.
+/// does not exist is empty. Each slot also has a ``PairFilter`` of its key's byte pairs: a search
+/// looks only inside the slots whose filter holds every pair of every word of the query (a
+/// handful of 256-bit tests per slot, newest chunk first) and runs `memmem` for each word inside
+/// those slots alone, so a word found in few quotes reads few keys.
 ///
 /// Costs: a write replaces one slot, moving at most one chunk's bytes (32 KB on average in the
-/// scale benchmark); a copy of the state shares every chunk until one is written. A search reads every key once for its
-/// longest word: 12.5 MB for the 100,000 quotes of the scale benchmark. A value, changed only by the reducer;
+/// scale benchmark); a copy of the state shares every chunk until one is written. A search tests
+/// every slot's filter (32 bytes each: 3.2 MB for the 100,000 quotes of the scale benchmark) and
+/// reads the keys that pass. A value, changed only by the reducer;
 /// equal indexes hold equal keys (trailing empty chunks are dropped).
 ///
 /// What a search finds is kept for this version of the keys (``QuoteSearchResults``): a change to
@@ -24,26 +27,34 @@ package struct QuoteSearchIndex: Sendable, Equatable {
     struct Chunk: Sendable, Equatable {
         var bytes: [UInt8] = []
         var ends = [UInt32](repeating: 0, count: QuoteSearchIndex.slotsPerChunk)
+        /// Each slot's key's byte pairs; derived from the keys (``deriveFilters()``).
+        private(set) var filters = [PairFilter](repeating: PairFilter(), count: QuoteSearchIndex.slotsPerChunk)
+
+        /// Equal keys; the filters follow from them.
+        static func == (lhs: Self, rhs: Self) -> Bool {
+            lhs.bytes == rhs.bytes && lhs.ends == rhs.ends
+        }
+
+        /// Computes every slot's filter from its key (after the keys were read from a snapshot).
+        mutating func deriveFilters() {
+            let (bytes, ends) = (self.bytes, self.ends)
+            bytes.withUnsafeBufferPointer { keys in
+                for slot in ends.indices {
+                    let range = (slot == 0 ? 0 : Int(ends[slot - 1]))..<Int(ends[slot])
+                    filters[slot] = PairFilter(pairsOf: UnsafeBufferPointer(rebasing: keys[range]))
+                }
+            }
+        }
 
         func range(of slot: Int) -> Range<Int> {
             (slot == 0 ? 0 : Int(ends[slot - 1]))..<Int(ends[slot])
-        }
-
-        /// The slot whose key holds byte `offset`: the first whose end lies past it.
-        func slot(containing offset: Int) -> Int {
-            var low = 0
-            var high = ends.count - 1
-            while low < high {
-                let middle = (low + high) / 2
-                if Int(ends[middle]) > offset { high = middle } else { low = middle + 1 }
-            }
-            return low
         }
 
         /// Puts `key` (with its terminator; empty to clear) in `slot`, shifting the later slots.
         mutating func replace(slot: Int, with key: [UInt8]) {
             let old = range(of: slot)
             bytes.replaceSubrange(old, with: key)
+            filters[slot] = key.withUnsafeBufferPointer { PairFilter(pairsOf: $0) }
             let delta = key.count - old.count
             guard delta != 0 else { return }
             for later in slot..<ends.count { ends[later] = UInt32(Int(ends[later]) + delta) }
@@ -143,28 +154,69 @@ package struct QuoteSearchIndex: Sendable, Equatable {
 }
 
 extension QuoteSearchIndex.Chunk {
-    /// Appends, in ascending order, every non-empty slot whose key contains all of `words`:
-    /// byte search for the first word across the chunk, then the others inside each hit's slot.
+    /// Appends, in ascending order, every non-empty slot whose key contains all of `words`: the
+    /// slots whose filter holds every pair of the words, each then searched for every word.
     func collectSlots(matching words: [[UInt8]], into slots: inout [Int]) {
-        guard let first = words.first else {
+        guard !words.isEmpty else {
             for slot in ends.indices where !range(of: slot).isEmpty { slots.append(slot) }
             return
         }
-        let others = words.dropFirst()
+        var wanted = PairFilter()
+        for word in words { word.withUnsafeBufferPointer { wanted.insert(pairsOf: $0) } }
         bytes.withUnsafeBufferPointer { haystack in
-            first.withUnsafeBufferPointer { needle in
-                var position = 0
-                while let hit = ByteSearch.firstOffset(of: needle, in: haystack, range: position..<haystack.count) {
-                    let slot = slot(containing: hit)
-                    let range = range(of: slot)
-                    if others.allSatisfy({ word in
-                        word.withUnsafeBufferPointer { ByteSearch.firstOffset(of: $0, in: haystack, range: range) != nil }
-                    }) {
-                        slots.append(slot)
-                    }
-                    position = range.upperBound
+            for slot in ends.indices where filters[slot].contains(wanted) {
+                let range = range(of: slot)
+                guard !range.isEmpty else { continue }
+                if words.allSatisfy({ word in
+                    word.withUnsafeBufferPointer { ByteSearch.firstOffset(of: $0, in: haystack, range: range) != nil }
+                }) {
+                    slots.append(slot)
                 }
             }
         }
+    }
+}
+
+/// The byte pairs a key holds, as a 256-bit set (a pair's bit is a hash of it), so a search can
+/// tell most keys that cannot contain a word without reading them: a key holds every pair of
+/// each word it contains, so a key whose set lacks one of them holds no occurrence (no false
+/// negatives); a key may hold all the pairs without the word (a false positive, which the byte
+/// search inside the key then settles). A key of 100 bytes sets about a third of the bits, so a
+/// six-letter word's five pairs pass about 1 key in 300 that lacks it. A one-byte word has no
+/// pair and passes every key.
+package struct PairFilter: Sendable, Equatable {
+    private var bits = SIMD4<UInt64>(repeating: 0)
+
+    package init() {}
+
+    package init(pairsOf bytes: UnsafeBufferPointer<UInt8>) {
+        insert(pairsOf: bytes)
+    }
+
+    /// Adds every pair of adjacent bytes of `bytes`.
+    package mutating func insert(pairsOf bytes: UnsafeBufferPointer<UInt8>) {
+        guard bytes.count >= 2 else { return }
+        var lanes = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        for index in 1..<bytes.count {
+            let bit = Self.bit(bytes[index - 1], bytes[index])
+            let mask = UInt64(1) << UInt64(bit & 63)
+            switch bit >> 6 {
+            case 0: lanes.0 |= mask
+            case 1: lanes.1 |= mask
+            case 2: lanes.2 |= mask
+            default: lanes.3 |= mask
+            }
+        }
+        bits |= SIMD4(lanes.0, lanes.1, lanes.2, lanes.3)
+    }
+
+    /// Whether every bit of `other` is set here.
+    package func contains(_ other: PairFilter) -> Bool {
+        (bits & other.bits) == other.bits
+    }
+
+    /// The pair's bit, 0 to 255: the top byte of a multiplicative hash of the two bytes.
+    private static func bit(_ first: UInt8, _ second: UInt8) -> Int {
+        Int(((UInt32(first) << 8 | UInt32(second)) &* 0x9E37_79B1) >> 24)
     }
 }
