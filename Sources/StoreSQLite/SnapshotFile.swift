@@ -62,15 +62,7 @@ package actor SnapshotFile: SnapshotSaver {
 
     /// Writes every byte of `bytes` to `fd`; false (with `errno` set) when a write failed.
     private static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = SystemCall.retryingInterrupts { Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset) }
-                if written < 0 { return false }
-                offset += written
-            }
-            return true
-        }
+        bytes.withUnsafeBytes { SystemCall.writeAll($0, to: fd) }
     }
 
     /// The snapshot in the file at `path`: its sequence and ``SnapshotFormat`` bytes; nil when

@@ -14,14 +14,7 @@ package struct UploadedFile: Sendable {
     package init(bytes: [UInt8]) {
         count = bytes.count
         writer = { descriptor throws(UploadedFileError) in
-            var written = 0
-            while written < bytes.count {
-                let count = bytes.withUnsafeBytes { buffer in
-                    SystemCall.retryingInterrupts { Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written) }
-                }
-                guard count > 0 else { throw UploadedFileError(errno: count < 0 ? errno : EIO) }
-                written += count
-            }
+            guard bytes.withUnsafeBytes({ SystemCall.writeAll($0, to: descriptor) }) else { throw UploadedFileError(errno: errno) }
         }
     }
 

@@ -19,4 +19,19 @@ package enum SystemCall {
             if result != -1 || errno != EINTR { return result }
         }
     }
+
+    /// Writes every byte of `bytes` to the blocking descriptor `descriptor`, however many calls
+    /// that takes; false, with `errno` set (`EIO` when a write took nothing), when one failed.
+    package static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
+        var done = 0
+        while done < bytes.count {
+            let written = retryingInterrupts { write(descriptor, bytes.baseAddress! + done, bytes.count - done) }
+            guard written > 0 else {
+                if written == 0 { errno = EIO }
+                return false
+            }
+            done += written
+        }
+        return true
+    }
 }

@@ -36,13 +36,8 @@ package final class SpooledBody: Sendable {
     /// Writes `bytes` at the end; false (with `errno` set, such as `ENOSPC`) when the file
     /// system refused them.
     package func append(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        var done = 0
-        while done < bytes.count {
-            let count = SystemCall.retryingInterrupts { write(descriptor, bytes.baseAddress! + done, bytes.count - done) }
-            guard count > 0 else { return false }
-            done += count
-        }
-        written.add(done, ordering: .releasing)
+        guard SystemCall.writeAll(bytes, to: descriptor) else { return false }
+        written.add(bytes.count, ordering: .releasing)
         return true
     }
 
@@ -56,11 +51,8 @@ package final class SpooledBody: Sendable {
             let wanted = min(buffer.count, range.upperBound - offset)
             let read = SystemCall.retryingInterrupts { pread(descriptor, buffer.baseAddress, wanted, off_t(offset)) }
             guard read > 0 else { throw SpooledBodyError(operation: "read", errno: read < 0 ? errno : EIO) }
-            var written = 0
-            while written < read {
-                let count = SystemCall.retryingInterrupts { write(destination, buffer.baseAddress! + written, read - written) }
-                guard count > 0 else { throw SpooledBodyError(operation: "copy", errno: count < 0 ? errno : EIO) }
-                written += count
+            guard SystemCall.writeAll(UnsafeRawBufferPointer(rebasing: buffer[..<read]), to: destination) else {
+                throw SpooledBodyError(operation: "copy", errno: errno)
             }
             offset += read
         }

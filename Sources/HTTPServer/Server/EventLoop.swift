@@ -55,9 +55,8 @@ final class EventLoop {
     var budgetWaiters: [UInt64] = []
     /// A release or a new waiter: waiting bodies are looked at again after this iteration.
     var needsGranting = false
-    /// Bytes of spooled bodies this loop may hold on disk (its share of
-    /// ``BodySpool/budget``), what is left, and what each client address holds and may hold.
-    let spoolBudget: Int
+    /// What is left of the bytes of spooled bodies this loop may hold on disk (its share of
+    /// ``BodySpool/budget``), and what each client address holds and may hold.
     var spoolLeft: Int
     let spoolPerClient: Int
     var spoolHeld: [IPAddress?: Int] = [:]
@@ -92,7 +91,7 @@ final class EventLoop {
         bodyBudgetLeft = bodyBudget
         bodyBudgetPerClient = configuration.bodyBudgetPerClient
             ?? max(bodyBudget / 4, limits.uploadBody, limits.formBody)
-        spoolBudget = (configuration.bodySpool?.budget ?? 0) / max(1, configuration.eventLoopCount)
+        let spoolBudget = (configuration.bodySpool?.budget ?? 0) / max(1, configuration.eventLoopCount)
         spoolLeft = spoolBudget
         spoolPerClient = configuration.bodySpool?.budgetPerClient ?? spoolBudget / 2
         self.connectionSlots = connectionSlots
