@@ -45,8 +45,9 @@ final class RawClient {
     /// How long a read waits by default. Generous on purpose: it bounds a test that would
     /// otherwise hang, and proves nothing about speed. Heavy synchronous suites running in
     /// parallel (and ThreadSanitizer) can hold the cooperative pool, where responders run, for
-    /// several seconds; 5 s was not always enough there.
-    static let patience = Duration.seconds(20)
+    /// several seconds; 5 s was not always enough there, and under ThreadSanitizer in CI a
+    /// whole pass of the server's suites once stood still for over 20 s (33 reads timed out).
+    static let patience = Duration.seconds(60)
 
     /// One read, off the cooperative pool.
     func read(timeout: Duration = RawClient.patience) async -> TestSocket.ReadResult {
