@@ -36,6 +36,13 @@ package struct Logger: Sendable {
         sink.write(LogRecord(level: level, label: label, message: message()))
     }
 
+    /// Hands `lines` to the sink, if there are any and their level is on, and empties them.
+    package func write(_ lines: inout LogLines) {
+        guard !lines.isEmpty else { return }
+        if isEnabled(lines.level) { sink.write(lines) }
+        lines.removeAll()
+    }
+
     package func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
     package func info(_ message: @autoclosure () -> String) { log(.info, message()) }
     package func notice(_ message: @autoclosure () -> String) { log(.notice, message()) }

@@ -167,15 +167,44 @@ extension EventLoop {
     /// One access line at info: `192.0.2.7 GET /path 200 2414B 0.123ms` (the client: the
     /// peer, or whom a trusted proxy forwarded for; method, path without query, status, or
     /// `stream` when nil, body bytes, time since the request started), then `rejected: <reason>`
-    /// for a rejection. Nothing is formatted when info is off.
+    /// for a rejection. Nothing is formatted when info is off. The line joins the others of this
+    /// turn of the loop, written at its end (``writeAccessLines()``): before the loop waits again.
     func log(_ record: HTTPConnectionMachine.AccessRecord, on connection: Connection) {
         guard logger.isEnabled(.info) else { return }
-        let duration = Self.milliseconds(from: record.started, to: clock.now())
-        let status = record.status.map { "\($0)" } ?? "stream"
-        let note = record.rejection.map { " rejected: \($0.reason)" } ?? ""
-        let forwarded = record.rejection == nil ? connection.forwardedClient : nil
-        logger.info(
-            "\(forwarded?.description ?? connection.peerText) \(record.method) \(record.path) \(status) \(record.bodyBytes)B \(duration)ms\(note)")
+        let micros = Int((clock.now() &- record.started) / 1000)
+        accessLines.startLine()
+        if record.rejection == nil, let forwarded = connection.forwardedClient {
+            accessLines.append(forwarded.description)
+        } else {
+            accessLines.append(connection.peerText)
+        }
+        accessLines.append(" ")
+        accessLines.append(record.method)
+        accessLines.append(" ")
+        accessLines.append(record.path)
+        accessLines.append(" ")
+        if let status = record.status { accessLines.append(status) } else { accessLines.append("stream") }
+        accessLines.append(" ")
+        accessLines.append(record.bodyBytes)
+        accessLines.append("B ")
+        accessLines.append(micros / 1000)
+        accessLines.append(".")
+        accessLines.append(micros % 1000, width: 3)
+        accessLines.append("ms")
+        if let rejection = record.rejection {
+            accessLines.append(" rejected: ")
+            accessLines.append(rejection.reason)
+        }
+        accessLines.endLine()
+        if accessLines.bytes.count >= Self.accessLinesFlushSize { writeAccessLines() }
+    }
+
+    /// Bytes of access lines past which they are written at once, not at the end of the turn.
+    static let accessLinesFlushSize = 32 * 1024
+
+    /// Writes this turn's access lines, in one call to the log's sink.
+    func writeAccessLines() {
+        logger.write(&accessLines)
     }
 
     /// Sends pending output until done or the socket's buffer is full (then `EPOLLOUT` brings
@@ -196,11 +225,5 @@ extension EventLoop {
             connection.machine.sent(count, now: now)
         }
         return connection.machine.flushed(now: now)
-    }
-
-    static func milliseconds(from start: UInt64, to end: UInt64) -> String {
-        let micros = (end &- start) / 1000
-        let fraction = micros % 1000
-        return "\(micros / 1000).\(fraction < 10 ? "00" : fraction < 100 ? "0" : "")\(fraction)"
     }
 }

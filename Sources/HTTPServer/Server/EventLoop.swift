@@ -69,6 +69,8 @@ final class EventLoop {
 
     var dateSecond = -1
     var dateField: [UInt8] = []
+    /// Access lines of this turn of the loop, written together at its end (``writeAccessLines()``).
+    var accessLines: LogLines
 
     init(
         index: Int, configuration: HTTPServerConfiguration, responder: any HTTPResponder, logger: Logger,
@@ -79,6 +81,7 @@ final class EventLoop {
         self.configuration = configuration
         self.responder = responder
         self.logger = logger
+        accessLines = LogLines(level: .info, label: logger.label)
         self.listener = listener
         self.inbox = inboxes[index]
         self.inboxes = inboxes
@@ -133,11 +136,13 @@ final class EventLoop {
                 if now >= nextSweep { sweep() }
                 if !clockWaiters.isEmpty { resumeClockWaiters() }
                 if needsGranting { grantBodyBudget() }
+                writeAccessLines()
             }
         } catch {
             logger.error("event loop \(index) stopped: \(error)")
         }
         for connection in connections.compactMap({ $0 }) { close(connection, reason: "loop stopped") }
+        writeAccessLines()
         stopListening()
         inbox.close()
         resumeClockWaiters()

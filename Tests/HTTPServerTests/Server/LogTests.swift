@@ -99,4 +99,68 @@ import Testing
         await server.stop()
         #expect(try Self.infoLines(of: server, matching: #"127\.0\.0\.1 GET /spoof 200 \d+B \d+\.\d{3}ms"#).count == 1)
     }
+
+    @Test func pipelinedRequestsAnsweredInOneTurnEachGetTheirLineWithoutWaitingForAStop() async throws {
+        let server = try TestServer()
+        let client = try server.connect()
+        let paths = (1...20).map { "/piped/\($0)" }
+        client.send(paths.map { "GET \($0)?secret=1 HTTP/1.1\r\nHost: h\r\n\r\n" }.joined())
+        for _ in paths { #expect(try await client.readResponse().status == 200) }
+        // The lines of a turn are written when it ends, before the loop waits again: the server
+        // is still running, and every line is there, once, in the order answered.
+        let deadline = ContinuousClock.now + .seconds(10)
+        var lines: [LogRecord] = []
+        while ContinuousClock.now < deadline {
+            lines = try Self.infoLines(of: server, matching: #"127\.0\.0\.1 GET /piped/\d+ 200 \d+B \d+\.\d{3}ms"#)
+            if lines.count >= paths.count { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(lines.map { $0.message.split(separator: " ")[2] } == paths.map { Substring($0) })
+        #expect(!server.log.entries.contains { $0.message.contains("secret") })
+        await server.stop()
+    }
+}
+
+/// Access lines are formatted into bytes, many to one write (``LogLines``).
+struct LogLinesTests {
+    @Test func formatsNumbersAndTextIntoLinesASinkGetsBackAsRecords() {
+        var lines = LogLines(level: .info, label: "http")
+        lines.startLine()
+        lines.append("GET /é ")
+        lines.append(0)
+        lines.append(" ")
+        lines.append(1_234_567_890_123)
+        lines.append(" ")
+        lines.append(7, width: 3)
+        lines.append(".")
+        lines.append(45, width: 3)
+        lines.append(".")
+        lines.append(1234, width: 3)
+        lines.append(" ")
+        lines.append(-5)
+        lines.endLine()
+        lines.startLine()
+        lines.append("second")
+        lines.endLine()
+        #expect(String(decoding: lines.bytes, as: UTF8.self) == "info [http] GET /é 0 1234567890123 007.045.1234 0\ninfo [http] second\n")
+        let sink = InMemoryLogSink()
+        let logger = Logger(label: "any", level: .info, sink: sink)
+        logger.write(&lines)
+        #expect(lines.isEmpty)
+        #expect(sink.entries == [
+            LogRecord(level: .info, label: "http", message: "GET /é 0 1234567890123 007.045.1234 0"),
+            LogRecord(level: .info, label: "http", message: "second"),
+        ])
+    }
+
+    @Test func linesBelowTheLoggersLevelAreDroppedAndForgotten() {
+        var lines = LogLines(level: .info, label: "http")
+        lines.startLine()
+        lines.append("dropped")
+        lines.endLine()
+        let sink = InMemoryLogSink()
+        Logger(label: "any", level: .warning, sink: sink).write(&lines)
+        #expect(sink.entries.isEmpty)
+        #expect(lines.isEmpty)
+    }
 }
