@@ -8,25 +8,29 @@ package enum PercentEncoding {
     /// `bytes` with every `%XX` decoded, and with `plusIsSpace` each `+` as a space (forms and
     /// queries, https://url.spec.whatwg.org/#urlencoded-parsing). The result may not be UTF-8.
     package static func decode(_ bytes: some Collection<UInt8>, plusIsSpace: Bool) throws(BadEscape) -> [UInt8] {
+        let contiguous = Array(bytes)
+        return try contiguous.withUnsafeBufferPointer { buffer throws(BadEscape) in try decode(buffer, plusIsSpace: plusIsSpace) }
+    }
+
+    /// ``decode(_:plusIsSpace:)-(some Collection<UInt8>,_)`` of contiguous bytes: the one
+    /// implementation, concrete so that callers in other modules do not run it unspecialised.
+    package static func decode(_ bytes: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) throws(BadEscape) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
-        var index = bytes.startIndex
-        while index != bytes.endIndex {
+        var index = 0
+        while index < bytes.count {
             var byte = bytes[index]
             if byte == UInt8(ascii: "%") {
-                let high = bytes.index(after: index)
-                guard high != bytes.endIndex else { throw BadEscape() }
-                let low = bytes.index(after: high)
-                guard low != bytes.endIndex, let h = Hex.value(of: bytes[high]), let l = Hex.value(of: bytes[low]) else {
+                guard index + 2 < bytes.count, let h = Hex.value(of: bytes[index + 1]), let l = Hex.value(of: bytes[index + 2]) else {
                     throw BadEscape()
                 }
                 byte = h << 4 | l
-                index = low
+                index += 2
             } else if plusIsSpace, byte == UInt8(ascii: "+") {
                 byte = UInt8(ascii: " ")
             }
             out.append(byte)
-            index = bytes.index(after: index)
+            index += 1
         }
         return out
     }

@@ -59,7 +59,8 @@ package struct HTTPRequest: Sendable {
 
     /// The query decoded as `application/x-www-form-urlencoded`; empty when there is none.
     package var queryItems: URLEncodedForm {
-        (try? URLEncodedForm(query.map { Array($0.utf8) } ?? [])) ?? URLEncodedForm()
+        guard let query else { return URLEncodedForm() }
+        return (try? URLEncodedForm(query)) ?? URLEncodedForm()
     }
 
     /// Whether `If-None-Match` names `etag` under the weak comparison of RFC 9110 §13.1.2 (a

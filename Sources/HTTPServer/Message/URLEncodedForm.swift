@@ -20,7 +20,20 @@ package struct URLEncodedForm: Sendable, Equatable {
         // One concrete (non-generic) implementation: generic code called across the module
         // boundary runs unspecialized, which made form decoding the main cost of a POST.
         let array = Array(bytes)
-        pairs = try array.withUnsafeBufferPointer { buffer throws(DecodingError) in try Self.parsePairs(buffer) }
+        try self.init(array.withUnsafeBufferPointer { buffer throws(DecodingError) in try Self.parsePairs(buffer) })
+    }
+
+    /// The form of a string's UTF-8 bytes (a query), read in place.
+    package init(_ text: String) throws(DecodingError) {
+        var text = text
+        let parsed = text.withUTF8 { buffer in
+            Result { () throws(DecodingError) in try Self.parsePairs(buffer) }
+        }
+        self.init(try parsed.get())
+    }
+
+    private init(_ pairs: [(name: String, value: String)]) {
+        self.pairs = pairs
     }
 
     private static func parsePairs(_ bytes: UnsafeBufferPointer<UInt8>) throws(DecodingError) -> [(name: String, value: String)] {
@@ -57,6 +70,17 @@ package struct URLEncodedForm: Sendable, Equatable {
 
     /// Percent- and plus-decodes one name or value.
     package static func decode(_ bytes: some Collection<UInt8>) throws(DecodingError) -> String {
+        let contiguous = Array(bytes)
+        return try contiguous.withUnsafeBufferPointer { buffer throws(DecodingError) in try decode(buffer) }
+    }
+
+    /// ``decode(_:)-(some Collection<UInt8>)`` of contiguous bytes; most names and values (a
+    /// page number, a word searched for) hold no escape and become a string with one copy.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(DecodingError) -> String {
+        if !bytes.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) {
+            guard let string = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8 }
+            return string
+        }
         let decoded: [UInt8]
         do {
             decoded = try PercentEncoding.decode(bytes, plusIsSpace: true)

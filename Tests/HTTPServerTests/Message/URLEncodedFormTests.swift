@@ -11,18 +11,23 @@ import Testing
         ("a=1=2", [("a", "1=2")]),
     ])
     func decodesPairsInOrder(input: String, expected: [(String, String)]) throws {
-        let form = try URLEncodedForm(Array(input.utf8))
-        #expect(form.pairs.map(\.name) == expected.map(\.0))
-        #expect(form.pairs.map(\.value) == expected.map(\.1))
+        // From bytes (a body) and from a string (a query), the same pairs.
+        for form in [try URLEncodedForm(Array(input.utf8)), try URLEncodedForm(input)] {
+            #expect(form.pairs.map(\.name) == expected.map(\.0))
+            #expect(form.pairs.map(\.value) == expected.map(\.1))
+        }
     }
 
-    @Test(arguments: ["a=%", "a=%4", "a=%zz", "%g0=1"])
+    @Test(arguments: ["a=%", "a=%4", "a=%zz", "%g0=1", "a=b+%4", "a=%%41"])
     func rejectsBadPercentEscape(_ input: String) {
         #expect(throws: URLEncodedForm.DecodingError.badPercentEscape) { try URLEncodedForm(Array(input.utf8)) }
+        #expect(throws: URLEncodedForm.DecodingError.badPercentEscape) { try URLEncodedForm(input) }
     }
 
     @Test func rejectsInvalidUTF8() {
         #expect(throws: URLEncodedForm.DecodingError.invalidUTF8) { try URLEncodedForm(Array("a=%C0%AE".utf8)) }
+        // Without an escape too (the path that copies the bytes as they are).
+        #expect(throws: URLEncodedForm.DecodingError.invalidUTF8) { try URLEncodedForm([0x61, 0x3D, 0xC0, 0xAE]) }
     }
 
     @Test func decodesFromArraySlice() throws {
