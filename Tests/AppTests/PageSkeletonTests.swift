@@ -166,3 +166,23 @@ import Testing
         #expect(renamed[0].contains("alt=\"Added by Cydney\"") && renamed[1].contains("alt=\"Added by Cydney\""))
     }
 }
+
+/// A key's bytes name its parts unambiguously: texts carry their length, numbers their 8 bytes.
+struct PageContentKeyTests {
+    static func key(_ build: (inout PageContentKey) -> Void) -> PageContentKey {
+        var key = PageContentKey()
+        build(&key)
+        return key
+    }
+
+    @Test func partsThatRunTogetherDifferently() {
+        #expect(Self.key { $0.append("ab"); $0.append("c") } != Self.key { $0.append("a"); $0.append("bc") })
+        #expect(Self.key { $0.append("") } != Self.key { _ in })
+        #expect(Self.key { $0.append(1); $0.append(2) } != Self.key { $0.append(2); $0.append(1) })
+        #expect(Self.key { $0.append(-1) } != Self.key { $0.append(Int.max) })
+        #expect(Self.key { $0.append("é") } != Self.key { $0.append("e\u{301}") }, "canonically equal texts are different bytes")
+        #expect(PageContentKey(numbers: 3, 4) == Self.key { $0.append(3); $0.append(4) })
+        let equal = (Self.key { $0.append(7); $0.append("same") }, Self.key { $0.append(7); $0.append("same") })
+        #expect(equal.0 == equal.1 && equal.0.hashValue == equal.1.hashValue)
+    }
+}

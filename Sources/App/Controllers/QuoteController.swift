@@ -25,14 +25,31 @@ package struct QuoteController: Sendable {
         let state = store.state
         let own = viewer.flatMap { state.users[$0]?.favourite }.flatMap { state.quotes[$0] }
         let favourite = own ?? state.lastChangedQuote.flatMap { state.quotes[$0] }
+        let recent = state.newestQuotes(limit: Self.recentCount)
         return .showing(
-            favourite: favourite.map { Self.listed($0, in: state) },
-            recent: state.newestQuotes(limit: Self.recentCount).map { Self.listed($0, in: state) })
+            favourite: favourite.map { Self.listed($0, in: state) }, recent: Self.listed(recent, count: recent.count, in: state))
     }
 
     /// `quote` with the account that added it, as `state` holds it: a dictionary look-up.
     private static func listed(_ quote: Quote, in state: AppState) -> ListedQuote {
         ListedQuote(quote, addedBy: quote.addedBy.flatMap { state.users[$0] })
+    }
+
+    /// The quotes of `ids`, in order, each with the account that added it (ids of no quote are
+    /// left out): one pass with the tables held once, the way every list of quotes is made
+    /// (closures capturing the whole state copied it for every quote of a list page).
+    private static func listed(_ ids: some Collection<QuoteID>, in state: AppState) -> [ListedQuote] {
+        let quotes = state.quotes
+        return listed(ids.lazy.compactMap { quotes[$0] }, count: ids.count, in: state)
+    }
+
+    /// `quotes`, each with the account that added it.
+    private static func listed(_ quotes: some Sequence<Quote>, count: Int, in state: AppState) -> [ListedQuote] {
+        let users = state.users
+        var listed: [ListedQuote] = []
+        listed.reserveCapacity(count)
+        for quote in quotes { listed.append(ListedQuote(quote, addedBy: quote.addedBy.flatMap { users[$0] })) }
+        return listed
     }
 
     package func show(_ id: QuoteID, viewer: UserID?) -> QuoteState {
@@ -75,7 +92,7 @@ package struct QuoteController: Sendable {
         guard page >= 1, page <= pageCount else { return .noSuchPage(pageCount: pageCount, search: nil) }
         let end = order.count - (page - 1) * pageSize
         let start = max(0, end - pageSize)
-        let quotes = order[start..<end].reversed().compactMap { state.quotes[$0].map { listed($0, in: state) } }
+        let quotes = listed(order[start..<end].reversed(), in: state)
         return .showing(quotes, page: page, pageCount: pageCount, search: nil)
     }
 
@@ -87,7 +104,7 @@ package struct QuoteController: Sendable {
         let pageCount = pageCount(of: matches.count)
         guard page >= 1, page <= pageCount else { return .noSuchPage(pageCount: pageCount, search: summary) }
         let start = (page - 1) * pageSize
-        let quotes = matches[start..<min(matches.count, start + pageSize)].compactMap { state.quotes[$0].map { listed($0, in: state) } }
+        let quotes = listed(matches[start..<min(matches.count, start + pageSize)], in: state)
         return .showing(quotes, page: page, pageCount: pageCount, search: summary)
     }
 

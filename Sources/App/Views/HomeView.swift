@@ -27,7 +27,7 @@ package enum HomeView {
     /// Everything the page shows but the visitor's own values (``Page/sharedKey``).
     static func sharedKey(favourite: ListedQuote?, recent: [ListedQuote]) -> PageContentKey {
         var key = PageContentKey()
-        key.numbers.reserveCapacity(2 + 3 * (recent.count + 1))
+        key.reserveCapacity(numbers: 2 + 4 * (recent.count + 1))
         key.append(favourite)
         key.append(recent)
         return key

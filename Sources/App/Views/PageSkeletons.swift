@@ -11,13 +11,39 @@ import Templates
 ///
 /// The key is compared whole on every look-up (no digest), so two pages never share bytes by
 /// a hash collision.
+///
+/// Held as one run of bytes — a number as its 8 bytes, a text as its byte count then its UTF-8
+/// bytes, so no two sequences of parts give the same bytes — which a look-up hashes in one pass
+/// and compares as one array of bytes. (Arrays of numbers and texts were hashed element by element,
+/// a String's hash normalising its text: the biggest part of a history page's look-up.)
 package struct PageContentKey: Hashable, Sendable {
-    package var numbers: [Int]
-    package var texts: [String]
+    private var bytes: [UInt8] = []
 
-    package init(numbers: [Int] = [], texts: [String] = []) {
-        self.numbers = numbers
-        self.texts = texts
+    package init() {}
+
+    package init(numbers: Int...) {
+        bytes.reserveCapacity(128)
+        for number in numbers { append(number) }
+    }
+
+    package mutating func append(_ number: Int) {
+        withUnsafeBytes(of: Int64(number).littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    package mutating func append(_ text: String) {
+        var text = text
+        text.withUTF8 { utf8 in
+            append(utf8.count)
+            bytes.append(contentsOf: utf8)
+        }
+    }
+
+    package mutating func reserveCapacity(numbers: Int) {
+        bytes.reserveCapacity(bytes.count + 8 * numbers)
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 }
 
@@ -133,9 +159,9 @@ extension Quote: PageContentKeyPart {
     /// A quote as cards show it: its id and version name its text, author and dates; who added
     /// it is added too, since "a former member" and "no one" do not change its version.
     func append(to key: inout PageContentKey) {
-        key.numbers.append(id.rawValue)
-        key.numbers.append(version)
-        key.numbers.append(addedBy?.rawValue ?? -1)
+        key.append(id.rawValue)
+        key.append(version)
+        key.append(addedBy?.rawValue ?? -1)
     }
 }
 
@@ -145,7 +171,7 @@ extension ListedQuote: PageContentKeyPart {
     /// quote without a photo changes nothing a list shows, so costs one number.
     func append(to key: inout PageContentKey) {
         quote.append(to: &key)
-        if let adder, adder.photo != nil { key.append(adder) } else { key.numbers.append(0) }
+        if let adder, adder.photo != nil { key.append(adder) } else { key.append(0) }
     }
 }
 
@@ -158,16 +184,16 @@ extension PageContentKey {
     /// A part, or a marker for none.
     mutating func append(_ part: (some PageContentKeyPart)?) {
         if let part {
-            numbers.append(1)
+            append(1)
             part.append(to: &self)
         } else {
-            numbers.append(0)
+            append(0)
         }
     }
 
     /// Parts, after their count.
     mutating func append(_ parts: [some PageContentKeyPart]) {
-        numbers.append(parts.count)
+        append(parts.count)
         for part in parts { part.append(to: &self) }
     }
 
@@ -175,13 +201,16 @@ extension PageContentKey {
     /// hashes) or none; a marker for no person.
     mutating func append(_ user: User?) {
         guard let user else {
-            numbers.append(-1)
+            append(-1)
             return
         }
-        numbers.append(user.id.rawValue)
-        numbers.append(user.photo == nil ? 0 : 1)
-        texts.append(user.username.rawValue)
-        texts.append(user.displayName)
-        if let photo = user.photo { texts += photo.hashes }
+        append(user.id.rawValue)
+        append(user.photo == nil ? 0 : 1)
+        append(user.username.rawValue)
+        append(user.displayName)
+        if let photo = user.photo {
+            append(photo.hashes.count)
+            for hash in photo.hashes { append(hash) }
+        }
     }
 }

@@ -60,39 +60,44 @@ package enum QuoteHistoryView {
     /// Everything the page shows but the visitor's own values (``Page/sharedKey``): a version of
     /// a quote never changes once written, so its number names it; its editor's name can.
     static func sharedKey(quote: Quote, versions: [VersionEntry], page: Int, pageCount: Int, canRestore: Bool) -> PageContentKey {
-        var key = PageContentKey(numbers: [page, pageCount, canRestore ? 1 : 0])
-        key.numbers.reserveCapacity(8 + 4 * versions.count)
+        var key = PageContentKey(numbers: page, pageCount, canRestore ? 1 : 0)
+        key.reserveCapacity(numbers: 8 + 6 * versions.count)
         key.append(quote)
         for entry in versions {
-            key.numbers.append(entry.version.version)
-            key.numbers.append(entry.version.editedBy?.rawValue ?? -1)
+            key.append(entry.version.version)
+            key.append(entry.version.editedBy?.rawValue ?? -1)
             key.append(entry.editor)
         }
         return key
     }
 
+    /// What the template shows; made only when the page is rendered whole (``Page/context``).
+    private static func context(quote: Quote, versions: [VersionEntry], page: Int, pageCount: Int, canRestore: Bool) -> Context {
+        let restoreURL = canRestore ? QuotesRoute.restore(quote.id).path : nil
+        return Context(
+            quote: QuoteCard(quote),
+            versions: versions.map { entry in
+                let version = entry.version
+                let isCurrent = version.version == quote.version
+                return VersionContext(
+                    version: version.version, text: version.text, author: version.author,
+                    editor: entry.editor?.displayName ?? (version.editedBy == nil ? "no one" : "a former member"),
+                    editorURL: entry.editor.map { ProfilesRoute.show($0.username).path },
+                    editedAt: DateText.readable(version.editedAt), editedAtISO: DateText.machine(version.editedAt),
+                    isCurrent: isCurrent, isFirst: version.version == 1, restoredFrom: version.restoredFrom,
+                    restoreURL: isCurrent ? nil : restoreURL)
+            },
+            restoreURL: restoreURL, page: page, pageCount: pageCount,
+            newerURL: page > 1 ? QuotesRoute.history(quote.id, page: page - 1).path : nil,
+            olderURL: page < pageCount ? QuotesRoute.history(quote.id, page: page + 1).path : nil)
+    }
+
     package static func page(for state: QuoteHistoryState) -> Page {
         switch state {
         case let .showing(quote, versions, page, pageCount, canRestore):
-            let restoreURL = canRestore ? QuotesRoute.restore(quote.id).path : nil
             return Page(
                 template: .quoteHistory,
-                context: Context(
-                    quote: QuoteCard(quote),
-                    versions: versions.map { entry in
-                        let version = entry.version
-                        let isCurrent = version.version == quote.version
-                        return VersionContext(
-                            version: version.version, text: version.text, author: version.author,
-                            editor: entry.editor?.displayName ?? (version.editedBy == nil ? "no one" : "a former member"),
-                            editorURL: entry.editor.map { ProfilesRoute.show($0.username).path },
-                            editedAt: DateText.readable(version.editedAt), editedAtISO: DateText.machine(version.editedAt),
-                            isCurrent: isCurrent, isFirst: version.version == 1, restoredFrom: version.restoredFrom,
-                            restoreURL: isCurrent ? nil : restoreURL)
-                    },
-                    restoreURL: restoreURL, page: page, pageCount: pageCount,
-                    newerURL: page > 1 ? QuotesRoute.history(quote.id, page: page - 1).path : nil,
-                    olderURL: page < pageCount ? QuotesRoute.history(quote.id, page: page + 1).path : nil),
+                context: context(quote: quote, versions: versions, page: page, pageCount: pageCount, canRestore: canRestore),
                 sharedKey: sharedKey(quote: quote, versions: versions, page: page, pageCount: pageCount, canRestore: canRestore))
         case let .noSuchPage(quote, pageCount):
             let pages = "\(pageCount) page\(pageCount == 1 ? "" : "s")"

@@ -59,9 +59,9 @@ package enum QuoteListView {
 
     /// Everything the page shows but the visitor's own values (``Page/sharedKey``).
     static func sharedKey(quotes: [ListedQuote], page: Int, pageCount: Int, search: QuoteSearch?) -> PageContentKey {
-        var key = PageContentKey(texts: search.map { [$0.typed] } ?? [])
-        key.numbers.reserveCapacity(6 + 3 * quotes.count)
-        key.numbers += [page, pageCount, search == nil ? -1 : search!.matchCount, search?.isTruncated == true ? 1 : 0]
+        var key = PageContentKey(numbers: page, pageCount, search == nil ? -1 : search!.matchCount, search?.isTruncated == true ? 1 : 0)
+        key.reserveCapacity(numbers: 4 + 4 * quotes.count)
+        if let search { key.append(search.typed) }
         key.append(quotes)
         return key
     }

@@ -28,7 +28,7 @@ package enum QuoteView {
     /// Everything the page shows but the visitor's own values (``Page/sharedKey``): whether it is
     /// their favourite and whether they may delete it are part of it.
     static func sharedKey(quote: Quote, addedBy: User?, isFavourite: Bool, canDelete: Bool) -> PageContentKey {
-        var key = PageContentKey(numbers: [isFavourite ? 1 : 0, canDelete ? 1 : 0])
+        var key = PageContentKey(numbers: isFavourite ? 1 : 0, canDelete ? 1 : 0)
         key.append(quote)
         key.append(addedBy)
         return key
