@@ -37,11 +37,7 @@ enum HTTPResponseEncoder {
             {
                 continue
             }
-            guard isSafe(name), isSafe(field.value) else { continue }
-            buffer.append(contentsOf: name.utf8)
-            buffer.append(contentsOf: colonSpace)
-            buffer.append(contentsOf: field.value.utf8)
-            buffer.append(contentsOf: crlf)
+            appendField(name, field.value, to: &buffer)
         }
         buffer.append(contentsOf: dateField)
         let mayHaveBody = code >= 200 && code != 204 && code != 304
@@ -92,8 +88,23 @@ enum HTTPResponseEncoder {
     static let lastChunk = Array("0\r\n\r\n".utf8)
     private static let connectionKeepAlive = Array("Connection: keep-alive\r\n".utf8)
 
-    private static func isSafe(_ text: String) -> Bool {
-        !text.utf8.contains { $0 == ASCII.cr || $0 == ASCII.lf || $0 == 0 }
+    /// Appends `name: value` and CRLF, unless either holds CR, LF or NUL; each is read once, in
+    /// place, from its UTF-8 storage.
+    private static func appendField(_ name: String, _ value: String, to buffer: inout [UInt8]) {
+        var (name, value) = (name, value)
+        name.withUTF8 { name in
+            value.withUTF8 { value in
+                guard isSafe(name), isSafe(value) else { return }
+                buffer.append(contentsOf: name)
+                buffer.append(contentsOf: colonSpace)
+                buffer.append(contentsOf: value)
+                buffer.append(contentsOf: crlf)
+            }
+        }
+    }
+
+    private static func isSafe(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        !text.contains { $0 == ASCII.cr || $0 == ASCII.lf || $0 == 0 }
     }
 
     static func appendDecimal(_ value: Int, to buffer: inout [UInt8]) {

@@ -7,9 +7,9 @@ package struct HTTPCookies: Sendable, Equatable {
     private var pairs: [(name: String, value: String)] = []
 
     package init(_ headers: HTTPHeaders) {
-        for field in headers.values(for: "Cookie") {
-            var field = field
-            field.withUTF8 { Self.parse($0, into: &pairs) }
+        for field in headers where field.name.caseInsensitiveEquals("Cookie") {
+            var value = field.value
+            value.withUTF8 { Self.parse($0, into: &pairs) }
         }
     }
 
