@@ -38,10 +38,9 @@ let package = Package(
         .target(name: "Basics", swiftSettings: strictSettings),
         .target(name: "Logging", swiftSettings: strictSettings),
         .systemLibrary(name: "CLinuxEvents"),
-        .systemLibrary(name: "CByteSearch"),
         .target(name: "HTTPServer", dependencies: ["Basics", "CLinuxEvents", "Logging"], swiftSettings: strictSettings),
         .target(name: "Templates", dependencies: ["Basics"], swiftSettings: strictSettings),
-        .target(name: "Store", dependencies: ["Basics", "CByteSearch", "Logging"], swiftSettings: strictSettings),
+        .target(name: "Store", dependencies: ["Basics", "Logging"], swiftSettings: strictSettings),
         .target(name: "StoreSQLite", dependencies: ["Basics", "Store", "CSQLite", "Logging"], swiftSettings: strictSettings),
         .target(name: "StorePostgres", dependencies: ["Basics", "Store", "CPostgres", "Logging"], swiftSettings: strictSettings),
         .target(

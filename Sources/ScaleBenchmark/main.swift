@@ -8,6 +8,8 @@
 //        (PhaseTimer); rewrites DIR's snapshot with the same state.
 //        ScaleBenchmark search DIR [--runs N]   times byte searches with nothing kept, on the whole
 //        book and on its first quotes (SearchTimer).
+//        ScaleBenchmark queries FILE [--quotes N] [--runs N]   times byte searches of a small book
+//        like pages.sh's (default 200 quotes) for every query in FILE (QueryTimer).
 //        ScaleBenchmark history DIR [--versions N] [--writers N] [--reads N] [--rounds N]   times a quote's newest
 //        history page in a new book in DIR (removed after), idle and under writers (HistoryTimer).
 import Foundation
@@ -30,10 +32,10 @@ func number(after flag: String, in arguments: [String], default fallback: Int) -
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count >= 2, ["build", "phases", "search", "history"].contains(arguments[0]) else {
+guard arguments.count >= 2, ["build", "phases", "search", "queries", "history"].contains(arguments[0]) else {
     fail(
         "usage: ScaleBenchmark build DIR [--quotes N] [--actions N] [--tail N] | phases DIR [--runs N] | search DIR [--runs N]"
-            + " | history DIR [--versions N] [--writers N] [--reads N] [--rounds N]")
+            + " | queries FILE [--quotes N] [--runs N] | history DIR [--versions N] [--writers N] [--reads N] [--rounds N]")
 }
 let directory = URL(fileURLWithPath: arguments[1], isDirectory: true)
 if arguments[0] == "history" {
@@ -52,6 +54,17 @@ if arguments[0] == "history" {
 if arguments[0] == "search" {
     do {
         try SearchTimer(directory: directory, runs: number(after: "--runs", in: arguments, default: 9)).run()
+    } catch {
+        fail("\(error)")
+    }
+    exit(0)
+}
+if arguments[0] == "queries" {
+    do {
+        try QueryTimer(
+            queriesPath: arguments[1], quoteCount: max(1, number(after: "--quotes", in: arguments, default: 200)),
+            runs: max(1, number(after: "--runs", in: arguments, default: 9))
+        ).run()
     } catch {
         fail("\(error)")
     }

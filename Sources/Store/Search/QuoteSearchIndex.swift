@@ -6,8 +6,9 @@
 /// quotes). A chunk's `ends[slot]` is the offset just past its slot's key; a slot of a quote that
 /// does not exist is empty. Each slot also has a ``PairFilter`` of its key's byte pairs: a search
 /// looks only inside the slots whose filter holds every pair of every word of the query (a
-/// handful of 256-bit tests per slot, newest chunk first) and runs `memmem` for each word inside
-/// those slots alone, so a word found in few quotes reads few keys.
+/// handful of 256-bit tests per slot, newest chunk first) and runs a byte search for each word
+/// inside those slots alone (``BytePattern``, its set-up made once per word per search, not per
+/// slot), so a word found in few quotes reads few keys.
 ///
 /// Costs: a write replaces one slot, moving at most one chunk's bytes (32 KB on average in the
 /// scale benchmark); a copy of the state shares every chunk until one is written. A search tests
@@ -136,9 +137,10 @@ package struct QuoteSearchIndex: Sendable, Equatable {
     package func search(_ query: SearchQuery) -> [QuoteID] {
         var found: [QuoteID] = []
         var inChunk: [Int] = []
+        let patterns = query.words.map(BytePattern.init)
         for index in chunks.indices.reversed() {
             inChunk.removeAll(keepingCapacity: true)
-            chunks[index].collectSlots(matching: query.words, into: &inChunk)
+            chunks[index].collectSlots(matching: patterns, into: &inChunk)
             let base = index * Self.slotsPerChunk + 1
             for slot in inChunk.reversed() { found.append(QuoteID(base + slot)) }
         }
@@ -155,21 +157,20 @@ package struct QuoteSearchIndex: Sendable, Equatable {
 
 extension QuoteSearchIndex.Chunk {
     /// Appends, in ascending order, every non-empty slot whose key contains all of `words`: the
-    /// slots whose filter holds every pair of the words, each then searched for every word.
-    func collectSlots(matching words: [[UInt8]], into slots: inout [Int]) {
+    /// slots whose filter holds every pair of the words, each then searched for every word (its
+    /// range ends at its key's terminator, so a word is found only inside the key).
+    func collectSlots(matching words: [BytePattern], into slots: inout [Int]) {
         guard !words.isEmpty else {
             for slot in ends.indices where !range(of: slot).isEmpty { slots.append(slot) }
             return
         }
         var wanted = PairFilter()
-        for word in words { word.withUnsafeBufferPointer { wanted.insert(pairsOf: $0) } }
+        for word in words { word.bytes.withUnsafeBufferPointer { wanted.insert(pairsOf: $0) } }
         bytes.withUnsafeBufferPointer { haystack in
             for slot in ends.indices where filters[slot].contains(wanted) {
                 let range = range(of: slot)
                 guard !range.isEmpty else { continue }
-                if words.allSatisfy({ word in
-                    word.withUnsafeBufferPointer { ByteSearch.firstOffset(of: $0, in: haystack, range: range) != nil }
-                }) {
+                if words.allSatisfy({ $0.firstOffset(in: haystack, range: range) != nil }) {
                     slots.append(slot)
                 }
             }
