@@ -138,9 +138,11 @@ package struct QuoteSearchIndex: Sendable, Equatable {
         var found: [QuoteID] = []
         var inChunk: [Int] = []
         let patterns = query.words.map(BytePattern.init)
+        var wanted = PairFilter()
+        for word in query.words { word.withUnsafeBufferPointer { wanted.insert(pairsOf: $0) } }
         for index in chunks.indices.reversed() {
             inChunk.removeAll(keepingCapacity: true)
-            chunks[index].collectSlots(matching: patterns, into: &inChunk)
+            chunks[index].collectSlots(matching: patterns, wanted: wanted, into: &inChunk)
             let base = index * Self.slotsPerChunk + 1
             for slot in inChunk.reversed() { found.append(QuoteID(base + slot)) }
         }
@@ -159,19 +161,25 @@ extension QuoteSearchIndex.Chunk {
     /// Appends, in ascending order, every non-empty slot whose key contains all of `words`: the
     /// slots whose filter holds every pair of the words, each then searched for every word (its
     /// range ends at its key's terminator, so a word is found only inside the key).
-    func collectSlots(matching words: [BytePattern], into slots: inout [Int]) {
+    func collectSlots(matching words: [BytePattern], wanted: PairFilter, into slots: inout [Int]) {
         guard !words.isEmpty else {
             for slot in ends.indices where !range(of: slot).isEmpty { slots.append(slot) }
             return
         }
-        var wanted = PairFilter()
-        for word in words { word.bytes.withUnsafeBufferPointer { wanted.insert(pairsOf: $0) } }
+        // The filter test runs for every slot of the book, so it reads the filters and ends in
+        // place: most slots of a large book are passed over here, for a word in few keys.
         bytes.withUnsafeBufferPointer { haystack in
-            for slot in ends.indices where filters[slot].contains(wanted) {
-                let range = range(of: slot)
-                guard !range.isEmpty else { continue }
-                if words.allSatisfy({ $0.firstOffset(in: haystack, range: range) != nil }) {
-                    slots.append(slot)
+            filters.withUnsafeBufferPointer { filters in
+                ends.withUnsafeBufferPointer { ends in
+                    var start = 0
+                    for slot in 0..<ends.count {
+                        let end = Int(ends[slot])
+                        defer { start = end }
+                        guard filters[slot].contains(wanted), end > start else { continue }
+                        if words.allSatisfy({ $0.firstOffset(in: haystack, range: start..<end) != nil }) {
+                            slots.append(slot)
+                        }
+                    }
                 }
             }
         }
