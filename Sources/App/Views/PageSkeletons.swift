@@ -1,3 +1,4 @@
+import Glibc
 import Basics
 import Store
 import Templates
@@ -14,7 +15,7 @@ import Templates
 ///
 /// Held as one run of bytes — a number as its 8 bytes, a text as its byte count then its UTF-8
 /// bytes, so no two sequences of parts give the same bytes — which a look-up hashes in one pass
-/// and compares as one array of bytes. (Arrays of numbers and texts were hashed element by element,
+/// and compares with one `memcmp`. (Arrays of numbers and texts were hashed element by element,
 /// a String's hash normalising its text: the biggest part of a history page's look-up.)
 package struct PageContentKey: Hashable, Sendable {
     private var bytes: [UInt8] = []
@@ -44,6 +45,15 @@ package struct PageContentKey: Hashable, Sendable {
 
     package func hash(into hasher: inout Hasher) {
         bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+
+    /// One `memcmp` of the bytes (an array's `==` compares them one at a time).
+    package static func == (lhs: Self, rhs: Self) -> Bool {
+        guard lhs.bytes.count == rhs.bytes.count else { return false }
+        guard !lhs.bytes.isEmpty else { return true }
+        return lhs.bytes.withUnsafeBytes { left in
+            rhs.bytes.withUnsafeBytes { right in memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0 }
+        }
     }
 }
 
