@@ -13,46 +13,52 @@ import Templates
 /// The key is compared whole on every look-up (no digest), so two pages never share bytes by
 /// a hash collision.
 ///
-/// Held as one run of bytes — a number as its 8 bytes, a text as its byte count then its UTF-8
-/// bytes, so no two sequences of parts give the same bytes — which a look-up hashes in one pass
-/// and compares with one `memcmp`. (Arrays of numbers and texts were hashed element by element,
-/// a String's hash normalising its text: the biggest part of a history page's look-up.)
+/// Held as two runs of plain memory — the numbers, and the texts' UTF-8 bytes back to back, each
+/// text's byte count among the numbers where it was added, so no two sequences of parts give the
+/// same key — which a look-up hashes in one pass each and compares with `memcmp`. (Arrays of
+/// numbers and of `String`s were hashed element by element, a `String`'s hash normalising its
+/// text: the biggest part of a history page's look-up.)
 package struct PageContentKey: Hashable, Sendable {
-    private var bytes: [UInt8] = []
+    private var numbers: [Int] = []
+    private var texts: [UInt8] = []
 
     package init() {}
 
     package init(numbers: Int...) {
-        bytes.reserveCapacity(128)
-        for number in numbers { append(number) }
+        self.numbers = numbers
     }
 
     package mutating func append(_ number: Int) {
-        withUnsafeBytes(of: Int64(number).littleEndian) { bytes.append(contentsOf: $0) }
+        numbers.append(number)
     }
 
     package mutating func append(_ text: String) {
         var text = text
         text.withUTF8 { utf8 in
-            append(utf8.count)
-            bytes.append(contentsOf: utf8)
+            numbers.append(utf8.count)
+            texts.append(contentsOf: utf8)
         }
     }
 
-    package mutating func reserveCapacity(numbers: Int) {
-        bytes.reserveCapacity(bytes.count + 8 * numbers)
+    package mutating func reserveCapacity(numbers count: Int) {
+        numbers.reserveCapacity(numbers.count + count)
     }
 
     package func hash(into hasher: inout Hasher) {
-        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        numbers.withUnsafeBytes { hasher.combine(bytes: $0) }
+        texts.withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 
-    /// One `memcmp` of the bytes (an array's `==` compares them one at a time).
     package static func == (lhs: Self, rhs: Self) -> Bool {
-        guard lhs.bytes.count == rhs.bytes.count else { return false }
-        guard !lhs.bytes.isEmpty else { return true }
-        return lhs.bytes.withUnsafeBytes { left in
-            rhs.bytes.withUnsafeBytes { right in memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0 }
+        Self.sameBytes(lhs.numbers, rhs.numbers) && Self.sameBytes(lhs.texts, rhs.texts)
+    }
+
+    /// One `memcmp` (an array's `==` compares element by element).
+    private static func sameBytes<Element>(_ lhs: [Element], _ rhs: [Element]) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        guard !lhs.isEmpty else { return true }
+        return lhs.withUnsafeBytes { left in
+            rhs.withUnsafeBytes { right in memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0 }
         }
     }
 }
