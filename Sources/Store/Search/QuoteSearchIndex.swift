@@ -4,16 +4,18 @@
 /// Layout: keys sit back to back in chunks of ``slotsPerChunk`` consecutive quote ids, each key
 /// followed by a 0 byte (which no key and no query word contains, so a match never spans two
 /// quotes). A chunk's `ends[slot]` is the offset just past its slot's key; a slot of a quote that
-/// does not exist is empty. Each slot also has a ``PairFilter`` of its key's byte pairs: a search
-/// looks only inside the slots whose filter holds every pair of every word of the query (a
-/// handful of 256-bit tests per slot, newest chunk first) and runs a byte search for each word
-/// inside those slots alone (``BytePattern``, its set-up made once per word per search, not per
-/// slot), so a word found in few quotes reads few keys.
+/// does not exist is empty. Each slot's key also has a ``PairFilter`` of its byte pairs, kept on
+/// its side: for each of the filter's 256 bits, the set of slots whose filter has it. A search
+/// looks only inside the slots whose filter holds every pair of every word of the query (the AND
+/// of the sets of those bits, newest chunk first) and runs a byte search for each word inside
+/// those slots alone (``BytePattern``, its set-up made once per word per search, not per slot),
+/// so a word found in few quotes reads few keys.
 ///
 /// Costs: a write replaces one slot, moving at most one chunk's bytes (32 KB on average in the
-/// scale benchmark); a copy of the state shares every chunk until one is written. A search tests
-/// every slot's filter (32 bytes each: 3.2 MB for the 100,000 quotes of the scale benchmark) and
-/// reads the keys that pass. A value, changed only by the reducer;
+/// scale benchmark) and updating its bit in the 256 sets; a copy of the state shares every chunk
+/// until one is written. A search reads the sets of its words' pair bits (32 bytes each, about
+/// 20 per chunk: 250 KB for the 100,000 quotes of the scale benchmark, where a test of every
+/// slot's filter read 3.2 MB) and the keys that pass. A value, changed only by the reducer;
 /// equal indexes hold equal keys (trailing empty chunks are dropped).
 ///
 /// What a search finds is kept for this version of the keys (``QuoteSearchResults``): a change to
@@ -28,8 +30,14 @@ package struct QuoteSearchIndex: Sendable, Equatable {
     struct Chunk: Sendable, Equatable {
         var bytes: [UInt8] = []
         var ends = [UInt32](repeating: 0, count: QuoteSearchIndex.slotsPerChunk)
-        /// Each slot's key's byte pairs; derived from the keys (``deriveFilters()``).
-        private(set) var filters = [PairFilter](repeating: PairFilter(), count: QuoteSearchIndex.slotsPerChunk)
+        /// For each bit of a ``PairFilter``, the slots whose key's filter has it: the slots'
+        /// filters turned on their side, derived from the keys (``deriveFilters()``). A search
+        /// ANDs the sets of the few bits its words have (32 bytes each, about 20 of them) instead
+        /// of testing the filter of every slot (32 bytes each, 256 of them).
+        private(set) var slotsWithPair = [SlotSet](repeating: SlotSet(), count: PairFilter.bitCount)
+
+        /// One bit per slot of a chunk (``slotsPerChunk`` is 256).
+        typealias SlotSet = SIMD4<UInt64>
 
         /// Equal keys; the filters follow from them.
         static func == (lhs: Self, rhs: Self) -> Bool {
@@ -42,8 +50,16 @@ package struct QuoteSearchIndex: Sendable, Equatable {
             bytes.withUnsafeBufferPointer { keys in
                 for slot in ends.indices {
                     let range = (slot == 0 ? 0 : Int(ends[slot - 1]))..<Int(ends[slot])
-                    filters[slot] = PairFilter(pairsOf: UnsafeBufferPointer(rebasing: keys[range]))
+                    setFilter(PairFilter(pairsOf: UnsafeBufferPointer(rebasing: keys[range])), of: slot)
                 }
+            }
+        }
+
+        /// Records `filter` as `slot`'s, in the set of every bit.
+        private mutating func setFilter(_ filter: PairFilter, of slot: Int) {
+            let (lane, mask) = (slot >> 6, UInt64(1) << UInt64(slot & 63))
+            for bit in 0..<PairFilter.bitCount {
+                if filter.has(bit) { slotsWithPair[bit][lane] |= mask } else { slotsWithPair[bit][lane] &= ~mask }
             }
         }
 
@@ -55,7 +71,7 @@ package struct QuoteSearchIndex: Sendable, Equatable {
         mutating func replace(slot: Int, with key: [UInt8]) {
             let old = range(of: slot)
             bytes.replaceSubrange(old, with: key)
-            filters[slot] = key.withUnsafeBufferPointer { PairFilter(pairsOf: $0) }
+            setFilter(key.withUnsafeBufferPointer { PairFilter(pairsOf: $0) }, of: slot)
             let delta = key.count - old.count
             guard delta != 0 else { return }
             for later in slot..<ends.count { ends[later] = UInt32(Int(ends[later]) + delta) }
@@ -140,9 +156,10 @@ package struct QuoteSearchIndex: Sendable, Equatable {
         let patterns = query.words.map(BytePattern.init)
         var wanted = PairFilter()
         for word in query.words { word.withUnsafeBufferPointer { wanted.insert(pairsOf: $0) } }
+        let pairBits = wanted.setBits
         for index in chunks.indices.reversed() {
             inChunk.removeAll(keepingCapacity: true)
-            chunks[index].collectSlots(matching: patterns, wanted: wanted, into: &inChunk)
+            chunks[index].collectSlots(matching: patterns, pairBits: pairBits, into: &inChunk)
             let base = index * Self.slotsPerChunk + 1
             for slot in inChunk.reversed() { found.append(QuoteID(base + slot)) }
         }
@@ -161,24 +178,26 @@ extension QuoteSearchIndex.Chunk {
     /// Appends, in ascending order, every non-empty slot whose key contains all of `words`: the
     /// slots whose filter holds every pair of the words, each then searched for every word (its
     /// range ends at its key's terminator, so a word is found only inside the key).
-    func collectSlots(matching words: [BytePattern], wanted: PairFilter, into slots: inout [Int]) {
+    /// `pairBits`: the bits of the words' ``PairFilter``.
+    func collectSlots(matching words: [BytePattern], pairBits: [Int], into slots: inout [Int]) {
         guard !words.isEmpty else {
             for slot in ends.indices where !range(of: slot).isEmpty { slots.append(slot) }
             return
         }
-        // The filter test runs for every slot of the book, so it reads the filters and ends in
-        // place: most slots of a large book are passed over here, for a word in few keys.
+        // The slots whose filter holds every bit the words have: the AND of those bits' sets
+        // (every slot when the words have no pair: one-byte words).
+        var candidates = SlotSet(repeating: ~0)
+        for bit in pairBits { candidates &= slotsWithPair[bit] }
         bytes.withUnsafeBufferPointer { haystack in
-            filters.withUnsafeBufferPointer { filters in
-                ends.withUnsafeBufferPointer { ends in
-                    var start = 0
-                    for slot in 0..<ends.count {
-                        let end = Int(ends[slot])
-                        defer { start = end }
-                        guard filters[slot].contains(wanted), end > start else { continue }
-                        if words.allSatisfy({ $0.firstOffset(in: haystack, range: start..<end) != nil }) {
-                            slots.append(slot)
-                        }
+            for lane in 0..<SlotSet.scalarCount {
+                var bits = candidates[lane]
+                while bits != 0 {
+                    let slot = lane * 64 + bits.trailingZeroBitCount
+                    bits &= bits &- 1
+                    let range = range(of: slot)
+                    guard !range.isEmpty else { continue }
+                    if words.allSatisfy({ $0.firstOffset(in: haystack, range: range) != nil }) {
+                        slots.append(slot)
                     }
                 }
             }
@@ -217,6 +236,27 @@ package struct PairFilter: Sendable, Equatable {
             }
         }
         bits |= SIMD4(lanes.0, lanes.1, lanes.2, lanes.3)
+    }
+
+    /// Bits in a filter: pairs hash to one of these.
+    package static let bitCount = 256
+
+    /// Whether bit `bit` (0 to 255) is set.
+    package func has(_ bit: Int) -> Bool {
+        bits[bit >> 6] & (UInt64(1) << UInt64(bit & 63)) != 0
+    }
+
+    /// The set bits, in ascending order.
+    package var setBits: [Int] {
+        var found: [Int] = []
+        for lane in 0..<4 {
+            var word = self.bits[lane]
+            while word != 0 {
+                found.append(lane * 64 + word.trailingZeroBitCount)
+                word &= word &- 1
+            }
+        }
+        return found
     }
 
     /// Whether every bit of `other` is set here.
