@@ -25,9 +25,8 @@ package struct QuoteController: Sendable {
         let state = store.state
         let own = viewer.flatMap { state.users[$0]?.favourite }.flatMap { state.quotes[$0] }
         let favourite = own ?? state.lastChangedQuote.flatMap { state.quotes[$0] }
-        let recent = state.newestQuotes(limit: Self.recentCount)
-        return .showing(
-            favourite: favourite.map { Self.listed($0, in: state) }, recent: Self.listed(recent, count: recent.count, in: state))
+        let recent = state.quoteOrder.reversed().prefix(Self.recentCount)
+        return .showing(favourite: favourite.map { Self.listed($0, in: state) }, recent: Self.listed(recent, in: state))
     }
 
     /// `quote` with the account that added it, as `state` holds it: a dictionary look-up.
@@ -36,19 +35,20 @@ package struct QuoteController: Sendable {
     }
 
     /// The quotes of `ids`, in order, each with the account that added it (ids of no quote are
-    /// left out): one pass with the tables held once, the way every list of quotes is made
-    /// (closures capturing the whole state copied it for every quote of a list page).
+    /// left out): one pass with the tables held once, the way every list of quotes is made.
+    /// Each quote and account is copied once, into its ``ListedQuote`` (closures capturing the
+    /// whole state copied it for every quote of a list page; a lazy map of the ids, every quote
+    /// twice).
     private static func listed(_ ids: some Collection<QuoteID>, in state: AppState) -> [ListedQuote] {
         let quotes = state.quotes
-        return listed(ids.lazy.compactMap { quotes[$0] }, count: ids.count, in: state)
-    }
-
-    /// `quotes`, each with the account that added it.
-    private static func listed(_ quotes: some Sequence<Quote>, count: Int, in state: AppState) -> [ListedQuote] {
         let users = state.users
         var listed: [ListedQuote] = []
-        listed.reserveCapacity(count)
-        for quote in quotes { listed.append(ListedQuote(quote, addedBy: quote.addedBy.flatMap { users[$0] })) }
+        listed.reserveCapacity(ids.count)
+        for id in ids {
+            guard let quote = quotes[id] else { continue }
+            let adder = quote.addedBy.flatMap { users[$0] }
+            listed.append(ListedQuote(quote, addedBy: adder))
+        }
         return listed
     }
 

@@ -187,7 +187,7 @@ extension ListedQuote: PageContentKeyPart {
     /// quote without a photo changes nothing a list shows, so costs one number.
     func append(to key: inout PageContentKey) {
         quote.append(to: &key)
-        if let adder, adder.photo != nil { key.append(adder) } else { key.append(0) }
+        if adder?.photo != nil { key.append(adder) } else { key.append(0) }
     }
 }
 
@@ -210,7 +210,8 @@ extension PageContentKey {
     /// Parts, after their count.
     mutating func append(_ parts: [some PageContentKeyPart]) {
         append(parts.count)
-        for part in parts { part.append(to: &self) }
+        // By index: a for-in copies each part out of the array (every text and name retained).
+        for index in parts.indices { parts[index].append(to: &self) }
     }
 
     /// A person as pages show them: name, username, their photo (its addresses carry its

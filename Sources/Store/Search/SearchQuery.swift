@@ -15,17 +15,36 @@ package struct SearchQuery: Sendable, Equatable {
     package let isTruncated: Bool
 
     package init(_ typed: String) {
+        let folded = SearchFolding.fold(typed)
         var distinct: [[UInt8]] = []
-        for word in SearchFolding.fold(typed).split(separator: SearchFolding.space)
-        where !distinct.contains(where: { $0.elementsEqual(word) }) {
+        var isTruncated = false
+        var start = 0
+        // One pass over the folded bytes: each run between spaces is a word.
+        while start < folded.count {
+            guard folded[start] != SearchFolding.space else {
+                start += 1
+                continue
+            }
+            var end = start + 1
+            while end < folded.count, folded[end] != SearchFolding.space { end += 1 }
+            let word = folded[start..<end]
+            start = end
+            if distinct.contains(where: { $0.elementsEqual(word) }) { continue }
+            guard distinct.count < Self.maximumWords else {
+                isTruncated = true
+                break
+            }
             distinct.append(Array(word))
-            if distinct.count > Self.maximumWords { break }
         }
-        isTruncated = distinct.count > Self.maximumWords
-        // Stable: equal lengths keep the order they were typed in.
-        words = Array(distinct.prefix(Self.maximumWords)).enumerated()
-            .sorted { ($0.element.count, $1.offset) > ($1.element.count, $0.offset) }
-            .map(\.element)
+        self.isTruncated = isTruncated
+        // Longest first, stably: each word goes after every word at least as long, so equal
+        // lengths keep the order they were typed in.
+        var words: [[UInt8]] = []
+        words.reserveCapacity(distinct.count)
+        for word in distinct {
+            words.insert(word, at: words.firstIndex { $0.count < word.count } ?? words.endIndex)
+        }
+        self.words = words
     }
 
     /// True when nothing searchable was typed (only spaces, or only marks): no search at all.
