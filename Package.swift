@@ -36,7 +36,7 @@ let package = Package(
             providers: [.apt(["libvips-dev"])]
         ),
         .target(name: "Basics", swiftSettings: strictSettings),
-        .target(name: "Logging", swiftSettings: strictSettings),
+        .target(name: "Logging", dependencies: ["Basics"], swiftSettings: strictSettings),
         .systemLibrary(name: "CLinuxEvents"),
         .target(name: "HTTPServer", dependencies: ["Basics", "CLinuxEvents", "Logging"], swiftSettings: strictSettings),
         .target(name: "Templates", dependencies: ["Basics"], swiftSettings: strictSettings),

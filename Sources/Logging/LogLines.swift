@@ -1,3 +1,5 @@
+import Basics
+
 /// Lines at one level from one component, formatted straight into bytes and handed to the sink
 /// together: an event loop's access lines, written once per turn of the loop (one `write(2)` for
 /// every request the turn answered) rather than once per request, with no `String` per line.
@@ -33,25 +35,9 @@ package struct LogLines: Sendable {
         text.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
-    package mutating func append(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    }
-
     /// A non-negative number in decimal (a negative one as 0: nothing logged is below zero).
     package mutating func append(_ number: Int) {
-        var value = UInt(max(0, number))
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var start = buffer.count
-            repeat {
-                start -= 1
-                buffer[start] = UInt8(ascii: "0") + UInt8(value % 10)
-                value /= 10
-            } while value > 0
-            bytes.append(contentsOf: buffer[start...])
-        }
+        DecimalDigits.append(number, to: &bytes)
     }
 
     /// `number` with at least `width` digits, zeros in front (`7` at width 3 is `007`).

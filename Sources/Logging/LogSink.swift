@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Glibc
 import Synchronization
@@ -45,29 +46,13 @@ package struct StandardErrorLogSink: LogSink {
         line.reserveCapacity(line.utf8.count + record.message.utf8.count + 1)
         line += record.message
         line += "\n"
-        line.withUTF8 { Self.writeAll($0) }
+        line.withUTF8 { _ = SystemCall.writeAll(UnsafeRawBufferPointer($0), to: STDERR_FILENO) }
     }
 
     /// Every line in one `write(2)` (unless the kernel takes less): lines already in this
     /// sink's format.
     package func write(_ lines: LogLines) {
-        lines.bytes.withUnsafeBufferPointer { Self.writeAll($0) }
-    }
-
-    /// Writes every byte to standard error, in one `write(2)` unless the kernel takes less,
-    /// retrying after a signal; gives up on any other error (there is nowhere to report it).
-    private static func writeAll(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard var start = bytes.baseAddress else { return }
-        var left = bytes.count
-        while left > 0 {
-            let written = Glibc.write(STDERR_FILENO, start, left)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            start += written
-            left -= written
-        }
+        lines.bytes.withUnsafeBytes { _ = SystemCall.writeAll($0, to: STDERR_FILENO) }
     }
 }
 

@@ -51,3 +51,25 @@ import Testing
         }
     }
 }
+
+@Suite struct DecimalDigitsTests {
+    func digits(_ number: Int) -> String {
+        var bytes: [UInt8] = Array("x".utf8)
+        DecimalDigits.append(number, to: &bytes)
+        return String(decoding: bytes.dropFirst(), as: UTF8.self)
+    }
+
+    @Test func writesWhatStringWouldForEveryMagnitude() {
+        var number = 1
+        for _ in 0..<18 {
+            for value in [number - 1, number, number + 7] { #expect(digits(value) == String(value)) }
+            number *= 10
+        }
+        #expect(digits(Int.max) == String(Int.max))
+    }
+
+    @Test func writesANegativeNumberAsZero() {
+        #expect(digits(-1) == "0")
+        #expect(digits(Int.min) == "0")
+    }
+}

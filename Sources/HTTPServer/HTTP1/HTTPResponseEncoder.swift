@@ -1,3 +1,5 @@
+import Basics
+
 /// Serialises a response head and body into one buffer, so the connection sends both with one
 /// `send` (RFC 9112 §4 status line, §6 framing).
 ///
@@ -21,7 +23,7 @@ enum HTTPResponseEncoder {
         let code = response.status.code
         buffer.reserveCapacity(buffer.count + 256 + response.body.count)
         buffer.append(contentsOf: "HTTP/1.1 ".utf8)
-        appendDecimal(code, to: &buffer)
+        DecimalDigits.append(code, to: &buffer)
         buffer.append(ASCII.space)
         buffer.append(contentsOf: response.status.reason.utf8)
         buffer.append(contentsOf: crlf)
@@ -52,7 +54,7 @@ enum HTTPResponseEncoder {
                 buffer.append(contentsOf: crlf)
             } else if mayHaveBody {
                 buffer.append(contentsOf: contentLengthName)
-                appendDecimal(response.body.count, to: &buffer)
+                DecimalDigits.append(response.body.count, to: &buffer)
                 buffer.append(contentsOf: crlf)
             }
         }
@@ -105,10 +107,5 @@ enum HTTPResponseEncoder {
 
     private static func isSafe(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
         !text.contains { $0 == ASCII.cr || $0 == ASCII.lf || $0 == 0 }
-    }
-
-    static func appendDecimal(_ value: Int, to buffer: inout [UInt8]) {
-        if value >= 10 { appendDecimal(value / 10, to: &buffer) }
-        buffer.append(UInt8(ascii: "0") + UInt8(value % 10))
     }
 }

@@ -259,11 +259,6 @@ package struct PairFilter: Sendable, Equatable {
         return found
     }
 
-    /// Whether every bit of `other` is set here.
-    package func contains(_ other: PairFilter) -> Bool {
-        (bits & other.bits) == other.bits
-    }
-
     /// The pair's bit, 0 to 255: the top byte of a multiplicative hash of the two bytes.
     private static func bit(_ first: UInt8, _ second: UInt8) -> Int {
         Int(((UInt32(first) << 8 | UInt32(second)) &* 0x9E37_79B1) >> 24)
