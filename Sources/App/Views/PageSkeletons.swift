@@ -175,9 +175,7 @@ extension Quote: PageContentKeyPart {
     /// A quote as cards show it: its id and version name its text, author and dates; who added
     /// it is added too, since "a former member" and "no one" do not change its version.
     func append(to key: inout PageContentKey) {
-        key.append(id.rawValue)
-        key.append(version)
-        key.append(addedBy?.rawValue ?? -1)
+        key.appendQuote(id: id, version: version, addedBy: addedBy)
     }
 }
 
@@ -207,11 +205,32 @@ extension PageContentKey {
         }
     }
 
-    /// Parts, after their count.
-    mutating func append(_ parts: [some PageContentKeyPart]) {
-        append(parts.count)
-        // By index: a for-in copies each part out of the array (every text and name retained).
-        for index in parts.indices { parts[index].append(to: &self) }
+    /// Quotes, after their count, each as ``Quote/append(to:)`` writes it.
+    mutating func append(_ quotes: [Quote]) {
+        append(quotes.count)
+        // Field by field, in place: calling a method on each element (a for-in, an index, even
+        // a buffer pointer's) copies it out first, every text retained and released, on
+        // strings both event loops share.
+        for index in quotes.indices {
+            appendQuote(id: quotes[index].id, version: quotes[index].version, addedBy: quotes[index].addedBy)
+        }
+    }
+
+    /// Listed quotes, after their count, each as ``ListedQuote/append(to:)`` writes it; in place,
+    /// as above.
+    mutating func append(_ quotes: [ListedQuote]) {
+        append(quotes.count)
+        for index in quotes.indices {
+            appendQuote(id: quotes[index].quote.id, version: quotes[index].quote.version, addedBy: quotes[index].quote.addedBy)
+            if quotes[index].adder?.photo != nil { append(quotes[index].adder) } else { append(0) }
+        }
+    }
+
+    /// What names a quote as cards show it (``Quote/append(to:)``).
+    mutating func appendQuote(id: QuoteID, version: Int, addedBy: UserID?) {
+        append(id.rawValue)
+        append(version)
+        append(addedBy?.rawValue ?? -1)
     }
 
     /// A person as pages show them: name, username, their photo (its addresses carry its

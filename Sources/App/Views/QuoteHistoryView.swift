@@ -63,10 +63,11 @@ package enum QuoteHistoryView {
         var key = PageContentKey(numbers: page, pageCount, canRestore ? 1 : 0)
         key.reserveCapacity(numbers: 8 + 6 * versions.count)
         key.append(quote)
-        for entry in versions {
-            key.append(entry.version.version)
-            key.append(entry.version.editedBy?.rawValue ?? -1)
-            key.append(entry.editor)
+        // By index, field by field: a for-in copies each entry (its text, author and editor).
+        for index in versions.indices {
+            key.append(versions[index].version.version)
+            key.append(versions[index].version.editedBy?.rawValue ?? -1)
+            key.append(versions[index].editor)
         }
         return key
     }
