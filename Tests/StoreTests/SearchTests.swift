@@ -181,6 +181,7 @@ import Testing
         let small = try book((1...300).map { ("quote number \($0)", "author") })
         #expect(small.searchIndex.byteCount <= QuoteSearchIndex.quickSearchBytes)
         #expect(small.searchIndex.quickMatches(SearchQuery("number 300"))?.map(\.rawValue) == [300])
+        #expect(small.searchIndex.keptSearchCount == 1, "a quick search is kept too")
 
         var large = AppState()
         let filler = String(repeating: "lorem ipsum dolor ", count: 6)

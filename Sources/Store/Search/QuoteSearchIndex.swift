@@ -126,6 +126,11 @@ package struct QuoteSearchIndex: Sendable, Equatable {
     /// A search already made in this version of the index is answered from ``results``.
     package func matches(_ query: SearchQuery) -> [QuoteID] {
         if let kept = results.matches(for: query.words) { return kept }
+        return searchAndKeep(query)
+    }
+
+    /// ``search(_:)``, its result kept for the next time.
+    private func searchAndKeep(_ query: SearchQuery) -> [QuoteID] {
         let found = search(query)
         results.remember(found, for: query.words)
         return found
@@ -143,7 +148,8 @@ package struct QuoteSearchIndex: Sendable, Equatable {
     package func quickMatches(_ query: SearchQuery) -> [QuoteID]? {
         if let kept = results.matches(for: query.words) { return kept }
         guard byteCount <= Self.quickSearchBytes else { return nil }
-        return matches(query)
+        // Not matches(_:), which would look for a kept result again.
+        return searchAndKeep(query)
     }
 
     /// How many searches this version of the index has kept (for tests).
