@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Store
 import StoreSQLite
+import TestSupport
 import Testing
 
 /// Each state the quote logic controller can return, on an in-memory database.

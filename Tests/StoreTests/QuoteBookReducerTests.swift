@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import TestSupport
 import Testing
 
 /// Deleting and restoring quotes, and a quote's history folded from its journal actions.

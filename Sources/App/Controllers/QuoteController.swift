@@ -25,7 +25,7 @@ package struct QuoteController: Sendable {
         let state = store.state
         let own = viewer.flatMap { state.users[$0]?.favourite }.flatMap { state.quotes[$0] }
         let favourite = own ?? state.lastChangedQuote.flatMap { state.quotes[$0] }
-        let recent = state.quoteOrder.reversed().prefix(Self.recentCount)
+        let recent = state.newestQuoteIDs(limit: Self.recentCount)
         return .showing(favourite: favourite.map { Self.listed($0, in: state) }, recent: Self.listed(recent, in: state))
     }
 

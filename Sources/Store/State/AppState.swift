@@ -32,8 +32,9 @@ package struct AppState: Sendable, Equatable {
         userIDsByName[username].flatMap { users[$0] }
     }
 
-    /// Quotes newest first (the order they were added), at most `limit`.
-    package func newestQuotes(limit: Int = .max) -> [Quote] {
-        quoteOrder.reversed().prefix(limit).compactMap { quotes[$0] }
+    /// The ids of the newest quotes, newest first (the order they were added), at most `limit`:
+    /// the order's end, read backwards, with nothing copied.
+    package func newestQuoteIDs(limit: Int = .max) -> Slice<ReversedCollection<[QuoteID]>> {
+        quoteOrder.reversed().prefix(limit)
     }
 }
