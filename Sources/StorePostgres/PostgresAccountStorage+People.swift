@@ -63,4 +63,16 @@ extension PostgresAccountStorage {
         try await query(
             "delete password hash", on: sessions, "DELETE FROM \(tables.password) WHERE user_id = $1", [String(user.rawValue)])
     }
+
+    package func storedAccountIDs() async throws(StoreError) -> [UserID] {
+        let rows = try await query(
+            "list accounts", on: sessions, "SELECT user_id FROM \(tables.session) UNION SELECT user_id FROM \(tables.password)", []
+        ).rows
+        var ids: [UserID] = []
+        for row in rows {
+            guard let id = row.string(at: 0).flatMap({ Int($0) }) else { throw Self.missing("account id") }
+            ids.append(UserID(id))
+        }
+        return ids
+    }
 }

@@ -97,6 +97,11 @@ package actor SQLiteAccountStorage: SessionStorage, PhotoStorage {
         try open(for: "delete password hash").prepare("DELETE FROM password WHERE user_id = ?").run([.integer(Int64(user.rawValue))])
     }
 
+    package func storedAccountIDs() throws(StoreError) -> [UserID] {
+        try open(for: "list accounts").prepare("SELECT user_id FROM session UNION SELECT user_id FROM password")
+            .rows { UserID(Int($0.int(at: 0))) }
+    }
+
     package func touch(id: [UInt8], at date: Date) throws(StoreError) {
         let update = try open(for: "touch session").prepare("UPDATE session SET last_used_at = ? WHERE id = ?")
         try update.run([.real(date.timeIntervalSince1970), .blob(id)])

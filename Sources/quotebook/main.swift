@@ -120,6 +120,14 @@ do {
 } catch {
     fail("\(error)")
 }
+// Sessions and passwords of deleted accounts: left by a process killed between journaling a
+// deletion and erasing the account's storage.
+do {
+    let erased = try await SessionKeeper.eraseDeletedAccounts(from: accountStorage.sessions, in: store.state)
+    if erased > 0 { logger.info("erased the sessions and passwords of \(erased) deleted accounts") }
+} catch {
+    logger.warning("could not look for sessions of deleted accounts (tried again at the next start): \(error)")
+}
 // Photos nobody refers to: left by a process killed mid-upload, or kept by versions that never
 // deleted a replaced photo. Before serving, so with SQLite no upload is in flight.
 do {

@@ -32,6 +32,23 @@ import Testing
     }
 
     @Test(arguments: AccountBackend.configured)
+    func listsEveryAccountWithASessionOrAPasswordOnce(backend: AccountBackend) async throws {
+        try await backend.withDatabase { database in
+            let storage = try await database.makeInstance().sessions
+            #expect(try await storage.storedAccountIDs().isEmpty)
+            for (seed, user) in [(1, 3), (2, 3), (3, 4)] as [(UInt8, Int)] {
+                try await storage.insert(SessionRecord(id: SHA256Fixture.id(seed), userID: UserID(user), createdAt: date, lastUsedAt: date))
+            }
+            for user in [3, 9] { try await storage.setPasswordHash(PasswordHash(encoded: "hash \(user)"), of: UserID(user)) }
+            #expect(Set(try await storage.storedAccountIDs().map(\.rawValue)) == [3, 4, 9])
+            #expect(try await storage.storedAccountIDs().count == 3, "each once")
+            _ = try await storage.deleteSessions(of: UserID(4), except: nil)
+            try await storage.deletePasswordHash(of: UserID(9))
+            #expect(try await storage.storedAccountIDs().map(\.rawValue) == [3])
+        }
+    }
+
+    @Test(arguments: AccountBackend.configured)
     func aSecretIsMadeOnceAndKeptForEveryInstance(backend: AccountBackend) async throws {
         try await backend.withDatabase { database in
             let first = try await database.makeInstance().sessions

@@ -9,8 +9,9 @@ extension AccountsController {
     /// every entry that named them (``JournalStorage/append(_:basedOn:)``), so the state and
     /// every instance forget them and their username is free; account storage ends their
     /// sessions on every instance and forgets their password. Should the process die between the
-    /// two, their sessions name an account that no longer exists, which signs no one in, and
-    /// expire as every session does. Their photo is returned for the photo keeper to free.
+    /// two, their sessions name an account that no longer exists, which signs no one in, until
+    /// the next start-up erases them and the password (``SessionKeeper/eraseDeletedAccounts(from:in:)``).
+    /// Their photo is returned for the photo keeper to free.
     package func deleteAccount(of user: User, password: String, client: String?) async throws -> AccountDeletionState {
         switch try await checkOwnPassword(password, of: user, client: client) {
         case .refused(let refusal): return .showing(.refused(refusal))

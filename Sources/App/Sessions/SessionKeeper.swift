@@ -148,6 +148,24 @@ package final class SessionKeeper: Sendable {
         try await storage.deletePasswordHash(of: user)
     }
 
+    /// Erases what `storage` still holds of accounts `state` no longer has (their sessions and
+    /// password hash), returning how many: left by a process that died after journaling a
+    /// deletion and before ``erase(_:)`` (``AccountsController/deleteAccount(of:password:client:)``).
+    /// Run at start-up, before any cache of sessions exists; other instances hear each ending.
+    ///
+    /// Only accounts below `state`'s next id count: ids are given in journal order and never
+    /// again, so one of those missing from `state` was deleted, while an id at or past it may be
+    /// an account another instance has just made, whose sign-up this state does not hold yet.
+    package static func eraseDeletedAccounts(from storage: any SessionStorage, in state: AppState) async throws(StoreError) -> Int {
+        var erased = 0
+        for user in try await storage.storedAccountIDs() where user.rawValue < state.nextUserID.rawValue && state.users[user] == nil {
+            _ = try await storage.deleteSessions(of: user, except: nil)
+            try await storage.deletePasswordHash(of: user)
+            erased += 1
+        }
+        return erased
+    }
+
     /// `userAgent` cut to at most ``SessionRecord/maximumUserAgentBytes`` UTF-8 bytes, on a
     /// character boundary.
     static func shortened(_ userAgent: String) -> String {

@@ -49,6 +49,9 @@ package protocol SessionStorage: Sendable {
     func setPasswordHash(_ hash: PasswordHash, of user: UserID) async throws(StoreError)
     /// Forgets `user`'s password hash: their account was deleted.
     func deletePasswordHash(of user: UserID) async throws(StoreError)
+    /// Every account with a session or a password hash here, each once, in no order: what start-up
+    /// compares with the book, to erase what a deletion cut short left behind.
+    func storedAccountIDs() async throws(StoreError) -> [UserID]
     /// The secret called `name`, created with `make` and kept the first time it is asked for.
     func secret(named name: String, orCreate make: @Sendable () -> [UInt8]) async throws(StoreError) -> [UInt8]
     /// Tells `handler` whenever a session may have ended elsewhere, for a cache of sessions to

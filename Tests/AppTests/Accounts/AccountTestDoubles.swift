@@ -127,6 +127,7 @@ actor AccountStorageDouble: SessionStorage, PhotoStorage {
     func passwordHash(of user: UserID) -> PasswordHash? { passwordHashes[user] }
     func setPasswordHash(_ hash: PasswordHash, of user: UserID) { passwordHashes[user] = hash }
     func deletePasswordHash(of user: UserID) { passwordHashes[user] = nil }
+    func storedAccountIDs() -> [UserID] { Array(Set(sessions.values.map(\.userID)).union(passwordHashes.keys)) }
     var claims: [String: Int] = [:]
     func save(_ photo: StoredPhoto) {
         photos[photo.reference.hash] = photo
@@ -181,6 +182,7 @@ actor CountingSessionStorage: SessionStorage {
         try await base.setPasswordHash(hash, of: user)
     }
     func deletePasswordHash(of user: UserID) async throws(StoreError) { try await base.deletePasswordHash(of: user) }
+    func storedAccountIDs() async throws(StoreError) -> [UserID] { try await base.storedAccountIDs() }
     nonisolated func observeSessionEvents(_ handler: @escaping @Sendable (SessionStorageEvent) -> Void) {
         observers.withLock { $0.append(handler) }
         base.observeSessionEvents(handler)

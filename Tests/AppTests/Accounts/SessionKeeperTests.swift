@@ -263,6 +263,35 @@ import Testing
         }
     }
 
+    /// What a deletion cut short left (sessions and a password of an account the book no longer
+    /// has) is erased at start-up; live accounts, and ids the state has not given yet (another
+    /// instance's sign-up not applied here), keep theirs.
+    @Test(arguments: AccountBackend.configured)
+    func startUpErasesWhatDeletedAccountsLeftAndNothingElse(backend: AccountBackend) async throws {
+        try await backend.withDatabase { database in
+            var state = AppState()
+            for name in ["ada", "bob", "cyd"] {
+                _ = try AppReducer.reduce(&state, .signUp(try #require(Username(name)), displayName: name, at: clock.now))
+            }
+            _ = try AppReducer.reduce(&state, .deleteAccount(UserID(2), at: clock.now))
+            #expect(state.nextUserID == UserID(4))
+            let storage = try await database.makeInstance().sessions
+            // Ada and Bob signed in; Cyd's only session ended; 5 is someone another instance
+            // has just signed up.
+            let keeper = SessionKeeper(storage: storage)
+            for user in [1, 2, 2, 5] { _ = try await keeper.start(for: UserID(user), now: clock.now) }
+            for user in [1, 2, 3, 5] { try await storage.setPasswordHash(PasswordHash(encoded: "hash \(user)"), of: UserID(user)) }
+
+            #expect(try await SessionKeeper.eraseDeletedAccounts(from: storage, in: state) == 1)
+            #expect(try await storage.sessions(of: UserID(2)).isEmpty)
+            #expect(try await storage.passwordHash(of: UserID(2)) == nil)
+            #expect(try await storage.sessions(of: UserID(1)).count == 1)
+            #expect(try await storage.sessions(of: UserID(5)).count == 1)
+            for user in [1, 3, 5] { #expect(try await storage.passwordHash(of: UserID(user)) == PasswordHash(encoded: "hash \(user)")) }
+            #expect(try await SessionKeeper.eraseDeletedAccounts(from: storage, in: state) == 0, "nothing is left the second time")
+        }
+    }
+
     @Test func aMalformedTokenIsNoSession() {
         let keeper = SessionKeeper(storage: AccountStorageDouble())
         #expect(keeper.cachedSession(forToken: "not-a-token", now: clock.now) == .notAToken)

@@ -1,0 +1,44 @@
+import Foundation
+import Logging
+import Store
+import StoreBackend
+import StoreSQLite
+import TestSupport
+import Testing
+
+/// A process killed between journaling an account's deletion and erasing its account storage
+/// leaves that account's sessions and password behind; the next start of the server erases them.
+@Suite(.timeLimit(.minutes(2))) struct DeletionLeftoversTests {
+    @Test func theNextStartErasesTheSessionsAndPasswordOfADeletedAccount() async throws {
+        let data = try TemporaryDirectory()
+        defer { data.remove() }
+        let date = Date()
+        // The book as such a process leaves it: Ada's account live, Bob's deleted in the journal,
+        // both still with a session and a password in account storage.
+        let opened = try await Backend.sqliteDirectory(data.url).open(logger: .discarding())
+        let store = try Store(journal: opened.journal, logger: .discarding())
+        for name in ["ada", "bob"] {
+            _ = try await store.dispatch(.signUp(try #require(Username(name)), displayName: name, at: date))
+        }
+        _ = try await store.dispatch(.deleteAccount(UserID(2), at: date))
+        for user in [1, 2] {
+            let id = (0..<32).map { UInt8($0) &+ UInt8(user) }
+            try await opened.accounts.sessions.insert(SessionRecord(id: id, userID: UserID(user), createdAt: date, lastUsedAt: date))
+            try await opened.accounts.sessions.setPasswordHash(PasswordHash(encoded: "hash \(user)"), of: UserID(user))
+        }
+        await store.close()
+        await opened.accounts.close()
+
+        let server = try QuotebookProcess(arguments: ["--port", "0", "--root", RepositoryPaths.root.path, "--data", data.url.path])
+        try await server.waitUntilListening()
+        #expect(await server.stop() == 0)
+        #expect(await server.standardError().contains("erased the sessions and passwords of 1 deleted accounts"))
+
+        let after = try await Backend.sqliteDirectory(data.url).open(logger: .discarding())
+        #expect(try await after.accounts.sessions.storedAccountIDs() == [UserID(1)])
+        #expect(try await after.accounts.sessions.passwordHash(of: UserID(2)) == nil)
+        #expect(try await after.accounts.sessions.passwordHash(of: UserID(1)) == PasswordHash(encoded: "hash 1"))
+        after.journal.close()
+        await after.accounts.close()
+    }
+}
