@@ -37,6 +37,11 @@ extension AccountsController {
         try await sessions.endSessions(of: user.id, except: replacement.record.id)
         switch try await store.dispatch(.passwordChanged(user.id, at: now())) {
         case .success: return .changed(user.username, replacement)
+        case .failure(.userNotFound):
+            // Deleted meanwhile, from another browser, after the current password was checked:
+            // the hash and session just written name no one, so they are erased again.
+            try await sessions.erase(user.id)
+            throw AccountsError.missingAccount(user.id)
         case .failure(let rejection): throw AccountsError.unexpected("\(rejection)")
         }
     }

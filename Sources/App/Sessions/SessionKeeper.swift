@@ -150,7 +150,8 @@ package final class SessionKeeper: Sendable {
 
     /// Erases what `storage` still holds of accounts `state` no longer has (their sessions and
     /// password hash), returning how many: left by a process that died after journaling a
-    /// deletion and before ``erase(_:)`` (``AccountsController/deleteAccount(of:password:client:)``).
+    /// deletion and before ``erase(_:)`` (``AccountsController/deleteAccount(of:password:client:)``),
+    /// or written back by a change of password that raced the deletion from another browser.
     /// Run at start-up, before any cache of sessions exists; other instances hear each ending.
     ///
     /// Only accounts below `state`'s next id count: ids are given in journal order and never

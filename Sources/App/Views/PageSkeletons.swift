@@ -1,6 +1,6 @@
 import Glibc
 import Basics
-import Store
+package import Store
 import Templates
 
 /// Everything a page's body shows apart from who is looking at it, as the view that made the
@@ -167,14 +167,14 @@ final class PageSkeletons: Sendable {
 }
 
 /// Something a page shows, written into its ``PageContentKey``: a quote, a listed quote.
-protocol PageContentKeyPart {
+package protocol PageContentKeyPart {
     func append(to key: inout PageContentKey)
 }
 
 extension Quote: PageContentKeyPart {
     /// A quote as cards show it: its id and version name its text, author and dates; who added
     /// it is added too, since "a former member" and "no one" do not change its version.
-    func append(to key: inout PageContentKey) {
+    package func append(to key: inout PageContentKey) {
         key.appendQuote(id: id, version: version, addedBy: addedBy)
     }
 }
@@ -183,7 +183,7 @@ extension ListedQuote: PageContentKeyPart {
     /// A quote as lists show it: the quote, and beside it the photo of who added it (its
     /// addresses carry its hashes; its text, their name), or a marker for none. Who added a
     /// quote without a photo changes nothing a list shows, so costs one number.
-    func append(to key: inout PageContentKey) {
+    package func append(to key: inout PageContentKey) {
         quote.append(to: &key)
         if adder?.photo != nil { key.append(adder) } else { key.append(0) }
     }
@@ -206,7 +206,7 @@ extension PageContentKey {
     }
 
     /// Quotes, after their count, each as ``Quote/append(to:)`` writes it.
-    mutating func append(_ quotes: [Quote]) {
+    package mutating func append(_ quotes: [Quote]) {
         append(quotes.count)
         // Field by field, in place: calling a method on each element (a for-in, an index, even
         // a buffer pointer's) copies it out first, every text retained and released, on
@@ -218,7 +218,7 @@ extension PageContentKey {
 
     /// Listed quotes, after their count, each as ``ListedQuote/append(to:)`` writes it; in place,
     /// as above.
-    mutating func append(_ quotes: [ListedQuote]) {
+    package mutating func append(_ quotes: [ListedQuote]) {
         append(quotes.count)
         for index in quotes.indices {
             appendQuote(id: quotes[index].quote.id, version: quotes[index].quote.version, addedBy: quotes[index].quote.addedBy)
@@ -227,7 +227,7 @@ extension PageContentKey {
     }
 
     /// What names a quote as cards show it (``Quote/append(to:)``).
-    mutating func appendQuote(id: QuoteID, version: Int, addedBy: UserID?) {
+    package mutating func appendQuote(id: QuoteID, version: Int, addedBy: UserID?) {
         append(id.rawValue)
         append(version)
         append(addedBy?.rawValue ?? -1)

@@ -2,7 +2,7 @@ import Glibc
 
 /// The one loop that restarts a system call interrupted by a signal (`EINTR`), for every target
 /// that makes system calls: the server's sockets and files, the store's journal, lock and
-/// database socket, secure random bytes and the test sockets.
+/// database socket, the log written to standard error, secure random bytes and the test sockets.
 ///
 /// A call a signal interrupts before it did anything fails with `EINTR` and may simply be made
 /// again (signal(7), "Interruption of system calls and library functions by signal handlers").

@@ -34,7 +34,7 @@ package struct AppState: Sendable, Equatable {
 
     /// The ids of the newest quotes, newest first (the order they were added), at most `limit`:
     /// the order's end, read backwards, with nothing copied.
-    package func newestQuoteIDs(limit: Int = .max) -> Slice<ReversedCollection<[QuoteID]>> {
+    package func newestQuoteIDs(limit: Int) -> Slice<ReversedCollection<[QuoteID]>> {
         quoteOrder.reversed().prefix(limit)
     }
 }

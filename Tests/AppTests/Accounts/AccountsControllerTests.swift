@@ -11,7 +11,7 @@ import Testing
 
     func make(
         _ actions: [AppAction] = [], queueLimit: Int = 16, limits: AccountLimits = AccountLimits(),
-        crypt: PasswordCryptClient = .yescrypt, pool: BlockingThreadPool? = nil
+        crypt: PasswordCryptClient = .yescrypt, pool: BlockingThreadPool? = nil, storage: AccountStorageDouble = AccountStorageDouble()
     ) throws -> (AccountsController, StateStoreDouble, SignInThrottle) {
         let store = try StateStoreDouble(actions)
         let failures = InMemorySignInFailures()
@@ -21,7 +21,7 @@ import Testing
             pool ?? BlockingThreadPool(name: "test", threadCount: 1, queueLimit: queueLimit, perOwnerLimit: limits.maxHashesPerClient)
         let controller = AccountsController(
             store: store, hasher: PasswordHasher(pool: pool, crypt: crypt),
-            sessions: SessionKeeper(storage: AccountStorageDouble()), throttle: throttle,
+            sessions: SessionKeeper(storage: storage), throttle: throttle,
             addressLimits: AddressLimits(storage: failures, limits: limits), now: { clock.now })
         return (controller, store, throttle)
     }

@@ -276,18 +276,18 @@ import Testing
             _ = try AppReducer.reduce(&state, .deleteAccount(UserID(2), at: clock.now))
             #expect(state.nextUserID == UserID(4))
             let storage = try await database.makeInstance().sessions
-            // Ada and Bob signed in; Cyd's only session ended; 5 is someone another instance
-            // has just signed up.
+            // Ada and Bob signed in; Cyd has only a password; 4, the state's next id, is someone
+            // another instance has just signed up.
             let keeper = SessionKeeper(storage: storage)
-            for user in [1, 2, 2, 5] { _ = try await keeper.start(for: UserID(user), now: clock.now) }
-            for user in [1, 2, 3, 5] { try await storage.setPasswordHash(PasswordHash(encoded: "hash \(user)"), of: UserID(user)) }
+            for user in [1, 2, 2, 4] { _ = try await keeper.start(for: UserID(user), now: clock.now) }
+            for user in [1, 2, 3, 4] { try await storage.setPasswordHash(PasswordHash(encoded: "hash \(user)"), of: UserID(user)) }
 
             #expect(try await SessionKeeper.eraseDeletedAccounts(from: storage, in: state) == 1)
             #expect(try await storage.sessions(of: UserID(2)).isEmpty)
             #expect(try await storage.passwordHash(of: UserID(2)) == nil)
             #expect(try await storage.sessions(of: UserID(1)).count == 1)
-            #expect(try await storage.sessions(of: UserID(5)).count == 1)
-            for user in [1, 3, 5] { #expect(try await storage.passwordHash(of: UserID(user)) == PasswordHash(encoded: "hash \(user)")) }
+            #expect(try await storage.sessions(of: UserID(4)).count == 1)
+            for user in [1, 3, 4] { #expect(try await storage.passwordHash(of: UserID(user)) == PasswordHash(encoded: "hash \(user)")) }
             #expect(try await SessionKeeper.eraseDeletedAccounts(from: storage, in: state) == 0, "nothing is left the second time")
         }
     }
