@@ -207,6 +207,15 @@ import Testing
     }
 }
 
+extension PairFilter {
+    /// The set bits, in ascending order.
+    fileprivate var setBits: [Int] {
+        var found: [Int] = []
+        forEachBit { found.append($0) }
+        return found
+    }
+}
+
 /// The byte-pair filters that let a search skip keys: never a false negative, and most keys that
 /// lack a word are skipped.
 @Suite struct PairFilterTests {

@@ -50,11 +50,14 @@ public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Send
         @inlinable
         init() {}
 
-        /// Empties the table and returns what it held, to be released after the lock.
+        /// Empties the table and returns what it held, to be released after the lock. The new
+        /// table has room for as many entries as the old one held, so a cache that fills up again
+        /// (the usual case after starting over) does not grow it step by step, hashing every key
+        /// once more at each step.
         @inlinable
         mutating func takeEntries() -> [Key: Entry] {
             defer {
-                entries = [:]
+                entries = Dictionary(minimumCapacity: entries.count)
                 totalCost = 0
             }
             return entries

@@ -156,18 +156,33 @@ package struct QuoteSearchIndex: Sendable, Equatable {
     package var keptSearchCount: Int { results.count }
 
     /// ``matches(_:)`` without the kept results: a byte search of every key.
+    ///
+    /// Two passes, so the one array of ids is made at its size: each chunk's matching slots
+    /// (a ``Chunk/SlotSet``, newest chunk first), then their ids, highest first.
     package func search(_ query: SearchQuery) -> [QuoteID] {
-        var found: [QuoteID] = []
-        var inChunk: [Int] = []
         let patterns = query.words.map(BytePattern.init)
         var wanted = PairFilter()
         for word in query.words { word.withUnsafeBufferPointer { wanted.insert(pairsOf: $0) } }
-        let pairBits = wanted.setBits
+        var matching: [Chunk.SlotSet] = []
+        matching.reserveCapacity(chunks.count)
+        var count = 0
         for index in chunks.indices.reversed() {
-            inChunk.removeAll(keepingCapacity: true)
-            chunks[index].collectSlots(matching: patterns, pairBits: pairBits, into: &inChunk)
-            let base = index * Self.slotsPerChunk + 1
-            for slot in inChunk.reversed() { found.append(QuoteID(base + slot)) }
+            let slots = chunks[index].slots(matching: patterns, pairs: wanted)
+            matching.append(slots)
+            for lane in 0..<Chunk.SlotSet.scalarCount { count += slots[lane].nonzeroBitCount }
+        }
+        var found: [QuoteID] = []
+        found.reserveCapacity(count)
+        for (offset, slots) in matching.enumerated() {
+            let base = (chunks.count - 1 - offset) * Self.slotsPerChunk + 1
+            for lane in (0..<Chunk.SlotSet.scalarCount).reversed() {
+                var bits = slots[lane]
+                while bits != 0 {
+                    let bit = UInt64.bitWidth - 1 - bits.leadingZeroBitCount
+                    bits &= ~(UInt64(1) << UInt64(bit))
+                    found.append(QuoteID(base + lane * 64 + bit))
+                }
+            }
         }
         return found
     }
@@ -181,19 +196,15 @@ package struct QuoteSearchIndex: Sendable, Equatable {
 }
 
 extension QuoteSearchIndex.Chunk {
-    /// Appends, in ascending order, every non-empty slot whose key contains all of `words`: the
-    /// slots whose filter holds every pair of the words, each then searched for every word (its
-    /// range ends at its key's terminator, so a word is found only inside the key).
-    /// `pairBits`: the bits of the words' ``PairFilter``.
-    func collectSlots(matching words: [BytePattern], pairBits: [Int], into slots: inout [Int]) {
-        guard !words.isEmpty else {
-            for slot in ends.indices where !range(of: slot).isEmpty { slots.append(slot) }
-            return
-        }
+    /// The non-empty slots whose key contains all of `words`: the slots whose filter holds every
+    /// pair of the words (`pairs`, the words' ``PairFilter``), each then searched for every word
+    /// (its range ends at its key's terminator, so a word is found only inside the key).
+    func slots(matching words: [BytePattern], pairs: PairFilter) -> SlotSet {
         // The slots whose filter holds every bit the words have: the AND of those bits' sets
-        // (every slot when the words have no pair: one-byte words).
+        // (every slot when the words have no pair: one-byte words, or none).
         var candidates = SlotSet(repeating: ~0)
-        for bit in pairBits { candidates &= slotsWithPair[bit] }
+        pairs.forEachBit { candidates &= slotsWithPair[$0] }
+        var matching = SlotSet()
         bytes.withUnsafeBufferPointer { haystack in
             for lane in 0..<SlotSet.scalarCount {
                 var bits = candidates[lane]
@@ -203,11 +214,12 @@ extension QuoteSearchIndex.Chunk {
                     let range = range(of: slot)
                     guard !range.isEmpty else { continue }
                     if words.allSatisfy({ $0.firstOffset(in: haystack, range: range) != nil }) {
-                        slots.append(slot)
+                        matching[lane] |= UInt64(1) << UInt64(slot & 63)
                     }
                 }
             }
         }
+        return matching
     }
 }
 
@@ -252,17 +264,15 @@ package struct PairFilter: Sendable, Equatable {
         bits[bit >> 6] & (UInt64(1) << UInt64(bit & 63)) != 0
     }
 
-    /// The set bits, in ascending order.
-    package var setBits: [Int] {
-        var found: [Int] = []
+    /// Calls `body` with each set bit, in ascending order.
+    package func forEachBit(_ body: (Int) -> Void) {
         for lane in 0..<4 {
-            var word = self.bits[lane]
+            var word = bits[lane]
             while word != 0 {
-                found.append(lane * 64 + word.trailingZeroBitCount)
+                body(lane * 64 + word.trailingZeroBitCount)
                 word &= word &- 1
             }
         }
-        return found
     }
 
     /// The pair's bit, 0 to 255: the top byte of a multiplicative hash of the two bytes.

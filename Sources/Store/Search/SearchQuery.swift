@@ -16,10 +16,11 @@ package struct SearchQuery: Sendable, Equatable {
 
     package init(_ typed: String) {
         let folded = SearchFolding.fold(typed)
-        var distinct: [[UInt8]] = []
+        var words: [[UInt8]] = []
         var isTruncated = false
         var start = 0
-        // One pass over the folded bytes: each run between spaces is a word.
+        // One pass over the folded bytes: each run between spaces is a word, put in its place at
+        // once, stably: after every word at least as long, so equal lengths keep typed order.
         while start < folded.count {
             guard folded[start] != SearchFolding.space else {
                 start += 1
@@ -29,21 +30,14 @@ package struct SearchQuery: Sendable, Equatable {
             while end < folded.count, folded[end] != SearchFolding.space { end += 1 }
             let word = folded[start..<end]
             start = end
-            if distinct.contains(where: { $0.elementsEqual(word) }) { continue }
-            guard distinct.count < Self.maximumWords else {
+            if words.contains(where: { $0.elementsEqual(word) }) { continue }
+            guard words.count < Self.maximumWords else {
                 isTruncated = true
                 break
             }
-            distinct.append(Array(word))
+            words.insert(Array(word), at: words.firstIndex { $0.count < word.count } ?? words.endIndex)
         }
         self.isTruncated = isTruncated
-        // Longest first, stably: each word goes after every word at least as long, so equal
-        // lengths keep the order they were typed in.
-        var words: [[UInt8]] = []
-        words.reserveCapacity(distinct.count)
-        for word in distinct {
-            words.insert(word, at: words.firstIndex { $0.count < word.count } ?? words.endIndex)
-        }
         self.words = words
     }
 
