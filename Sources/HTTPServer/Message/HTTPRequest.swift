@@ -53,8 +53,10 @@ package struct HTTPRequest: Sendable {
             }
             if rest.hasPrefix("?") { rest = "/" + rest }
         }
-        guard let mark = rest.firstIndex(of: "?") else { return (String(rest), nil) }
-        return (String(rest[..<mark]), String(rest[rest.index(after: mark)...]))
+        // By UTF-8 byte: "?" is ASCII, and looking for it by Character walks grapheme boundaries
+        // (a visible cost in a profile of the search page).
+        guard let mark = rest.utf8.firstIndex(of: UInt8(ascii: "?")) else { return (String(rest), nil) }
+        return (String(rest[..<mark]), String(rest[rest.utf8.index(after: mark)...]))
     }
 
     /// The query decoded as `application/x-www-form-urlencoded`; empty when there is none.

@@ -28,6 +28,15 @@ import Testing
         #expect(throws: URLEncodedForm.DecodingError.invalidUTF8) { try URLEncodedForm(Array("a=%C0%AE".utf8)) }
         // Without an escape too (the path that copies the bytes as they are).
         #expect(throws: URLEncodedForm.DecodingError.invalidUTF8) { try URLEncodedForm([0x61, 0x3D, 0xC0, 0xAE]) }
+        // A lone continuation byte after ASCII, and a sequence cut short at the end.
+        #expect(throws: URLEncodedForm.DecodingError.invalidUTF8) { try URLEncodedForm([0x61, 0x3D, 0x62, 0x80]) }
+        #expect(throws: URLEncodedForm.DecodingError.invalidUTF8) { try URLEncodedForm([0x61, 0x3D, 0xC3]) }
+    }
+
+    @Test func keepsUTF8ThatCameUnescaped() throws {
+        #expect(try URLEncodedForm(Array("q=café&n=1".utf8))["q"] == "café")
+        #expect(try URLEncodedForm("q=Łódź")["q"] == "Łódź")
+        #expect(try URLEncodedForm(Array("q=plain".utf8))["q"] == "plain")
     }
 
     @Test func decodesFromArraySlice() throws {
