@@ -134,6 +134,9 @@ package struct PageRenderer: Sendable {
 
     private func htmlResponse(_ html: [UInt8], status: HTTPStatus, extra: HTTPHeaders) -> HTTPResponse {
         var headers = Self.securityHeaders
+        // Its own copy, made once with room for these two, the extra ones and an ETag
+        // (PageTagGate), rather than grown one field at a time.
+        headers.reserveCapacity(adding: 3 + extra.count)
         headers.add(name: "Content-Type", value: "text/html; charset=utf-8")
         // A page that answers with an error has no ETag to revalidate with and is rarely asked
         // for again, so nothing may keep it at all.

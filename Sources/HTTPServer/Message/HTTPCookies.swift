@@ -4,18 +4,62 @@
 /// cookie-pair without `=` is ignored, and when a name repeats the first value wins (browsers
 /// send the most specific path first).
 package struct HTTPCookies: Sendable, Equatable {
-    private var pairs: [(name: String, value: String)] = []
+    /// The `Cookie` fields' values as they came, the first apart (a request rarely has more than
+    /// one field): nothing is parsed or copied until a cookie is asked for, and a look-up makes
+    /// one `String`, the value it finds. (Parsing every pair into strings up front cost six
+    /// allocations a request for the two cookies a signed-in browser sends.)
+    private var first: String?
+    private var others: [String] = []
 
     package init(_ headers: HTTPHeaders) {
         for field in headers where field.name.caseInsensitiveEquals("Cookie") {
-            var value = field.value
-            value.withUTF8 { Self.parse($0, into: &pairs) }
+            if first == nil { first = field.value } else { others.append(field.value) }
         }
     }
 
-    /// Adds the pairs of one `Cookie` field, read as UTF-8 bytes: the delimiters are ASCII, so
-    /// no `Character` (grapheme) needs to be formed, and each name and value is one `String`.
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, into pairs: inout [(name: String, value: String)]) {
+    /// The first value of the cookie called `name` (compared byte for byte, as RFC 6265 compares
+    /// names), or nil.
+    package subscript(name: String) -> String? {
+        var name = name
+        return name.withUTF8 { wanted in
+            var found: String?
+            forEachPair { bytes, name, value in
+                guard UnsafeBufferPointer(rebasing: bytes[name]).elementsEqual(wanted) else { return true }
+                found = Self.string(bytes, value)
+                return false
+            }
+            return found
+        }
+    }
+
+    /// Every pair, in order (names and values as strings).
+    private var pairs: [(name: String, value: String)] {
+        var pairs: [(name: String, value: String)] = []
+        forEachPair { bytes, name, value in
+            pairs.append((Self.string(bytes, name), Self.string(bytes, value)))
+            return true
+        }
+        return pairs
+    }
+
+    package static func == (lhs: HTTPCookies, rhs: HTTPCookies) -> Bool {
+        lhs.pairs.elementsEqual(rhs.pairs) { $0 == $1 }
+    }
+
+    /// Calls `body` with each pair's field bytes and the ranges of its name and value, field by
+    /// field, until it returns false.
+    private func forEachPair(_ body: (UnsafeBufferPointer<UInt8>, Range<Int>, Range<Int>) -> Bool) {
+        guard var field = first, field.withUTF8({ Self.forEachPair(in: $0, body) }) else { return }
+        for var field in others {
+            guard field.withUTF8({ Self.forEachPair(in: $0, body) }) else { return }
+        }
+    }
+
+    /// The pairs of one `Cookie` field, read as UTF-8 bytes: the delimiters are ASCII, so no
+    /// `Character` (grapheme) needs to be formed. False when `body` stopped.
+    private static func forEachPair(
+        in bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>, Range<Int>, Range<Int>) -> Bool
+    ) -> Bool {
         var pieceStart = 0
         while pieceStart < bytes.count {
             var pieceEnd = pieceStart
@@ -34,21 +78,13 @@ package struct HTTPCookies: Sendable, Equatable {
                 valueStart += 1
                 valueEnd -= 1
             }
-            pairs.append((string(bytes, start, equals), string(bytes, valueStart, valueEnd)))
+            guard body(bytes, start..<equals, valueStart..<valueEnd) else { return false }
         }
+        return true
     }
 
-    private static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String {
-        String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-    }
-
-    /// The first value of the cookie called `name`, or nil.
-    package subscript(name: String) -> String? {
-        pairs.first { $0.name == name }?.value
-    }
-
-    package static func == (lhs: HTTPCookies, rhs: HTTPCookies) -> Bool {
-        lhs.pairs.elementsEqual(rhs.pairs) { $0 == $1 }
+    private static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 }
 

@@ -25,6 +25,11 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictiona
         fields.append((name, value))
     }
 
+    /// Makes room for `count` more fields, so adding them allocates once at most.
+    package mutating func reserveCapacity(adding count: Int) {
+        fields.reserveCapacity(fields.count + count)
+    }
+
     /// Replaces every field called `name` with one field holding `value`.
     package mutating func set(name: String, value: String) {
         remove(name: name)

@@ -17,6 +17,13 @@ package struct SearchQuery: Sendable, Equatable {
     package init(_ typed: String) {
         let folded = SearchFolding.fold(typed)
         var words: [[UInt8]] = []
+        // Room for every word at once (counted first: a query is a few bytes), so inserting them
+        // in order never regrows the array.
+        var runs = 0
+        for index in folded.indices where folded[index] != SearchFolding.space {
+            if index == 0 || folded[index - 1] == SearchFolding.space { runs += 1 }
+        }
+        words.reserveCapacity(min(runs, Self.maximumWords))
         var isTruncated = false
         var start = 0
         // One pass over the folded bytes: each run between spaces is a word, put in its place at

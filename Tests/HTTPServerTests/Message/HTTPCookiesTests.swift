@@ -48,6 +48,18 @@ import Testing
         #expect(cookies("a=1; b=2") == cookies("a=1", "b=2"))
     }
 
+    /// RFC 6265 compares names as octets: a decomposed accent is another name, and a name is
+    /// never matched by its prefix or by a longer one.
+    @Test func namesAreComparedByteForByte() {
+        let parsed = cookies("cafe\u{301}=decomposed; quotebook_session=s", "quotebook=short")
+        #expect(parsed["cafe\u{301}"] == "decomposed")
+        #expect(parsed["caf\u{E9}"] == nil)
+        #expect(parsed["quotebook"] == "short")
+        #expect(parsed["quotebook_session"] == "s")
+        #expect(parsed["quotebook_sessions"] == nil)
+        #expect(cookies()["a"] == nil)
+    }
+
     @Test func keepsNonASCIIBytesAsTheyCame() {
         let parsed = cookies("caf\u{E9}=\u{1F600}; n=\u{65}\u{301}")
         #expect(parsed["caf\u{E9}"] == "\u{1F600}")

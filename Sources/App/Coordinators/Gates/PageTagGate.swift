@@ -43,8 +43,8 @@ struct PageTagGate: Sendable {
         return nil
     }
 
-    /// Adds the tag to a rendered page.
-    func tagged(_ response: HTTPResponse, _ context: RequestContext) -> HTTPResponse {
+    /// Adds the tag to a rendered page (moved in, so adding the field copies no headers).
+    func tagged(_ response: consuming HTTPResponse, _ context: RequestContext) -> HTTPResponse {
         guard let tag = context.pageTag, response.status == .ok else { return response }
         var response = response
         response.headers.add(name: "ETag", value: tag)
