@@ -45,6 +45,9 @@ import Testing
         let app = try await TestApp()
         let browser = try await app.signedIn("ada")
         let tag = try #require(await app.coordinator.respond(to: request(.get, "/", cookies: browser.cookieHeader)).headers["ETag"])
+        // A weak tag of 64 bits: W/"<11 base64url characters>".
+        #expect(tag.hasPrefix("W/\"") && tag.hasSuffix("\"") && tag.utf8.count == 15, "\(tag)")
+        #expect(Base64URL.decode(tag.dropFirst(3).dropLast())?.count == 8, "\(tag)")
         let revalidation = request(.get, "/", cookies: browser.cookieHeader, headers: ["If-None-Match": tag])
         #expect(app.coordinator.immediateResponse(to: revalidation)?.status == .notModified)
         try await expectSame(revalidation, on: app)

@@ -1,21 +1,36 @@
 /// The URL- and filename-safe base 64 encoding of RFC 4648 §5, without `=` padding, for
 /// tokens that travel in cookies, URLs and form fields.
 package enum Base64URL {
-    /// `bytes` as unpadded base64url text (`A–Z a–z 0–9 - _`).
+    /// `bytes` as unpadded base64url text (`A–Z a–z 0–9 - _`), written straight into the string
+    /// (one of 15 bytes or fewer, such as a page tag's, is held inline: no allocation).
     package static func encode(_ bytes: some Collection<UInt8>) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity((bytes.count * 4 + 2) / 3)
+        String(unsafeUninitializedCapacity: encodedCount(of: bytes.count)) { encode(bytes, into: $0) }
+    }
+
+    /// How many characters `count` bytes encode to.
+    package static func encodedCount(of count: Int) -> Int {
+        (count * 4 + 2) / 3
+    }
+
+    /// Writes `bytes` as unpadded base64url text to the start of `output`, which has room for
+    /// ``encodedCount(of:)`` characters; returns how many it wrote.
+    package static func encode(_ bytes: some Collection<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var written = 0
+        func put(_ group: UInt32, _ shift: UInt32) {
+            output[written] = alphabet[Int(group >> shift & 0x3f)]
+            written += 1
+        }
         var iterator = bytes.makeIterator()
         while let first = iterator.next() {
             let second = iterator.next()
             let third = second == nil ? nil : iterator.next()
             let group = UInt32(first) << 16 | UInt32(second ?? 0) << 8 | UInt32(third ?? 0)
-            output.append(alphabet[Int(group >> 18 & 0x3f)])
-            output.append(alphabet[Int(group >> 12 & 0x3f)])
-            if second != nil { output.append(alphabet[Int(group >> 6 & 0x3f)]) }
-            if third != nil { output.append(alphabet[Int(group & 0x3f)]) }
+            put(group, 18)
+            put(group, 12)
+            if second != nil { put(group, 6) }
+            if third != nil { put(group, 0) }
         }
-        return String(decoding: output, as: UTF8.self)
+        return written
     }
 
     /// The bytes encoded by unpadded base64url `text`, or `nil` if it is not exactly that.

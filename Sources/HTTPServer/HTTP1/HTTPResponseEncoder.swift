@@ -21,7 +21,11 @@ enum HTTPResponseEncoder {
     @discardableResult
     static func encode(_ response: HTTPResponse, context: Context, dateField: [UInt8], into buffer: inout [UInt8]) -> Int {
         let code = response.status.code
-        buffer.reserveCapacity(buffer.count + 256 + response.body.count)
+        // Room for all of it at once: a page's head (its security headers alone) is longer than
+        // a fixed guess, and growing the buffer past one copied the whole body again.
+        var headBytes = 160 + dateField.count
+        for field in response.headers { headBytes += field.name.utf8.count + field.value.utf8.count + 4 }
+        buffer.reserveCapacity(buffer.count + headBytes + response.body.count)
         buffer.append(contentsOf: "HTTP/1.1 ".utf8)
         DecimalDigits.append(code, to: &buffer)
         buffer.append(ASCII.space)

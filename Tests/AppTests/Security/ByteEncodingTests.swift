@@ -21,6 +21,7 @@ import Testing
         for length in 0...70 {
             let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
             #expect(Base64URL.decode(Base64URL.encode(bytes)) == bytes)
+            #expect(Base64URL.encode(bytes).utf8.count == Base64URL.encodedCount(of: length))
         }
     }
 
