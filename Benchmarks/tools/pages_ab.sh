@@ -2,6 +2,7 @@
 # Benchmarks/tools/pages_ab.sh OUTDIR N NAME BIN [NAME BIN ...]: Benchmarks/pages.sh, one round each,
 # for each release binary in turn (the order flipped every pass: A B, B A, ...), N passes; keeps every
 # run's tsv in OUTDIR and prints, per page and binary, the median Quotebook/nginx ratio (and µs).
+# VISITOR (signed-in, pre-session, signed-out) is passed on to pages.sh.
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 out=$1; n=$2; shift 2
@@ -12,7 +13,7 @@ for i in $(seq 1 "$n"); do
   order=("${!names[@]}"); if [ $((i % 2)) -eq 0 ]; then order=($(printf '%s\n' "${order[@]}" | tac)); fi
   for k in "${order[@]}"; do
     QUOTEBOOK_BIN=${bins[$k]} LABEL=${names[$k]} DURATION=${DURATION:-4} bash "$here/../pages.sh" 1 >/dev/null 2>&1
-    cp "$here/../pages-results/latest-runs-signed-in.tsv" "$out/run$i-${names[$k]}.tsv"
+    cp "$here/../pages-results/latest-runs-${VISITOR:-signed-in}.tsv" "$out/run$i-${names[$k]}.tsv"
     echo "done run $i ${names[$k]}" >&2
   done
 done
