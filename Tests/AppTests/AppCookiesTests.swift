@@ -18,5 +18,9 @@ import Testing
         #expect(AppCookies(isSecure: false).value(.session, in: both) == "plain")
         let plainOnly = HTTPCookies(["Cookie": "quotebook_presession=plain"])
         #expect(AppCookies(isSecure: true).value(.preSession, in: plainOnly) == nil)
+        #expect(!AppCookies(isSecure: true).has(.preSession, in: plainOnly))
+        #expect(AppCookies(isSecure: false).has(.preSession, in: plainOnly))
+        #expect(!AppCookies(isSecure: false).has(.session, in: plainOnly))
+        #expect(AppCookies(isSecure: true).has(.session, in: both))
     }
 }

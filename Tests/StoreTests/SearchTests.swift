@@ -119,6 +119,9 @@ import Testing
 
     @Test func editsRestoresAndDeletesKeepItInStep() throws {
         var state = try book((1...600).map { ("quote number \($0)", "author \($0 % 7)") })
+        // Every quote, highest id first, across every lane of three chunks.
+        #expect(ids(state, "") == Array((1...600).reversed()))
+        #expect(ids(state, "number") == Array((1...600).reversed()))
         // Ids 256, 257 and 513 sit at chunk edges.
         for id in [1, 256, 257, 513, 600] {
             let quote = try #require(state.quotes[QuoteID(id)])

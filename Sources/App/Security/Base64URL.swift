@@ -2,7 +2,7 @@
 /// tokens that travel in cookies, URLs and form fields.
 package enum Base64URL {
     /// `bytes` as unpadded base64url text (`A–Z a–z 0–9 - _`), written straight into the string
-    /// (one of 15 bytes or fewer, such as a page tag's, is held inline: no allocation).
+    /// (no intermediate array).
     package static func encode(_ bytes: some Collection<UInt8>) -> String {
         String(unsafeUninitializedCapacity: encodedCount(of: bytes.count)) { encode(bytes, into: $0) }
     }
@@ -15,6 +15,8 @@ package enum Base64URL {
     /// Writes `bytes` as unpadded base64url text to the start of `output`, which has room for
     /// ``encodedCount(of:)`` characters; returns how many it wrote.
     package static func encode(_ bytes: some Collection<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        // Writes through the pointer are not bounds-checked in a release build.
+        precondition(output.count >= encodedCount(of: bytes.count), "no room for the encoded bytes")
         var written = 0
         func put(_ group: UInt32, _ shift: UInt32) {
             output[written] = alphabet[Int(group >> shift & 0x3f)]

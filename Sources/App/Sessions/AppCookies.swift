@@ -28,19 +28,37 @@ package struct AppCookies: Sendable {
 
     /// `--secure-cookies`: the app is served over HTTPS (by a proxy in front).
     package let isSecure: Bool
+    /// Each purpose's name, made once (a prefixed name is longer than an inline string, so making
+    /// it on every look-up allocated).
+    private let sessionName: String
+    private let preSessionName: String
+    private let seenName: String
 
     package init(isSecure: Bool) {
         self.isSecure = isSecure
+        let prefix = isSecure ? Self.securePrefix : ""
+        sessionName = prefix + Purpose.session.rawValue
+        preSessionName = prefix + Purpose.preSession.rawValue
+        seenName = prefix + Purpose.seen.rawValue
     }
 
     /// The name the cookie for `purpose` goes by.
     package func name(_ purpose: Purpose) -> String {
-        isSecure ? Self.securePrefix + purpose.rawValue : purpose.rawValue
+        switch purpose {
+        case .session: sessionName
+        case .preSession: preSessionName
+        case .seen: seenName
+        }
     }
 
     /// The value of the cookie for `purpose` among `cookies`, or nil.
     package func value(_ purpose: Purpose, in cookies: HTTPCookies) -> String? {
         cookies[name(purpose)]
+    }
+
+    /// Whether `cookies` has a cookie for `purpose` (making no string of its value).
+    package func has(_ purpose: Purpose, in cookies: HTTPCookies) -> Bool {
+        cookies.contains(name(purpose))
     }
 
     /// A `Set-Cookie` for `purpose` carrying `value`, kept `maxAge` seconds (nil: for the

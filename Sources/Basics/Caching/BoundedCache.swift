@@ -50,14 +50,16 @@ public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Send
         @inlinable
         init() {}
 
-        /// Empties the table and returns what it held, to be released after the lock. The new
-        /// table has room for as many entries as the old one held, so a cache that fills up again
-        /// (the usual case after starting over) does not grow it step by step, hashing every key
-        /// once more at each step.
+        /// Empties the table and returns what it held, to be released after the lock.
+        ///
+        /// - Parameter keepingRoom: make the new table as large as the old one held. For a cache
+        ///   that starts over because it is full, which fills up again: it then does not grow the
+        ///   table step by step, hashing every key once more at each step. Not for a cache
+        ///   emptied because its source changed, which may never refill.
         @inlinable
-        mutating func takeEntries() -> [Key: Entry] {
+        mutating func takeEntries(keepingRoom: Bool = false) -> [Key: Entry] {
             defer {
-                entries = Dictionary(minimumCapacity: entries.count)
+                entries = keepingRoom ? Dictionary(minimumCapacity: entries.count) : [:]
                 totalCost = 0
             }
             return entries
@@ -147,7 +149,7 @@ public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Send
             let newCount = contents.entries.count + (old == nil ? 1 : 0)
             let newCost = contents.totalCost - (old?.cost ?? 0) + cost
             if newCount > countLimit || newCost > costLimit {
-                dropped = contents.takeEntries()
+                dropped = contents.takeEntries(keepingRoom: true)
             } else if let old {
                 contents.totalCost -= old.cost
             }

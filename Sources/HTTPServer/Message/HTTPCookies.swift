@@ -20,15 +20,28 @@ package struct HTTPCookies: Sendable, Equatable {
     /// The first value of the cookie called `name` (compared byte for byte, as RFC 6265 compares
     /// names), or nil.
     package subscript(name: String) -> String? {
+        var found: String?
+        forEachPair(named: name) { bytes, value in found = Self.string(bytes, value) }
+        return found
+    }
+
+    /// Whether there is a cookie called `name` (compared as the subscript compares), making no
+    /// string of its value.
+    package func contains(_ name: String) -> Bool {
+        var found = false
+        forEachPair(named: name) { _, _ in found = true }
+        return found
+    }
+
+    /// Calls `body` with the first pair called `name`: its field's bytes and its value's range.
+    private func forEachPair(named name: String, _ body: (UnsafeBufferPointer<UInt8>, Range<Int>) -> Void) {
         var name = name
-        return name.withUTF8 { wanted in
-            var found: String?
+        name.withUTF8 { wanted in
             forEachPair { bytes, name, value in
                 guard UnsafeBufferPointer(rebasing: bytes[name]).elementsEqual(wanted) else { return true }
-                found = Self.string(bytes, value)
+                body(bytes, value)
                 return false
             }
-            return found
         }
     }
 
@@ -42,8 +55,9 @@ package struct HTTPCookies: Sendable, Equatable {
         return pairs
     }
 
+    /// The same pairs in the same order, byte for byte (as look-ups compare names).
     package static func == (lhs: HTTPCookies, rhs: HTTPCookies) -> Bool {
-        lhs.pairs.elementsEqual(rhs.pairs) { $0 == $1 }
+        lhs.pairs.elementsEqual(rhs.pairs) { $0.name.utf8.elementsEqual($1.name.utf8) && $0.value.utf8.elementsEqual($1.value.utf8) }
     }
 
     /// Calls `body` with each pair's field bytes and the ranges of its name and value, field by

@@ -58,6 +58,10 @@ import Testing
         #expect(parsed["quotebook_session"] == "s")
         #expect(parsed["quotebook_sessions"] == nil)
         #expect(cookies()["a"] == nil)
+        #expect(parsed.contains("quotebook") && !parsed.contains("quotebook_sessions") && !parsed.contains("caf\u{E9}"))
+        // Equality compares the same way.
+        #expect(cookies("caf\u{E9}=x") != cookies("cafe\u{301}=x"))
+        #expect(cookies("a=caf\u{E9}") != cookies("a=cafe\u{301}"))
     }
 
     @Test func keepsNonASCIIBytesAsTheyCame() {

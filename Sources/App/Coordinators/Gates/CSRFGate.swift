@@ -50,7 +50,7 @@ struct CSRFGate: Sendable {
     /// Whether the request's cookies could carry a binding: a session cookie (which only storage
     /// may tell is live) or a well-formed pre-session cookie.
     func mayHaveBinding(_ context: RequestContext) -> Bool {
-        cookies.value(.session, in: context.cookies) != nil || binding(of: context) != nil
+        cookies.has(.session, in: context.cookies) || binding(of: context) != nil
     }
 
     private static let expired = Navigation.present(ErrorView.page(for: .forbidden(ErrorView.expiredFormMessage)))

@@ -67,6 +67,6 @@ struct VisitorGate: Sendable {
     /// Whether the request carries neither a session nor a pre-session cookie: its visitor is
     /// nobody, and its page is the one every such request for the same target gets.
     func isAnonymous(_ context: RequestContext) -> Bool {
-        cookies.value(.session, in: context.cookies) == nil && cookies.value(.preSession, in: context.cookies) == nil
+        !cookies.has(.session, in: context.cookies) && !cookies.has(.preSession, in: context.cookies)
     }
 }
