@@ -18,9 +18,10 @@
 /// slot's filter read 3.2 MB) and the keys that pass. A value, changed only by the reducer;
 /// equal indexes hold equal keys (trailing empty chunks are dropped).
 ///
-/// What a search finds is kept for this version of the keys (``QuoteSearchResults``): a change to
-/// any chunk gives the index a new, empty set of results, so a repeated search between writes
-/// costs a look-up and never sees keys other than the ones it was found in.
+/// What a search that reads many keys finds is kept for this version of the keys
+/// (``QuoteSearchResults``): a change to any chunk gives the index a new, empty set of results,
+/// so a repeated search between writes costs a look-up and never sees keys other than the ones
+/// it was found in. A search of few candidates is cheaper to make again than to keep.
 package struct QuoteSearchIndex: Sendable, Equatable {
     /// Quote ids per chunk: small enough that rewriting one is cheap, large enough that a search
     /// makes few calls.
@@ -123,17 +124,11 @@ package struct QuoteSearchIndex: Sendable, Equatable {
 
     /// The ids of every quote whose key contains every word of `query`, newest first (highest id
     /// first: ids are given in the order quotes are added). Every quote when the query is empty.
-    /// A search already made in this version of the index is answered from ``results``.
+    /// A search worth keeping (``quickMatches(_:)``) made before in this version of the index is
+    /// answered from ``results``.
     package func matches(_ query: SearchQuery) -> [QuoteID] {
-        if let kept = results.matches(for: query.words) { return kept }
-        return searchAndKeep(query)
-    }
-
-    /// ``search(_:)``, its result kept for the next time.
-    private func searchAndKeep(_ query: SearchQuery) -> [QuoteID] {
-        let found = search(query)
-        results.remember(found, for: query.words)
-        return found
+        if let quick = quickMatches(query) { return quick }
+        return keep(search(query), for: query)
     }
 
     /// Up to this many bytes of keys, a byte search is quick enough for any thread, an event
@@ -142,38 +137,75 @@ package struct QuoteSearchIndex: Sendable, Equatable {
     /// 100,000 quotes), so its caller runs it where waiting holds nobody else up.
     package static let quickSearchBytes = 256 * 1024
 
-    /// What ``matches(_:)`` answers, when that is quick: a kept result, or a search of an index
-    /// of at most ``quickSearchBytes`` (then kept like any other). Nil when it would be a byte
-    /// search of a larger index, which ``matches(_:)`` does (and keeps).
+    /// A search of a quick index that reads at most this many candidate keys is made every time
+    /// and never kept: reading 64 keys of 150 bytes costs about 5 µs, twice what looking a result
+    /// up, keeping it and later dropping it cost when it is not asked for again (about 2 µs,
+    /// Benchmarks/README.md), and a kept result's array outlives the request, spreading the
+    /// heap. A search that reads more, and every search of a larger index, is kept.
+    package static let keptAboveCandidates = 64
+
+    /// What ``matches(_:)`` answers, when that is quick: for an index of at most
+    /// ``quickSearchBytes``, a search (kept when it read more than ``keptAboveCandidates`` keys)
+    /// or the result kept from it; for a larger one, a kept result only. Nil when it would be a
+    /// byte search of a larger index, which ``matches(_:)`` does (and keeps).
     package func quickMatches(_ query: SearchQuery) -> [QuoteID]? {
+        guard byteCount <= Self.quickSearchBytes else { return results.matches(for: query.words) }
+        var candidates = candidates(for: query)
+        guard candidates.count > Self.keptAboveCandidates else { return found(in: &candidates, query) }
         if let kept = results.matches(for: query.words) { return kept }
-        guard byteCount <= Self.quickSearchBytes else { return nil }
-        // Not matches(_:), which would look for a kept result again.
-        return searchAndKeep(query)
+        return keep(found(in: &candidates, query), for: query)
+    }
+
+    /// `found`, kept as what `query` finds in this version of the index.
+    private func keep(_ found: [QuoteID], for query: SearchQuery) -> [QuoteID] {
+        results.remember(found, for: query.words)
+        return found
     }
 
     /// How many searches this version of the index has kept (for tests).
     package var keptSearchCount: Int { results.count }
 
-    /// ``matches(_:)`` without the kept results: a byte search of every key.
+    /// ``matches(_:)`` without the kept results: a byte search of the candidate keys.
+    package func search(_ query: SearchQuery) -> [QuoteID] {
+        var candidates = candidates(for: query)
+        return found(in: &candidates, query)
+    }
+
+    /// The slots of each chunk (newest chunk first) whose filter holds every pair of every word
+    /// of a query, and how many they are: the keys its byte search reads.
+    private struct Candidates {
+        var slots: [Chunk.SlotSet]
+        var count: Int
+    }
+
+    private func candidates(for query: SearchQuery) -> Candidates {
+        var pairs = PairFilter()
+        for word in query.words { word.withUnsafeBufferPointer { pairs.insert(pairsOf: $0) } }
+        var candidates = Candidates(slots: [], count: 0)
+        candidates.slots.reserveCapacity(chunks.count)
+        for index in chunks.indices.reversed() {
+            let slots = chunks[index].candidates(holding: pairs)
+            candidates.slots.append(slots)
+            candidates.count += Self.count(of: slots)
+        }
+        return candidates
+    }
+
+    /// The ids of the `candidates` whose keys contain every word of `query`, highest first.
     ///
     /// Two passes, so the one array of ids is made at its size: each chunk's matching slots
-    /// (a ``Chunk/SlotSet``, newest chunk first), then their ids, highest first.
-    package func search(_ query: SearchQuery) -> [QuoteID] {
+    /// (written over its candidates), then their ids.
+    private func found(in candidates: inout Candidates, _ query: SearchQuery) -> [QuoteID] {
         let patterns = query.words.map(BytePattern.init)
-        var wanted = PairFilter()
-        for word in query.words { word.withUnsafeBufferPointer { wanted.insert(pairsOf: $0) } }
-        var matching: [Chunk.SlotSet] = []
-        matching.reserveCapacity(chunks.count)
         var count = 0
-        for index in chunks.indices.reversed() {
-            let slots = chunks[index].slots(matching: patterns, pairs: wanted)
-            matching.append(slots)
-            for lane in 0..<Chunk.SlotSet.scalarCount { count += slots[lane].nonzeroBitCount }
+        for offset in candidates.slots.indices {
+            let slots = chunks[chunks.count - 1 - offset].slots(candidates.slots[offset], matching: patterns)
+            candidates.slots[offset] = slots
+            count += Self.count(of: slots)
         }
         var found: [QuoteID] = []
         found.reserveCapacity(count)
-        for (offset, slots) in matching.enumerated() {
+        for (offset, slots) in candidates.slots.enumerated() {
             let base = (chunks.count - 1 - offset) * Self.slotsPerChunk + 1
             for lane in (0..<Chunk.SlotSet.scalarCount).reversed() {
                 var bits = slots[lane]
@@ -187,6 +219,13 @@ package struct QuoteSearchIndex: Sendable, Equatable {
         return found
     }
 
+    /// How many slots `slots` holds.
+    private static func count(of slots: Chunk.SlotSet) -> Int {
+        var count = 0
+        for lane in 0..<Chunk.SlotSet.scalarCount { count += slots[lane].nonzeroBitCount }
+        return count
+    }
+
     /// The chunk and slot of quote `id`; nil for ids below 1, which the reducer never gives.
     private static func position(of id: QuoteID) -> (chunk: Int, slot: Int)? {
         guard id.rawValue >= 1 else { return nil }
@@ -196,14 +235,17 @@ package struct QuoteSearchIndex: Sendable, Equatable {
 }
 
 extension QuoteSearchIndex.Chunk {
-    /// The non-empty slots whose key contains all of `words`: the slots whose filter holds every
-    /// pair of the words (`pairs`, the words' ``PairFilter``), each then searched for every word
-    /// (its range ends at its key's terminator, so a word is found only inside the key).
-    func slots(matching words: [BytePattern], pairs: PairFilter) -> SlotSet {
-        // The slots whose filter holds every bit the words have: the AND of those bits' sets
-        // (every slot when the words have no pair: one-byte words, or none).
+    /// The slots whose filter holds every bit of `pairs` (a query's words' ``PairFilter``): the
+    /// AND of those bits' sets, every slot when the words have no pair (one-byte words, or none).
+    func candidates(holding pairs: PairFilter) -> SlotSet {
         var candidates = SlotSet(repeating: ~0)
         pairs.forEachBit { candidates &= slotsWithPair[$0] }
+        return candidates
+    }
+
+    /// The non-empty slots of `candidates` whose key contains all of `words`, each searched for
+    /// every word (its range ends at its key's terminator, so a word is found only inside the key).
+    func slots(_ candidates: SlotSet, matching words: [BytePattern]) -> SlotSet {
         var matching = SlotSet()
         bytes.withUnsafeBufferPointer { haystack in
             for lane in 0..<SlotSet.scalarCount {
@@ -220,63 +262,5 @@ extension QuoteSearchIndex.Chunk {
             }
         }
         return matching
-    }
-}
-
-/// The byte pairs a key holds, as a 256-bit set (a pair's bit is a hash of it), so a search can
-/// tell most keys that cannot contain a word without reading them: a key holds every pair of
-/// each word it contains, so a key whose set lacks one of them holds no occurrence (no false
-/// negatives); a key may hold all the pairs without the word (a false positive, which the byte
-/// search inside the key then settles). A key of 100 bytes sets about a third of the bits, so a
-/// six-letter word's five pairs pass about 1 key in 300 that lacks it. A one-byte word has no
-/// pair and passes every key.
-package struct PairFilter: Sendable, Equatable {
-    private var bits = SIMD4<UInt64>(repeating: 0)
-
-    package init() {}
-
-    package init(pairsOf bytes: UnsafeBufferPointer<UInt8>) {
-        insert(pairsOf: bytes)
-    }
-
-    /// Adds every pair of adjacent bytes of `bytes`.
-    package mutating func insert(pairsOf bytes: UnsafeBufferPointer<UInt8>) {
-        guard bytes.count >= 2 else { return }
-        var lanes = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
-        for index in 1..<bytes.count {
-            let bit = Self.bit(bytes[index - 1], bytes[index])
-            let mask = UInt64(1) << UInt64(bit & 63)
-            switch bit >> 6 {
-            case 0: lanes.0 |= mask
-            case 1: lanes.1 |= mask
-            case 2: lanes.2 |= mask
-            default: lanes.3 |= mask
-            }
-        }
-        bits |= SIMD4(lanes.0, lanes.1, lanes.2, lanes.3)
-    }
-
-    /// Bits in a filter: pairs hash to one of these.
-    package static let bitCount = 256
-
-    /// Whether bit `bit` (0 to 255) is set.
-    package func has(_ bit: Int) -> Bool {
-        bits[bit >> 6] & (UInt64(1) << UInt64(bit & 63)) != 0
-    }
-
-    /// Calls `body` with each set bit, in ascending order.
-    package func forEachBit(_ body: (Int) -> Void) {
-        for lane in 0..<4 {
-            var word = bits[lane]
-            while word != 0 {
-                body(lane * 64 + word.trailingZeroBitCount)
-                word &= word &- 1
-            }
-        }
-    }
-
-    /// The pair's bit, 0 to 255: the top byte of a multiplicative hash of the two bytes.
-    private static func bit(_ first: UInt8, _ second: UInt8) -> Int {
-        Int(((UInt32(first) << 8 | UInt32(second)) &* 0x9E37_79B1) >> 24)
     }
 }
