@@ -38,7 +38,7 @@ extension HTTPConnectionMachine {
         guard phase == .streaming, exchange != nil else { return .none }
         if !hasPendingOutput { lastWrite = now }  // the write clock starts with the first unsent byte
         if exchange?.isChunked == true {
-            HTTPResponseEncoder.appendChunk(bytes, to: &output)
+            output.write { HTTPResponseEncoder.appendChunk(bytes, to: &$0) }
         } else {
             output.append(contentsOf: bytes)
         }

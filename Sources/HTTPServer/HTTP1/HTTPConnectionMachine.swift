@@ -33,9 +33,8 @@ struct HTTPConnectionMachine {
     /// Received bytes not yet consumed by the parser start at `inputStart`.
     var input: [UInt8] = []
     var inputStart = 0
-    /// Encoded bytes not yet sent start at `outputStart`.
-    var output: [UInt8] = []
-    var outputStart = 0
+    /// Encoded bytes not yet sent.
+    var output = OutputQueue()
 
     /// The client has shut down its sending side: answer what was received, then close.
     var peerClosed = false
@@ -70,16 +69,16 @@ struct HTTPConnectionMachine {
 
     // MARK: Questions the loop asks
 
-    var hasPendingOutput: Bool { outputStart < output.count }
-    var pendingOutputCount: Int { output.count - outputStart }
+    var hasPendingOutput: Bool { !output.isEmpty }
+    var pendingOutputCount: Int { output.count }
     var unconsumedInputCount: Int { input.count - inputStart }
 
-    /// Calls `body` with the bytes to send next.
-    func withPendingOutput<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-        let start = outputStart
-        return try output.withUnsafeBytes { buffer in
-            try body(UnsafeRawBufferPointer(rebasing: buffer[start...]))
-        }
+    /// Calls `body` with the bytes to send next, in two parts (the second may be empty:
+    /// ``OutputQueue``).
+    func withPendingOutput<Result>(
+        _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Result
+    ) rethrows -> Result {
+        try output.withPending(body)
     }
 
     /// Whether the loop should read: always while lingering or closing (to drop), else while
@@ -159,7 +158,7 @@ struct HTTPConnectionMachine {
 
     /// The socket accepted `count` more bytes of ``pendingOutput``.
     mutating func sent(_ count: Int, now: UInt64) {
-        outputStart += count
+        output.sent(count)
         lastWrite = now
     }
 
@@ -172,8 +171,7 @@ struct HTTPConnectionMachine {
             }
             return advance(now: now)
         }
-        output = []
-        outputStart = 0
+        output.removeAll()
         guard phase == .closing else { return advance(now: now) }
         if peerClosed {
             phase = .closed

@@ -17,15 +17,25 @@ enum HTTPResponseEncoder {
         var isStreamed = false
     }
 
-    /// Appends the encoded response to `buffer`; returns the number of body bytes written.
+    /// Queues the encoded response on `queue` (a long body from its own array); returns the
+    /// number of body bytes queued.
     @discardableResult
-    static func encode(_ response: HTTPResponse, context: Context, dateField: [UInt8], into buffer: inout [UInt8]) -> Int {
+    static func encode(_ response: HTTPResponse, context: Context, dateField: [UInt8], into queue: inout OutputQueue) -> Int {
+        let sendsBody = queue.write { encodeHead(response, context: context, dateField: dateField, into: &$0) }
+        guard sendsBody else { return 0 }
+        queue.append(body: response.body)
+        return response.body.count
+    }
+
+    /// Appends the response's head to `buffer`; whether its body is to be sent after it.
+    private static func encodeHead(_ response: HTTPResponse, context: Context, dateField: [UInt8], into buffer: inout [UInt8]) -> Bool {
         let code = response.status.code
-        // Room for all of it at once: a page's head (its security headers alone) is longer than
-        // a fixed guess, and growing the buffer past one copied the whole body again.
+        // Room for all of it at once (a page's head, its security headers alone, is longer than
+        // a fixed guess), and for a body short enough to be copied behind it.
         var headBytes = 160 + dateField.count
         for field in response.headers { headBytes += field.name.utf8.count + field.value.utf8.count + 4 }
-        buffer.reserveCapacity(buffer.count + headBytes + response.body.count)
+        let copiedBody = response.body.count < OutputQueue.separateBodyBytes ? response.body.count : 0
+        buffer.reserveCapacity(buffer.count + headBytes + copiedBody)
         buffer.append(contentsOf: "HTTP/1.1 ".utf8)
         DecimalDigits.append(code, to: &buffer)
         buffer.append(ASCII.space)
@@ -68,9 +78,7 @@ enum HTTPResponseEncoder {
             buffer.append(contentsOf: connectionKeepAlive)
         }
         buffer.append(contentsOf: crlf)
-        guard mayHaveBody, !context.isHead, !context.isStreamed else { return 0 }
-        buffer.append(contentsOf: response.body)
-        return response.body.count
+        return mayHaveBody && !context.isHead && !context.isStreamed
     }
 
     /// The interim `100 Continue` (RFC 9110 §15.2.1).

@@ -214,8 +214,8 @@ extension EventLoop {
             let outcome: Platform.IOOutcome
             do {
                 let socket = connection.socket.rawValue
-                outcome = try connection.machine.withPendingOutput { bytes in
-                    try Platform.send(socket, bytes)
+                outcome = try connection.machine.withPendingOutput { head, body in
+                    try Platform.send(socket, head, body)
                 }
             } catch {
                 close(connection, reason: "\(error)")

@@ -167,6 +167,25 @@ enum Platform {
         try call("send") { Glibc.send(fd, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL)) }
     }
 
+    /// Sends `first` then `second` in one call (`sendmsg` with two parts when both have bytes),
+    /// so a body kept in its own array goes out behind its head without being copied.
+    static func send(
+        _ fd: Int32, _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer
+    ) throws(HTTPServerError) -> IOOutcome {
+        if second.isEmpty { return try send(fd, first) }
+        if first.isEmpty { return try send(fd, second) }
+        var parts = (
+            iovec(iov_base: UnsafeMutableRawPointer(mutating: first.baseAddress), iov_len: first.count),
+            iovec(iov_base: UnsafeMutableRawPointer(mutating: second.baseAddress), iov_len: second.count)
+        )
+        return try withUnsafeMutableBytes(of: &parts) { raw throws(HTTPServerError) -> IOOutcome in
+            var message = msghdr()
+            message.msg_iov = raw.baseAddress?.assumingMemoryBound(to: iovec.self)
+            message.msg_iovlen = 2
+            return try call("sendmsg") { Glibc.sendmsg(fd, &message, Int32(MSG_NOSIGNAL)) }
+        }
+    }
+
     /// Reads and drops what a new socket already received (one read, never waiting), so that
     /// closing it straight away sends the canned answer before a FIN, not a reset.
     static func discardPendingInput(_ fd: Int32) {

@@ -85,7 +85,7 @@ struct MachineDriver {
     /// What the socket accepted so far, as text.
     var written: String { String(decoding: wire, as: UTF8.self) }
     /// What waits to be sent, as text.
-    var pending: String { machine.withPendingOutput { String(decoding: $0, as: UTF8.self) } }
+    var pending: String { machine.withPendingOutput { String(decoding: Array($0) + Array($1), as: UTF8.self) } }
     /// The status lines the socket accepted, in order (interim responses included; the
     /// bodies in these tests never contain `HTTP/1.1 `).
     var statusLines: [String] {
@@ -111,7 +111,7 @@ struct MachineDriver {
     mutating func flush(at now: UInt64, accepting window: Int = .max) -> Step {
         let count = min(window, machine.pendingOutputCount)
         if count > 0 {
-            let accepted = machine.withPendingOutput { Array($0.prefix(count)) }
+            let accepted = machine.withPendingOutput { Array((Array($0) + Array($1)).prefix(count)) }
             wire.append(contentsOf: accepted)
             machine.sent(count, now: now)
         }
