@@ -41,7 +41,7 @@ extension AccountsController {
             // Deleted meanwhile, from another browser, after the current password was checked:
             // the hash and session just written name no one, so they are erased again.
             try await sessions.erase(user.id)
-            throw AccountsError.missingAccount(user.id)
+            return .accountDeleted
         case .failure(let rejection): throw AccountsError.unexpected("\(rejection)")
         }
     }

@@ -31,6 +31,9 @@ package enum PasswordChangeState: Sendable, Equatable {
     /// The new password holds; every other session ended, and this is the one that replaces
     /// the session the change was made in.
     case changed(Username, IssuedSession)
+    /// The account was deleted meanwhile, from another browser, after its current password was
+    /// checked: nothing of the change is kept, and this browser's session is gone with the rest.
+    case accountDeleted
 }
 
 /// What the change-password form shows.
