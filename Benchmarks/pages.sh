@@ -14,7 +14,8 @@
 #    tools/pages_visitor.py.
 # 3. For each page — `/`, `/quotes`, `/quotes/{id}` (the last quote), a search
 #    (`/quotes?q=WORDS`, rotating over all the searches, one per request, round robin, with
-#    tools/pages_rotate.lua, so that more searches than the app keeps results for go by),
+#    tools/pages_rotate.lua, so that most are searched for real: the app keeps only searches
+#    that read more than 64 candidate keys, about 13 % of these),
 #    `/users/reader1` and `/quotes/{id}/history` — the exact body the visitor gets, with the
 #    visitor's cookies (pages carry a CSRF token bound to the session), is fetched once and put in
 #    an nginx root, served at the same URL with the same Content-Type (a search: one file per

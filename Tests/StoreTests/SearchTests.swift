@@ -166,8 +166,8 @@ import Testing
         #expect(ids(edited, "knowledge") == [101] + all.dropFirst().dropLast())
     }
 
-    /// A search whose words' pairs leave few candidate keys costs less than keeping it: it is
-    /// made every time, with the same answer, and takes no room from the searches worth keeping.
+    /// A search whose words' pairs leave few candidate keys is made every time, with the same
+    /// answer, and takes no room from the searches worth keeping.
     @Test func aSearchOfFewCandidatesIsMadeEveryTimeAndNeverKept() throws {
         let state = try book((1...300).map { ("quote number \($0)", "author") })
         for _ in 1...2 {

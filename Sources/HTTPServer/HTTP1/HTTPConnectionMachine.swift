@@ -156,7 +156,7 @@ struct HTTPConnectionMachine {
         }
     }
 
-    /// The socket accepted `count` more bytes of ``pendingOutput``.
+    /// The socket accepted `count` more bytes of the pending output (``withPendingOutput(_:)``).
     mutating func sent(_ count: Int, now: UInt64) {
         output.sent(count)
         lastWrite = now

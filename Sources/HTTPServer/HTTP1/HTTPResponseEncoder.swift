@@ -1,7 +1,8 @@
 import Basics
 
-/// Serialises a response head and body into one buffer, so the connection sends both with one
-/// `send` (RFC 9112 §4 status line, §6 framing).
+/// Serialises a response onto a connection's ``OutputQueue``: the head into its buffer, the
+/// body behind it (copied when short, else sent from its own array), so the connection sends
+/// both with one call (RFC 9112 §4 status line, §6 framing).
 ///
 /// The encoder owns the framing fields: it writes `Date`, `Content-Length` and `Connection`
 /// itself and drops any the responder set (except a `Content-Length` on a HEAD or 304

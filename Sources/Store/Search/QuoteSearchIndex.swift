@@ -137,15 +137,18 @@ package struct QuoteSearchIndex: Sendable, Equatable {
     /// 100,000 quotes), so its caller runs it where waiting holds nobody else up.
     package static let quickSearchBytes = 256 * 1024
 
-    /// A search of a quick index that reads at most this many candidate keys is made every time
-    /// and never kept: reading 64 keys of 150 bytes costs about 5 µs, twice what looking a result
-    /// up, keeping it and later dropping it cost when it is not asked for again (about 2 µs,
-    /// Benchmarks/README.md), and a kept result's array outlives the request, spreading the
-    /// heap. A search that reads more, and every search of a larger index, is kept.
+    /// A search of a quick index with at most this many candidates (the slots its words' byte
+    /// pairs leave to read; every slot of every chunk when the words have no pair) is made every
+    /// time and never kept. Reading 64 keys of 150 bytes costs about 5 µs; looking a result up,
+    /// keeping it and dropping it unasked costs about 2 µs (Benchmarks/README.md), and a kept
+    /// array outlives its request, spreading the heap. So not keeping such a search saves about
+    /// 2 µs each time it is not asked for again and costs up to 5 µs each time it is: a trade for
+    /// searches seldom repeated word for word between two writes. A search of more candidates,
+    /// and every search of a larger index, is kept.
     package static let keptAboveCandidates = 64
 
     /// What ``matches(_:)`` answers, when that is quick: for an index of at most
-    /// ``quickSearchBytes``, a search (kept when it read more than ``keptAboveCandidates`` keys)
+    /// ``quickSearchBytes``, a search (kept when it had more than ``keptAboveCandidates`` candidates)
     /// or the result kept from it; for a larger one, a kept result only. Nil when it would be a
     /// byte search of a larger index, which ``matches(_:)`` does (and keeps).
     package func quickMatches(_ query: SearchQuery) -> [QuoteID]? {
@@ -172,7 +175,8 @@ package struct QuoteSearchIndex: Sendable, Equatable {
     }
 
     /// The slots of each chunk (newest chunk first) whose filter holds every pair of every word
-    /// of a query, and how many they are: the keys its byte search reads.
+    /// of a query, and how many they are: the keys its byte search reads (every slot, empty ones
+    /// included, when the words have no pair; the search skips the empty ones).
     private struct Candidates {
         var slots: [Chunk.SlotSet]
         var count: Int

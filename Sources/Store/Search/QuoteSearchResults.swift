@@ -2,8 +2,8 @@ import Basics
 
 /// The ids each search worth keeping found in one version of a ``QuoteSearchIndex``, by the
 /// query's folded words: the same search again costs a dictionary look-up instead of a byte
-/// search of many keys (the index keeps only searches that read more than
-/// ``QuoteSearchIndex/keptAboveCandidates`` keys, or any of a large index).
+/// search of many keys (the index keeps only searches of more than
+/// ``QuoteSearchIndex/keptAboveCandidates`` candidate keys, or any of a large index).
 ///
 /// One belongs to one version of the index: the index makes a new, empty one whenever its keys
 /// change, and copies of an unchanged index (the states the store publishes between writes)
