@@ -121,15 +121,21 @@ import Testing
             let body = Self.form(file: [UInt8](repeating: 3, count: 200_000))
             let client = try server.connect()
             client.send(Array(Self.head(length: body.count).utf8) + body.prefix(100_000))
-            var held = 0
-            for _ in 0..<200 where held == 0 {
+            // Waits are bounded by the clock, with the clients' patience, not by a count of
+            // 10 ms naps: in 1 of several full runs the whole process stands still for over 20 s
+            // (RawClient.patience), and a count ran out while the server had not yet read on.
+            let clock = ContinuousClock()
+            var deadline = clock.now + RawClient.patience
+            var held = Self.openFiles(in: directory)
+            while held == 0, clock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
                 held = Self.openFiles(in: directory)
-                if held == 0 { try await Task.sleep(for: .milliseconds(10)) }
             }
             #expect(held == 1, "the half-sent body is in a file of the spool directory")
             client.close()
+            deadline = clock.now + RawClient.patience
             var left = held
-            for _ in 0..<500 where left > 0 {
+            while left > 0, clock.now < deadline {
                 try await Task.sleep(for: .milliseconds(10))
                 left = Self.openFiles(in: directory)
             }
