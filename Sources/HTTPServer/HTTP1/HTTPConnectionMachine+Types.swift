@@ -37,10 +37,11 @@ extension HTTPConnectionMachine {
         /// Reserve this many bytes of the body budget for the body that follows, then report
         /// ``bodyGranted(now:)`` (at once, or when another body releases enough).
         case reserveBody(Int)
-        /// Send the pending output (``withPendingOutput(_:)``) (report progress with ``sent(_:now:)``, then ``flushed(now:)``);
-        /// log the record if there is one.
+        /// Send the pending output (``withPendingOutput(_:)``), report progress with
+        /// ``sent(_:now:)``, then ``flushed(now:)``; log the record if there is one.
         case send(AccessRecord?)
-        /// Send the head in the pending output (``withPendingOutput(_:)``), then run the body's producer in an owned task.
+        /// Send the head, which is the pending output (``withPendingOutput(_:)``), then run the
+        /// body's producer in an owned task.
         case startStream(HTTPBodyStream)
         /// The streamed body has ended: stop its producer, log, then send as for ``send(_:)``.
         case finishStream(AccessRecord)

@@ -29,7 +29,9 @@ enum HTTPResponseEncoder {
     }
 
     /// Appends the response's head to `buffer`; whether its body is to be sent after it.
-    private static func encodeHead(_ response: HTTPResponse, context: Context, dateField: [UInt8], into buffer: inout [UInt8]) -> Bool {
+    private static func encodeHead(
+        _ response: HTTPResponse, context: Context, dateField: [UInt8], into buffer: inout [UInt8]
+    ) -> Bool {
         let code = response.status.code
         // Room for all of it at once (a page's head, its security headers alone, is longer than
         // a fixed guess), and for a body short enough to be copied behind it.

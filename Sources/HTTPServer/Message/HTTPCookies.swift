@@ -57,7 +57,9 @@ package struct HTTPCookies: Sendable, Equatable {
 
     /// The same pairs in the same order, byte for byte (as look-ups compare names).
     package static func == (lhs: HTTPCookies, rhs: HTTPCookies) -> Bool {
-        lhs.pairs.elementsEqual(rhs.pairs) { $0.name.utf8.elementsEqual($1.name.utf8) && $0.value.utf8.elementsEqual($1.value.utf8) }
+        lhs.pairs.elementsEqual(rhs.pairs) {
+            $0.name.utf8.elementsEqual($1.name.utf8) && $0.value.utf8.elementsEqual($1.value.utf8)
+        }
     }
 
     /// Calls `body` with each pair's field bytes and the ranges of its name and value, field by
