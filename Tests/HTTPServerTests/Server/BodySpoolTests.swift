@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import HTTPServer
+import Logging
 import Synchronization
 import Testing
 
@@ -54,7 +55,14 @@ import Testing
             seen.requests.withLock { $0.append(.init(spooled: request.spooledBody != nil, inMemory: request.body.count, upload: upload)) }
             return .text("ok")
         }
-        let server = try TestServer(responder: responder) { configuration in
+        // The body timeouts outlast the tests' waits: a test that stands still (the whole
+        // process, in some CI runs, for over 20 s) must not find its half-sent body already
+        // answered 408 and its file gone when it looks again.
+        var timeouts = HTTPTimeouts()
+        timeouts.bodyRead = RawClient.patience * 2
+        timeouts.bodyRateGrace = RawClient.patience * 2
+        timeouts.bodyDeadline = RawClient.patience * 3
+        let server = try TestServer(responder: responder, timeouts: timeouts) { configuration in
             var spool = BodySpool(directory: directory)
             spool.threshold = 16 * 1024
             configuration.bodySpool = spool
@@ -131,7 +139,7 @@ import Testing
                 try await Task.sleep(for: .milliseconds(10))
                 held = Self.openFiles(in: directory)
             }
-            #expect(held == 1, "the half-sent body is in a file of the spool directory")
+            #expect(held == 1, "the half-sent body is in a file of the spool directory; the server logged: \(server.log.entries.map(\.message))")
             client.close()
             deadline = clock.now + RawClient.patience
             var left = held
