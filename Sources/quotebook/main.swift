@@ -128,6 +128,20 @@ do {
 } catch {
     logger.warning("could not look for sessions of deleted accounts (tried again at the next start): \(error)")
 }
+// Accounts a sign-up left without a password: left by a process killed between journaling the
+// sign-up and keeping its hash (UnfinishedSignUps).
+do {
+    switch try await UnfinishedSignUps.remove(from: store, storage: accountStorage.sessions, now: Date()) {
+    case .cutShort(let users) where !users.isEmpty:
+        logger.info("removed \(users.count) accounts a sign-up cut short left without a password (ids \(users.map(\.rawValue)))")
+    case .cutShort:
+        break
+    case .storageEmpty(let accounts):
+        logger.warning("account storage holds no password or session for any of the book's \(accounts) accounts: no one can sign in to them")
+    }
+} catch {
+    logger.warning("could not look for sign-ups cut short (tried again at the next start): \(error)")
+}
 // Photos nobody refers to: left by a process killed mid-upload, or kept by versions that never
 // deleted a replaced photo. Before serving, so with SQLite no upload is in flight.
 do {

@@ -8,6 +8,8 @@ import Testing
 
 /// A process killed between journaling an account's deletion and erasing its account storage
 /// leaves that account's sessions and password behind; the next start of the server erases them.
+/// One killed between journaling a sign-up and keeping its password hash leaves an account no
+/// one can sign in to; the next start removes it, and its username can be signed up again.
 @Suite(.timeLimit(.minutes(2))) struct DeletionLeftoversTests {
     @Test func theNextStartErasesTheSessionsAndPasswordOfADeletedAccount() async throws {
         let data = try TemporaryDirectory()
@@ -39,6 +41,38 @@ import Testing
         #expect(try await after.accounts.sessions.passwordHash(of: UserID(2)) == nil)
         #expect(try await after.accounts.sessions.passwordHash(of: UserID(1)) == PasswordHash(encoded: "hash 1"))
         after.journal.close()
+        await after.accounts.close()
+    }
+
+    @Test func theNextStartRemovesASignUpCutShortBeforeItsHash() async throws {
+        let data = try TemporaryDirectory()
+        defer { data.remove() }
+        let now = Date()
+        // Ada signed up with her hash kept an hour ago; Bob's sign-up an hour ago and Cyd's a
+        // minute ago never kept theirs (Cyd's could still be under way on another instance).
+        let opened = try await Backend.sqliteDirectory(data.url).open(logger: .discarding())
+        let store = try Store(journal: opened.journal, logger: .discarding())
+        for (name, date) in [("ada", now - 3_600), ("bob", now - 3_600), ("cyd", now - 60)] {
+            _ = try await store.dispatch(.signUp(try #require(Username(name)), displayName: name, at: date))
+        }
+        try await opened.accounts.sessions.setPasswordHash(PasswordHash(encoded: "hash 1"), of: UserID(1))
+        await store.close()
+        await opened.accounts.close()
+
+        let server = try QuotebookProcess(arguments: ["--port", "0", "--root", RepositoryPaths.root.path, "--data", data.url.path])
+        try await server.waitUntilListening()
+        var browser = SocketBrowser(port: try #require(server.port))
+        #expect(try await browser.signUp("bob").status == 303, "bob's username is free again")
+        #expect(await server.stop() == 0)
+        #expect(await server.standardError().contains("removed 1 accounts a sign-up cut short left without a password (ids [2])"))
+
+        let after = try await Backend.sqliteDirectory(data.url).open(logger: .discarding())
+        let reopened = try Store(journal: after.journal, logger: .discarding())
+        let state = reopened.state
+        #expect(state.users.values.map(\.username.rawValue).sorted() == ["ada", "bob", "cyd"])
+        #expect(state.user(named: try #require(Username("bob")))?.id == UserID(4), "the new bob, not the one cut short")
+        #expect(state.users[UserID(2)] == nil)
+        await reopened.close()
         await after.accounts.close()
     }
 }

@@ -50,7 +50,7 @@ package enum AddUserCommand {
             let hashed = PasswordHash(encoded: try hash(password))
             switch try await store.dispatch(.signUp(username, displayName: name, at: now)) {
             case .success(.userSignedUp(let id)):
-                try await keepHash(hashed, id)
+                try await UnfinishedSignUps.finish(id, in: store, at: now) { try await keepHash(hashed, id) }
                 return Outcome(exitCode: 0, message: "created user \(username)")
             case .success(let event): return Outcome(exitCode: 1, message: "unexpected: \(event)")
             case .failure(.usernameTaken): return Outcome(exitCode: 65, message: "the username \(username) is taken")

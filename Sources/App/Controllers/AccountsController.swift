@@ -72,10 +72,12 @@ package struct AccountsController: Sendable {
         switch try await store.dispatch(action) {
         case .success(.userSignedUp(let id)):
             guard let user = store.state.users[id] else { throw AccountsError.missingAccount(id) }
-            // The hash is a secret: account storage keeps it, the journal never does. Should the
-            // process die between the two, the account has no password and no session was ever
-            // given: no one can sign in to it (docs/store.md, "Secrets and erasure").
-            try await sessions.setPasswordHash(PasswordHash(encoded: hash), of: id)
+            // The hash is a secret: account storage keeps it, the journal never does. Should it
+            // not be kept, the sign-up is taken back (UnfinishedSignUps; docs/store.md, "Secrets
+            // and erasure").
+            try await UnfinishedSignUps.finish(id, in: store, at: now()) {
+                try await sessions.setPasswordHash(PasswordHash(encoded: hash), of: id)
+            }
             return .signedUp(user, try await sessions.start(for: id, now: now(), userAgent: userAgent))
         case .success(let event):
             throw AccountsError.unexpected("\(event)")

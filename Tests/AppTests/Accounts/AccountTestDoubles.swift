@@ -125,7 +125,13 @@ actor AccountStorageDouble: SessionStorage, PhotoStorage {
     }
     var passwordHashes: [UserID: PasswordHash] = [:]
     func passwordHash(of user: UserID) -> PasswordHash? { passwordHashes[user] }
-    func setPasswordHash(_ hash: PasswordHash, of user: UserID) { passwordHashes[user] = hash }
+    /// Whether keeping a password hash fails, as storage that has gone away does.
+    var refusesPasswords = false
+    func setRefusesPasswords(_ refuses: Bool) { refusesPasswords = refuses }
+    func setPasswordHash(_ hash: PasswordHash, of user: UserID) throws(StoreError) {
+        if refusesPasswords { throw StoreError.accountStorageClosed(operation: "set password hash") }
+        passwordHashes[user] = hash
+    }
     func deletePasswordHash(of user: UserID) { passwordHashes[user] = nil }
     func storedAccountIDs() -> [UserID] { Array(Set(sessions.values.map(\.userID)).union(passwordHashes.keys)) }
     var claims: [String: Int] = [:]
