@@ -188,7 +188,9 @@ package struct QuoteSearchIndex: Sendable, Equatable {
         var candidates = Candidates(slots: [], count: 0)
         candidates.slots.reserveCapacity(chunks.count)
         for index in chunks.indices.reversed() {
-            let slots = chunks[index].candidates(holding: pairs)
+            // A chunk whose quotes were all deleted (kept while a later one is not) is passed
+            // without reading its sets: after heavy churn most of a small book's chunks can be.
+            let slots = chunks[index].bytes.isEmpty ? Chunk.SlotSet() : chunks[index].candidates(holding: pairs)
             candidates.slots.append(slots)
             candidates.count += Self.count(of: slots)
         }
