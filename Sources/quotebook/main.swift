@@ -131,14 +131,18 @@ do {
 // Accounts a sign-up left without a password: left by a process killed between journaling the
 // sign-up and keeping its hash (UnfinishedSignUps).
 do {
-    switch try await UnfinishedSignUps.remove(from: store, storage: accountStorage.sessions, now: Date()) {
+    let (finding, failure) = try await UnfinishedSignUps.remove(from: store, storage: accountStorage.sessions, now: Date())
+    switch finding {
     case .cutShort(let users) where !users.isEmpty:
-        logger.info("removed \(users.count) accounts a sign-up cut short left without a password (ids \(users.map(\.rawValue)))")
+        logger.info("removed \(users.count) account(s) that a sign-up cut short left without a password: ids \(users.map(\.rawValue))")
     case .cutShort:
         break
     case .storageEmpty(let accounts):
-        logger.warning("account storage holds no password or session for any of the book's \(accounts) accounts: no one can sign in to them")
+        logger.warning("account storage holds no password or session for any of the book's \(accounts) accounts: none removed")
+    case .tooMany(let accounts):
+        logger.warning("\(accounts) accounts have no password or session and nothing refers to them: none removed")
     }
+    if let failure { logger.warning("could not remove a sign-up cut short (tried again at the next start): \(failure)") }
 } catch {
     logger.warning("could not look for sign-ups cut short (tried again at the next start): \(error)")
 }

@@ -64,7 +64,7 @@ import Testing
         var browser = SocketBrowser(port: try #require(server.port))
         #expect(try await browser.signUp("bob").status == 303, "bob's username is free again")
         #expect(await server.stop() == 0)
-        #expect(await server.standardError().contains("removed 1 accounts a sign-up cut short left without a password (ids [2])"))
+        #expect(await server.standardError().contains("removed 1 account(s) that a sign-up cut short left without a password: ids [2]"))
 
         let after = try await Backend.sqliteDirectory(data.url).open(logger: .discarding())
         let reopened = try Store(journal: after.journal, logger: .discarding())

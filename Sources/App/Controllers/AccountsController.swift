@@ -75,8 +75,13 @@ package struct AccountsController: Sendable {
             // The hash is a secret: account storage keeps it, the journal never does. Should it
             // not be kept, the sign-up is taken back (UnfinishedSignUps; docs/store.md, "Secrets
             // and erasure").
-            try await UnfinishedSignUps.finish(id, in: store, at: now()) {
-                try await sessions.setPasswordHash(PasswordHash(encoded: hash), of: id)
+            do {
+                try await UnfinishedSignUps.finish(id, in: store, at: now()) {
+                    try await sessions.setPasswordHash(PasswordHash(encoded: hash), of: id)
+                }
+            } catch {
+                try? await release(addressAttempt, from: addressLimits.signUps)  // no account came of it
+                throw error
             }
             return .signedUp(user, try await sessions.start(for: id, now: now(), userAgent: userAgent))
         case .success(let event):

@@ -138,7 +138,7 @@ package struct QuoteSearchIndex: Sendable, Equatable {
     package static let quickSearchBytes = 256 * 1024
 
     /// A search of a quick index with at most this many candidates (the slots its words' byte
-    /// pairs leave to read; every slot of every chunk when the words have no pair) is made every
+    /// pairs leave to read; every slot of every non-empty chunk when the words have no pair) is made every
     /// time and never kept. Reading 64 keys of 150 bytes costs about 5 µs; looking a result up,
     /// keeping it and dropping it unasked costs about 2 µs (Benchmarks/README.md), and a kept
     /// array outlives its request, spreading the heap. So not keeping such a search saves about
@@ -175,8 +175,9 @@ package struct QuoteSearchIndex: Sendable, Equatable {
     }
 
     /// The slots of each chunk (newest chunk first) whose filter holds every pair of every word
-    /// of a query, and how many they are: the keys its byte search reads (every slot, empty ones
-    /// included, when the words have no pair; the search skips the empty ones).
+    /// of a query, and how many they are: the keys its byte search reads (when the words have no
+    /// pair, every slot of every chunk that holds a key, empty slots included, which the search
+    /// skips; a chunk without keys has none).
     private struct Candidates {
         var slots: [Chunk.SlotSet]
         var count: Int

@@ -16,15 +16,17 @@ import Testing
         .signUp(Username(name)!, displayName: name, at: date)
     }
 
-    /// ada: storage holds her; bob: cut short; cyd: joined a minute ago; dee: added a quote;
-    /// eve: last edited ada's quote; fay: chose a favourite; gil: has a photo.
+    /// ada: storage holds her; bob: cut short; cyd: joined a minute ago; dee: added a quote
+    /// (which ada then edited); eve: last edited ada's quote; fay: chose a favourite; gil: has
+    /// a photo.
     static func book() throws -> StateStoreDouble {
         let draft = QuoteDraft(text: "A quote", author: "Someone")
         return try StateStoreDouble([
             signUp("ada", at: longAgo), signUp("bob", at: longAgo), signUp("cyd", at: justNow), signUp("dee", at: longAgo),
             signUp("eve", at: longAgo), signUp("fay", at: longAgo), signUp("gil", at: longAgo),
             .addQuote(draft, by: UserID(4), at: longAgo), .addQuote(draft, by: UserID(1), at: longAgo),
-            .editQuote(QuoteID(2), QuoteDraft(text: "A quote, edited", author: "Someone"), baseVersion: 1, by: UserID(5), at: longAgo),
+            .editQuote(QuoteID(1), QuoteDraft(text: "Edited by ada", author: "Someone"), baseVersion: 1, by: UserID(1), at: longAgo),
+            .editQuote(QuoteID(2), QuoteDraft(text: "Edited by eve", author: "Someone"), baseVersion: 1, by: UserID(5), at: longAgo),
             .setFavourite(UserID(6), QuoteID(1), at: longAgo),
             .setPhoto(UserID(7), PhotoReference(hash: "ab12", mediaType: "image/webp"), at: longAgo),
         ])
@@ -48,11 +50,22 @@ import Testing
         #expect(UnfinishedSignUps.find(in: first, stored: [], joinedBefore: Self.now) == .cutShort([UserID(1)]))
     }
 
+    @Test func moreAccountsThanACrashLeavesAreNotRepaired() throws {
+        let count = UnfinishedSignUps.mostAtOnce + 1
+        let names = ["ada"] + (1...count).map { "person\($0)" }
+        let state = try StateStoreDouble(names.map { Self.signUp($0, at: Self.longAgo) }).state
+        #expect(UnfinishedSignUps.find(in: state, stored: [UserID(1)], joinedBefore: Self.now) == .tooMany(count))
+        let fewer = try StateStoreDouble(names.dropLast().map { Self.signUp($0, at: Self.longAgo) }).state
+        #expect(UnfinishedSignUps.find(in: fewer, stored: [UserID(1)], joinedBefore: Self.now) == .cutShort((2...count).map { UserID($0) }))
+    }
+
     @Test func removingTakesTheAccountOutOfTheBookAndFreesItsUsername() async throws {
         let store = try Self.book()
         let storage = AccountStorageDouble()
         try await storage.setPasswordHash(PasswordHash(encoded: "hash"), of: UserID(1))
-        #expect(try await UnfinishedSignUps.remove(from: store, storage: storage, now: Self.now) == .cutShort([UserID(2)]))
+        let (finding, failure) = try await UnfinishedSignUps.remove(from: store, storage: storage, now: Self.now)
+        #expect(finding == .cutShort([UserID(2)]))
+        #expect(failure == nil)
         #expect(store.state.user(named: Username("bob")!) == nil)
         #expect(store.state.users.count == 6)
         #expect(store.dispatched == [.deleteAccount(UserID(2), at: Self.now)])
@@ -63,7 +76,9 @@ import Testing
         let store = try StateStoreDouble([Self.signUp("ada", at: Self.now), Self.signUp("bob", at: Self.now)])
         try await UnfinishedSignUps.finish(UserID(1), in: store, at: Self.now) {}
         await #expect(throws: StoreError.self) {
-            try await UnfinishedSignUps.finish(UserID(2), in: store, at: Self.now) { throw StoreError.accountStorageClosed(operation: "test") }
+            try await UnfinishedSignUps.finish(UserID(2), in: store, at: Self.now) {
+                throw StoreError.accountStorageClosed(operation: "test")
+            }
         }
         #expect(store.state.users.keys.map(\.rawValue) == [1], "bob's sign-up taken back, ada's kept")
     }
