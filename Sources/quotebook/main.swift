@@ -131,10 +131,12 @@ do {
 // Accounts a sign-up left without a password: left by a process killed between journaling the
 // sign-up and keeping its hash (UnfinishedSignUps).
 do {
-    let (finding, failure) = try await UnfinishedSignUps.remove(from: store, storage: accountStorage.sessions, now: Date())
+    let (finding, failure) = try await UnfinishedSignUps.remove(
+        from: store, storage: accountStorage.sessions, now: Date())
     switch finding {
     case .cutShort(let users) where !users.isEmpty:
-        logger.info("removed \(users.count) account(s) that a sign-up cut short left without a password: ids \(users.map(\.rawValue))")
+        let ids = users.map(\.rawValue)
+        logger.info("removed \(users.count) account(s) that a sign-up cut short left without a password: ids \(ids)")
     case .cutShort:
         break
     case .storageEmpty(let accounts):

@@ -138,8 +138,8 @@ package struct QuoteSearchIndex: Sendable, Equatable {
     package static let quickSearchBytes = 256 * 1024
 
     /// A search of a quick index with at most this many candidates (the slots its words' byte
-    /// pairs leave to read; every slot of every non-empty chunk when the words have no pair) is made every
-    /// time and never kept. Reading 64 keys of 150 bytes costs about 5 µs; looking a result up,
+    /// pairs leave to read; every slot of every chunk holding a key when the words have no pair)
+    /// is made every time and never kept. Reading 64 keys of 150 bytes costs about 5 µs; looking a result up,
     /// keeping it and dropping it unasked costs about 2 µs (Benchmarks/README.md), and a kept
     /// array outlives its request, spreading the heap. So not keeping such a search saves about
     /// 2 µs each time it is not asked for again and costs up to 5 µs each time it is: a trade for

@@ -130,8 +130,8 @@ import Testing
             let client = try server.connect()
             client.send(Array(Self.head(length: body.count).utf8) + body.prefix(100_000))
             // Waits are bounded by the clock, with the clients' patience, not by a count of
-            // 10 ms naps: in 1 of several full runs the whole process stands still for over 20 s
-            // (RawClient.patience), and a count ran out while the server had not yet read on.
+            // 10 ms naps: in some CI runs the test stands still for seconds at a time (8 to over
+            // 20), while the server, on threads of its own, keeps time (see `withServer`).
             let clock = ContinuousClock()
             var deadline = clock.now + RawClient.patience
             var held = Self.openFiles(in: directory)
@@ -139,7 +139,8 @@ import Testing
                 try await Task.sleep(for: .milliseconds(10))
                 held = Self.openFiles(in: directory)
             }
-            #expect(held == 1, "the half-sent body is in a file of the spool directory; the server logged: \(server.log.entries.map(\.message))")
+            #expect(
+                held == 1, "the half-sent body is in a file of the spool directory; the server logged: \(server.log.entries.map(\.message))")
             client.close()
             deadline = clock.now + RawClient.patience
             var left = held
