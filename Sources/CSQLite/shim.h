@@ -1,3 +1,7 @@
+// A one-line message naming the package, instead of a cascade of errors, when it is missing.
+#if !__has_include(<sqlite3.h>)
+#error "sqlite3.h not found: install Debian's libsqlite3-dev (deploy/dev.sh does: see the README)"
+#else
 #include <sqlite3.h>
 
 /// SQLITE_TRANSIENT is a macro casting -1 to a function pointer, which Swift cannot import.
@@ -8,3 +12,4 @@ static inline sqlite3_destructor_type csqlite_transient(void) { return SQLITE_TR
 static inline int csqlite_set_checkpoint_on_close(sqlite3 *db, int enabled) {
     return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, enabled ? 0 : 1, (int *)0);
 }
+#endif

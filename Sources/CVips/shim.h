@@ -8,6 +8,10 @@
 
 // Leave out libvips' vips7 and C++-era compatibility declarations: nothing here uses them.
 #define VIPS_DISABLE_COMPAT 1
+// A one-line message naming the package, instead of a cascade of errors, when it is missing.
+#if !__has_include(<vips/vips.h>)
+#error "vips/vips.h not found: install Debian's libvips-dev (deploy/dev.sh does: see the README)"
+#else
 #include <vips/vips.h>
 #include <malloc.h>
 
@@ -158,3 +162,4 @@ static inline void *cvips_save_webp(VipsImage *in, int quality, size_t *length) 
         return NULL;
     return buffer;
 }
+#endif

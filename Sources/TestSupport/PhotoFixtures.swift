@@ -1,36 +1,30 @@
 package import Foundation
-import Synchronization
+import App
 
-/// Image files made for the tests by Tests/Support/photo_fixtures.py with Pillow and
-/// pillow-heif, once per test process, in a temporary directory removed at exit: the photo
-/// pipeline's (ImagesTests) and real photos for the app's uploads (`variant-N.png`).
+/// The image files committed in Tests/Support/Photos/ for the photo pipeline's tests
+/// (ImagesTests) and real photos for the app's uploads (`variant-N.png`). They were made with
+/// Pillow and pillow-heif by Tests/Support/photo_fixtures.py, which remakes them; the tests need
+/// no Python. manifest.json says what each file holds and its SHA-256, checked before use.
 package struct PhotoFixtures: Sendable {
     package let directory: URL
     package let manifest: [String: JSONValue]
 
-    /// The fixtures, made on first use. A missing Python, Pillow or pillow-heif fails every test
-    /// that needs them, with the script's message saying what to install; nothing is skipped.
+    /// The committed set's size limit in bytes (photo_fixtures.py's BUDGET): every clone carries it.
+    package static let budget = 4 * 1024 * 1024
+
+    /// The fixtures, read and checked on first use. A file whose SHA-256 is not the manifest's,
+    /// or a file the manifest does not list, fails every test that needs them, naming the file.
     package static func shared() throws -> PhotoFixtures {
-        try made.get()
+        try checked.get()
     }
 
-    /// A 12-megapixel JPEG (large.jpg) in a directory of its own, which the caller removes.
-    package static func makeLarge() throws -> PhotoFixtures {
-        try make(arguments: ["--large"])
-    }
-
-    private static let made: Result<PhotoFixtures, FixtureError> = {
+    private static let checked: Result<PhotoFixtures, FixtureError> = {
         do throws(FixtureError) {
-            let fixtures = try make(arguments: [])
-            madeDirectory.withLock { $0 = fixtures.directory.path }
-            atexit { madeDirectory.withLock { path in if let path { try? FileManager.default.removeItem(atPath: path) } } }
-            return .success(fixtures)
+            return .success(try read(RepositoryPaths.root.appendingPathComponent("Tests/Support/Photos", isDirectory: true)))
         } catch {
             return .failure(error)
         }
     }()
-
-    private static let madeDirectory = Mutex<String?>(nil)
 
     /// The path of the file `name` among the fixtures.
     package func path(_ name: String) -> String {
@@ -67,40 +61,55 @@ package struct PhotoFixtures: Sendable {
         return text
     }
 
-    private static func make(arguments: [String]) throws(FixtureError) -> PhotoFixtures {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("quotebook-photos-\(UUID().uuidString)")
-        let script = RepositoryPaths.root.appendingPathComponent("Tests/Support/photo_fixtures.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, directory.path] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            throw FixtureError(message: "could not run python3 \(script.path): \(error)")
+    /// The file names the manifest lists, each with the SHA-256 it gives, in hex.
+    package var listedHashes: [String: String] {
+        manifest.reduce(into: [:]) { hashes, item in
+            if case .object(let entry) = item.value, case .string(let hash)? = entry["sha256"] {
+                hashes[item.key] = hash
+            }
         }
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw FixtureError(message: "python3 \(script.lastPathComponent) failed (exit \(process.terminationStatus)):\n\(message)")
-        }
+    }
+
+    /// Reads manifest.json in `directory`, then checks that the directory holds exactly the
+    /// files it lists, each with the SHA-256 it gives, and no more than `budget` bytes in all.
+    package static func read(_ directory: URL) throws(FixtureError) -> PhotoFixtures {
+        let fixtures: PhotoFixtures
+        let names: [String]
         do {
             let data = try Data(contentsOf: directory.appendingPathComponent("manifest.json"))
             guard case .object(let manifest) = try JSONDecoder().decode(JSONValue.self, from: data) else {
                 throw FixtureError(message: "manifest.json is not an object")
             }
-            return PhotoFixtures(directory: directory, manifest: manifest)
+            fixtures = PhotoFixtures(directory: directory, manifest: manifest)
+            names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0 != "manifest.json" }
         } catch let error as FixtureError {
             throw error
         } catch {
-            throw FixtureError(message: "manifest.json: \(error)")
+            throw FixtureError(message: "\(directory.path)/manifest.json: \(error)")
         }
+        let listed = fixtures.listedHashes
+        let unlisted = Set(names).subtracting(listed.keys).sorted()
+        let missing = Set(listed.keys).subtracting(names).sorted()
+        guard unlisted.isEmpty, missing.isEmpty else {
+            throw FixtureError(message: "Tests/Support/Photos: not in manifest.json \(unlisted), missing \(missing)")
+        }
+        var total = 0
+        for name in names.sorted() {
+            guard let bytes = try? fixtures.bytes(name) else { throw FixtureError(message: "\(name): unreadable") }
+            total += bytes.count
+            let hash = SHA256.hexDigest(bytes)
+            guard hash == listed[name] else {
+                throw FixtureError(message: "\(name): SHA-256 \(hash), but manifest.json says \(listed[name] ?? "")")
+            }
+        }
+        guard total <= budget else {
+            throw FixtureError(message: "Tests/Support/Photos holds \(total) bytes, over its budget of \(budget)")
+        }
+        return fixtures
     }
 }
 
-/// The fixtures could not be made; `message` says why and what to install.
+/// The fixtures could not be read, or are not what manifest.json says; `message` says which and why.
 package struct FixtureError: Error, CustomStringConvertible {
     package let message: String
     package init(message: String) { self.message = message }
@@ -125,7 +134,7 @@ package enum JSONValue: Decodable, Sendable {
     }
 }
 
-/// Real photos for upload tests, made by Pillow (photo_fixtures.py) on a thread of its own.
+/// Real photos for upload tests (Tests/Support/Photos), read on a thread of their own.
 package enum TestPhotos {
     /// A 40 x 30 PNG of a colour unlike every other `variant` (0 to 47).
     package static func png(_ variant: Int) async throws -> [UInt8] {

@@ -20,7 +20,7 @@ Chromium the way a new person would:
 - two people (two browsers, two accounts) edit at once: the later save gets the 409 page with
   both texts, and the second save only wins when it is deliberate;
 - *Make favourite*: marked on the quote page, shown on the home page and the profile;
-- the profile: initials placeholder, a phone-sized JPEG (4032 x 3024, made by Pillow) uploaded
+- the profile: initials placeholder, a phone-sized JPEG (4000 x 3000, the committed large.jpg) uploaded
   and shown as its 96 px square; a quote Ada then adds is listed on the home page with her photo
   beside it (loaded, 48 px square, its srcset naming the 512 px one); a text file named .png
   refused with the 415 message beside the field; a 22 MiB file, over the server's upload limit,
@@ -272,13 +272,10 @@ def screenshot(driver, name):
 
 # --- files --------------------------------------------------------------------------------------
 
-def phone_jpeg(path):
-    """A phone-sized JPEG (4032 x 3024, a gradient with noise, a few MB) made by Pillow, which
-    .ci/run installs for the photo tests."""
-    from PIL import Image
-    noise = Image.effect_noise((1008, 756), 40).resize((4032, 3024)).convert("RGB")
-    gradient = Image.linear_gradient("L").resize((4032, 3024)).convert("RGB")
-    Image.blend(noise, gradient, 0.5).save(path, "JPEG", quality=95)
+def phone_jpeg(root, path):
+    """A phone-sized JPEG (4000 x 3000, gradients and noise, with EXIF and a GPS position): the
+    committed fixture Tests/Support/Photos/large.jpg, made by Pillow (photo_fixtures.py)."""
+    shutil.copyfile(os.path.join(root, "Tests", "Support", "Photos", "large.jpg"), path)
 
 
 def browser(javascript=True, console_log=False):
@@ -823,7 +820,7 @@ def flow_with_files(executable, root, work, drivers, servers):
     """``flow`` with its data directory and the three upload files made in `work`."""
     files = {"photo": os.path.join(work, "photo.jpg"), "fake": os.path.join(work, "notes.png"),
              "huge": os.path.join(work, "huge.jpg")}
-    phone_jpeg(files["photo"])
+    phone_jpeg(root, files["photo"])
     with open(files["huge"], "wb") as out:
         out.write(b"\xff\xd8\xff\xe0" + bytes(22 * 1024 * 1024))
     with open(files["fake"], "w") as out:

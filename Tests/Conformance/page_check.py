@@ -112,12 +112,9 @@ class Client:
 
 
 def photo_jpeg():
-    """A 640 x 480 JPEG made by Pillow (installed by .ci/run for the photo tests)."""
-    import io
-    from PIL import Image
-    buffer = io.BytesIO()
-    Image.new("RGB", (640, 480), (40, 120, 200)).save(buffer, "JPEG", quality=85)
-    return buffer.getvalue()
+    """An 800 x 600 JPEG: the committed fixture Tests/Support/Photos/detailed.jpg (Pillow, photo_fixtures.py)."""
+    with open(os.path.join(os.path.dirname(__file__), "..", "Support", "Photos", "detailed.jpg"), "rb") as file:
+        return file.read()
 
 
 def sign_up(client, username, display_name):

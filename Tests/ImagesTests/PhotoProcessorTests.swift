@@ -3,10 +3,10 @@ import Images
 import TestSupport
 import Testing
 
-/// PhotoProcessor on real files made by Pillow and pillow-heif (PhotoFixtures), checked by
-/// decoding what it made (DecodedImage) and by reading the WebP container (WebPContainer).
+/// PhotoProcessor on real files made by Pillow and pillow-heif (PhotoFixtures, committed), checked
+/// by decoding what it made (DecodedImage) and by reading the WebP container (WebPContainer).
 ///
-/// Processing blocks for tens of milliseconds and making the fixtures for a second or two, so
+/// Processing blocks for tens of milliseconds and checking the fixtures' hashes for a few, so
 /// both run on threads of their own (`offPool`), never on a cooperative-pool thread, which the
 /// live-server suites running beside these need. One test at a time (`.serialized`): under
 /// ThreadSanitizer several at once starve each other. No test asserts how fast anything is.
@@ -212,8 +212,7 @@ import Testing
     }
 
     @Test func processesATwelveMegapixelPhoneJPEG() async throws {
-        let fixtures = try await offPool { try PhotoFixtures.makeLarge() }
-        defer { try? FileManager.default.removeItem(at: fixtures.directory) }
+        let fixtures = try await sharedFixtures()
         #expect(try fixtures.numbers("large.jpg", "stored") == [4000, 3000] as [Int])
         let (outcome, elapsed) = await processing(fixtures.path("large.jpg"))
         print("PhotoProcessorTests: a 4000 x 3000 JPEG of \(try fixtures.number("large.jpg", "bytes")) bytes took \(elapsed)")
@@ -222,7 +221,7 @@ import Testing
     }
 }
 
-/// The fixtures, made on a thread of its own the first time.
+/// The fixtures, read and checked on a thread of its own the first time.
 func sharedFixtures() async throws -> PhotoFixtures {
     try await offPool { try PhotoFixtures.shared() }
 }

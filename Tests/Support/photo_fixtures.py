@@ -1,19 +1,25 @@
 #!/usr/bin/env python3
-"""Writes the image files that Tests/ImagesTests feeds to PhotoProcessor, made with tools no one
-here wrote: Pillow and pillow-heif from PyPI (python3 -m pip install pillow pillow-heif), and
-LittleCMS through Pillow's ImageCms for the expected colours. Only the two PNG bombs are written
-by hand, since no image library will encode a 3.6-gigapixel image in a test.
+"""Remakes the photo fixtures committed in Tests/Support/Photos/, which Tests/ImagesTests feeds to
+PhotoProcessor and the app's tests upload. The tests read the committed files and need no Python;
+this tool is only for changing them. The images are made with tools no one here wrote: Pillow and
+pillow-heif from PyPI, and LittleCMS through Pillow's ImageCms for the expected colours. Only the
+two PNG bombs are written by hand, since no image library will encode a 3.6-gigapixel image.
 
-usage: photo_fixtures.py OUTPUT_DIR [--large | --fuzz-seeds]
+usage: photo_fixtures.py OUTPUT_DIR [--fuzz-seeds]
+
+    python3 -m venv /tmp/fixtures && /tmp/fixtures/bin/pip install pillow pillow-heif
+    /tmp/fixtures/bin/python Tests/Support/photo_fixtures.py Tests/Support/Photos
 
 Writes the files named in main() into OUTPUT_DIR, and manifest.json, which tells the tests what
-each file holds (size, marker, expected colours). With --large it writes only large.jpg, a
-12-megapixel phone-sized JPEG (4000 x 3000, about 5 MB, a few seconds to make), and its manifest.
+each file holds (size, marker, expected colours) and its SHA-256, which the tests check before
+they trust the rest. The set stays under BUDGET bytes in all (the tests check that too). The
+Adobe RGB profile comes from Debian's libgs-common, or from the file $ADOBE_RGB_ICC names.
 With --fuzz-seeds it writes the seed corpus of Fuzz/FuzzPhotoProcessor.swift instead: one tiny
 image of each format, with the metadata the fixtures have, kept in Fuzz/corpus-photo/.
 Exits 2 with a message naming the packages when Pillow or pillow-heif is missing.
 """
 
+import hashlib
 import io
 import json
 import os
@@ -34,7 +40,7 @@ except ImportError as error:
 # Text that must never come out of the processor: it goes into every kind of metadata below.
 SECRET = "QB-SECRET-HOME-51.5007N"
 # Adobe RGB (1998), shipped by Debian's libgs-common (a dependency of libvips-dev).
-ADOBE_RGB = "/usr/share/color/icc/ghostscript/a98.icc"
+ADOBE_RGB = os.environ.get("ADOBE_RGB_ICC", "/usr/share/color/icc/ghostscript/a98.icc")
 
 GREY = (128, 128, 128)
 RED = (230, 20, 20)
@@ -191,12 +197,13 @@ def detailed_jpeg(path, progressive=False, truncated=False):
 
 
 def large_jpeg(path):
-    """A 12-megapixel photo-like JPEG: gradients and noise, as a phone's 4000 x 3000 would be."""
-    noise = Image.effect_noise((4000, 3000), 24)
+    """A 12-megapixel photo-like JPEG: gradients and light noise, as a phone's 4000 x 3000 would
+    be, at a quality that keeps it near 2 MB (the budget)."""
+    noise = Image.effect_noise((4000, 3000), 6)
     red = Image.linear_gradient("L").resize((4000, 3000))
     blue = red.transpose(Image.Transpose.ROTATE_90).resize((4000, 3000))
     image = Image.merge("RGB", (red, noise, blue))
-    image.save(path, "JPEG", quality=92, exif=exif_with_location(orientation=1))
+    image.save(path, "JPEG", quality=75, exif=exif_with_location(orientation=1))
     return {"stored": [4000, 3000], "bytes": os.path.getsize(path)}
 
 
@@ -219,6 +226,8 @@ def fuzz_seeds(at):
 
 
 VARIANTS = 48
+# The whole set's size limit, in bytes: it is committed, so every clone carries it.
+BUDGET = 4 * 1024 * 1024
 
 
 def main():
@@ -233,39 +242,49 @@ def main():
     if "--fuzz-seeds" in sys.argv[2:]:
         fuzz_seeds(at)
         return
-    if "--large" in sys.argv[2:]:
-        manifest = {"large.jpg": large_jpeg(at("large.jpg"))}
-    else:
-        manifest = {
-            "secret": SECRET,
-            "oriented.jpg": oriented_jpeg(at("oriented.jpg")),
-            "adobe-rgb.jpg": adobe_rgb_jpeg(at("adobe-rgb.jpg")),
-            "photo.heic": heic(at("photo.heic")),
-            "alpha.png": png_with_alpha(at("alpha.png")),
-            "animated.gif": gif(at("animated.gif")),
-            "photo.webp": webp(at("photo.webp")),
-            "odd.png": plain(at("odd.png"), (333, 777), format="PNG"),
-            "tiny.png": plain(at("tiny.png"), (3, 2), format="PNG"),
-            "wide.png": plain(at("wide.png"), (10000, 1), colour=(10, 200, 30), format="PNG"),
-            "tall.jpg": plain(at("tall.jpg"), (8, 10000), colour=(10, 200, 30), format="JPEG", quality=95),
-            "grey16.png": plain(at("grey16.png"), (600, 400), mode="I;16", colour=30000, format="PNG"),
-            "cmyk.jpg": plain(at("cmyk.jpg"), (300, 300), mode="CMYK", colour=(0, 255, 255, 0), format="JPEG", quality=95),
-            "image.tiff": plain(at("image.tiff"), (100, 100), format="TIFF"),
-            "bomb.png": png_bomb(at("bomb.png")),
-            "bomb-small.png": png_bomb(at("bomb-small.png"), truncate_to=4096),
-            "detailed.jpg": detailed_jpeg(at("detailed.jpg")),
-            "truncated.jpg": detailed_jpeg(at("truncated.jpg"), truncated=True),
-            "truncated-progressive.jpg": detailed_jpeg(at("truncated-progressive.jpg"), progressive=True, truncated=True),
-        }
-        # Photos for the app's upload tests, each a colour of its own (so its WebP is too).
-        for index in range(VARIANTS):
-            colour = (index * 6 % 256, 255 - index * 5 % 256, (index * 37) % 256)
-            manifest[f"variant-{index}.png"] = plain(at(f"variant-{index}.png"), (40, 30), colour=colour, format="PNG")
-        with open(at("text.jpg"), "w") as file:
-            file.write("This is a text file named .jpg, not an image.\n")
-        with open(at("drawing.svg"), "w") as file:
-            file.write('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>\n')
-        open(at("empty.jpg"), "wb").close()
+    for name in os.listdir(out):
+        os.remove(at(name))
+    manifest = {
+        "secret": SECRET,
+        "oriented.jpg": oriented_jpeg(at("oriented.jpg")),
+        "adobe-rgb.jpg": adobe_rgb_jpeg(at("adobe-rgb.jpg")),
+        "photo.heic": heic(at("photo.heic")),
+        "alpha.png": png_with_alpha(at("alpha.png")),
+        "animated.gif": gif(at("animated.gif")),
+        "photo.webp": webp(at("photo.webp")),
+        "odd.png": plain(at("odd.png"), (333, 777), format="PNG"),
+        "tiny.png": plain(at("tiny.png"), (3, 2), format="PNG"),
+        "wide.png": plain(at("wide.png"), (10000, 1), colour=(10, 200, 30), format="PNG"),
+        "tall.jpg": plain(at("tall.jpg"), (8, 10000), colour=(10, 200, 30), format="JPEG", quality=95),
+        "grey16.png": plain(at("grey16.png"), (600, 400), mode="I;16", colour=30000, format="PNG"),
+        "cmyk.jpg": plain(at("cmyk.jpg"), (300, 300), mode="CMYK", colour=(0, 255, 255, 0), format="JPEG", quality=95),
+        "image.tiff": plain(at("image.tiff"), (100, 100), format="TIFF"),
+        "bomb.png": png_bomb(at("bomb.png")),
+        "bomb-small.png": png_bomb(at("bomb-small.png"), truncate_to=4096),
+        "detailed.jpg": detailed_jpeg(at("detailed.jpg")),
+        "truncated.jpg": detailed_jpeg(at("truncated.jpg"), truncated=True),
+        "truncated-progressive.jpg": detailed_jpeg(at("truncated-progressive.jpg"), progressive=True, truncated=True),
+        "large.jpg": large_jpeg(at("large.jpg")),
+    }
+    # Photos for the app's upload tests, each a colour of its own (so its WebP is too).
+    for index in range(VARIANTS):
+        colour = (index * 6 % 256, 255 - index * 5 % 256, (index * 37) % 256)
+        manifest[f"variant-{index}.png"] = plain(at(f"variant-{index}.png"), (40, 30), colour=colour, format="PNG")
+    with open(at("text.jpg"), "w") as file:
+        file.write("This is a text file named .jpg, not an image.\n")
+    with open(at("drawing.svg"), "w") as file:
+        file.write('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>\n')
+    open(at("empty.jpg"), "wb").close()
+    for name in ("text.jpg", "drawing.svg", "empty.jpg"):
+        manifest[name] = {}
+    total = 0
+    for name in sorted(os.listdir(out)):
+        with open(at(name), "rb") as file:
+            data = file.read()
+        manifest[name]["sha256"] = hashlib.sha256(data).hexdigest()
+        total += len(data)
+    if total > BUDGET:
+        sys.exit(f"photo_fixtures.py: the set is {total} bytes, over its budget of {BUDGET}")
     with open(at("manifest.json"), "w") as file:
         json.dump(manifest, file, indent=1)
 
