@@ -4,6 +4,16 @@
 #else
 #include <sqlite3.h>
 
+/// renameat2(2), which glibc declares only under _GNU_SOURCE (<stdio.h> comes from Swift's
+/// prebuilt Glibc module, so a macro here cannot change that): the same prototype. A backup
+/// renames its copy into place with RENAME_NOREPLACE, so it never replaces a file made meanwhile.
+extern int renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, unsigned int flags);
+
+/// renameat2's RENAME_NOREPLACE (<linux/fs.h>): fail with EEXIST rather than replace `to`.
+static inline int csqlite_rename_without_replacing(const char *from, const char *to) {
+    return renameat2(-100 /* AT_FDCWD */, from, -100 /* AT_FDCWD */, to, 1 /* RENAME_NOREPLACE */);
+}
+
 /// SQLITE_TRANSIENT is a macro casting -1 to a function pointer, which Swift cannot import.
 static inline sqlite3_destructor_type csqlite_transient(void) { return SQLITE_TRANSIENT; }
 

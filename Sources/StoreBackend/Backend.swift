@@ -24,7 +24,9 @@ package enum Backend: Sendable {
     package func open(logger: Logger) async throws(StoreError) -> OpenedBackend {
         switch self {
         case .sqliteDirectory(let directory):
-            return try Self.openSQLite(SQLiteJournal(directory: directory))
+            let opened = try Self.openSQLite(SQLiteJournal(directory: directory))
+            if let warning = DataDirectoryMode.warning(forDirectory: directory.path) { logger.warning(warning) }
+            return opened
         case .sqliteFile(let path):
             return try Self.openSQLite(SQLiteJournal(path: path))
         case .postgres(let url, let schema):

@@ -64,14 +64,25 @@ package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendab
         PostgresSchemaMigrator.channel("sessions", forSchema: schema)
     }
 
-    package func insert(_ session: SessionRecord) async throws(StoreError) {
-        try await query(
+    /// One statement. `FOR SHARE` locks the hash's row while it is compared: a change of the
+    /// password under way makes it wait and then compare the new hash (READ COMMITTED re-reads
+    /// the locked row's newest version), and a change arriving meanwhile waits for this insert to
+    /// commit, so the sessions it then deletes include this one.
+    package func insert(_ session: SessionRecord, ifPasswordIs hash: PasswordHash?) async throws(StoreError) -> Bool {
+        let rows = try await query(
             "insert session", on: sessions,
-            "INSERT INTO \(tables.session) (id, user_id, created_at, last_used_at, user_agent) VALUES ($1, $2, $3, $4, $5)",
+            """
+            INSERT INTO \(tables.session) (id, user_id, created_at, last_used_at, user_agent)
+            SELECT $1::bytea, $2::bigint, $3::double precision, $4::double precision, $5::text
+            WHERE (SELECT hash FROM \(tables.password) WHERE user_id = $2::bigint FOR SHARE) IS NOT DISTINCT FROM $6::text
+            RETURNING id
+            """,
             [
                 PostgresBytea.encode(session.id), String(session.userID.rawValue), Self.seconds(session.createdAt),
-                Self.seconds(session.lastUsedAt), session.userAgent,
-            ])
+                Self.seconds(session.lastUsedAt), session.userAgent, hash?.encoded,
+            ]
+        ).rows
+        return rows.count == 1
     }
 
     package func session(id: [UInt8]) async throws(StoreError) -> SessionRecord? {

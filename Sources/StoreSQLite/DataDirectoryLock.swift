@@ -15,7 +15,7 @@ final class DataDirectoryLock {
     /// holds it (or the lock file cannot be opened).
     init(directory: String) throws(StoreError) {
         let path = directory + "/quotebook.lock"
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw StoreError.dataDirectory(path: directory, reason: "cannot open \(path): errno \(errno)")
         }

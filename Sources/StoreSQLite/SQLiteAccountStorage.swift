@@ -39,14 +39,20 @@ package actor SQLiteAccountStorage: SessionStorage, PhotoStorage {
         return (users, photos)
     }
 
-    package func insert(_ session: SessionRecord) throws(StoreError) {
-        let insert = try open(for: "insert session").prepare(
-            "INSERT INTO session (id, user_id, created_at, last_used_at, user_agent) VALUES (?, ?, ?, ?, ?)")
+    /// One statement, on the one connection that also changes passwords: atomic with every change.
+    package func insert(_ session: SessionRecord, ifPasswordIs hash: PasswordHash?) throws(StoreError) -> Bool {
+        let connection = try open(for: "insert session")
+        let insert = try connection.prepare(
+            """
+            INSERT INTO session (id, user_id, created_at, last_used_at, user_agent)
+            SELECT ?1, ?2, ?3, ?4, ?5 WHERE (SELECT hash FROM password WHERE user_id = ?2) IS ?6
+            """)
         try insert.run([
             .blob(session.id), .integer(Int64(session.userID.rawValue)),
             .real(session.createdAt.timeIntervalSince1970), .real(session.lastUsedAt.timeIntervalSince1970),
-            session.userAgent.map { .text($0) } ?? .null,
+            session.userAgent.map { .text($0) } ?? .null, hash.map { .text($0.encoded) } ?? .null,
         ])
+        return connection.changes == 1
     }
 
     package func session(id: [UInt8]) throws(StoreError) -> SessionRecord? {

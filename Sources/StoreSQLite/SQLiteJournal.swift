@@ -47,11 +47,13 @@ package final class SQLiteJournal: JournalStorage {
     /// The database file (or `:memory:`), for opening the other tables' connections beside it.
     package var path: String { connection.path }
 
-    /// Opens `quotebook.sqlite3` inside `directory`, creating the directory if needed, and holds
-    /// the directory's lock until ``close()``: a second process on the same directory is refused.
+    /// Opens `quotebook.sqlite3` inside `directory`, creating the directory if needed (mode
+    /// `0700`: the owner's alone), and holds the directory's lock until ``close()``: a second
+    /// process on the same directory is refused.
     package convenience init(directory: URL) throws(StoreError) {
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw StoreError.dataDirectory(path: directory.path, reason: error.localizedDescription)
         }

@@ -40,7 +40,7 @@ package actor SnapshotFile: SnapshotSaver {
         let temporary = path + ".tmp"
         var header = magic
         withUnsafeBytes(of: sequence.littleEndian) { header += $0 }
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw failure("create \(temporary)") }
         var closed = false
         defer { if !closed { Glibc.close(fd) } }

@@ -24,11 +24,15 @@ package final class QuotebookProcess {
     }
 
     /// Starts the executable; `input`, when given, is its whole standard input (else none);
-    /// `fileLimit` lowers its `RLIMIT_NOFILE` (through the shell's `ulimit -n`).
-    package init(arguments: [String], environment: [String: String] = [:], input: Data? = nil, fileLimit: Int? = nil) throws {
-        if let fileLimit {
+    /// `fileLimit` lowers its `RLIMIT_NOFILE` (through the shell's `ulimit -n`); `umask` (octal
+    /// digits, such as "022") is the file mode mask it starts with (the shell's `umask`).
+    package init(
+        arguments: [String], environment: [String: String] = [:], input: Data? = nil, fileLimit: Int? = nil, umask: String? = nil
+    ) throws {
+        let setUp = [fileLimit.map { "ulimit -n \($0)" }, umask.map { "umask \($0)" }].compactMap { $0 }
+        if !setUp.isEmpty {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "ulimit -n \(fileLimit) && exec \"$0\" \"$@\"", Self.executableURL.path] + arguments
+            process.arguments = ["-c", (setUp + ["exec \"$0\" \"$@\""]).joined(separator: " && "), Self.executableURL.path] + arguments
         } else {
             process.executableURL = Self.executableURL
             process.arguments = arguments

@@ -75,8 +75,14 @@ package struct SocketBrowser: Sendable {
         _ method: String, _ target: String, headers: [(String, String)], body: [UInt8]
     ) async throws -> ClientResponse {
         let response = try await SocketClient.exchangeOnce(port: port, request(method, target, headers: headers, body: body))
-        for (name, value) in response.headers where name.lowercased() == "set-cookie" { cookies.store(setCookie: value) }
+        keepCookies(of: response)
         return response
+    }
+
+    /// Keeps the cookies `response` sets, as if this browser had received it (for a request
+    /// sent from ``preparedPost(_:_:token:)``'s bytes).
+    package mutating func keepCookies(of response: ClientResponse) {
+        for (name, value) in response.headers where name.lowercased() == "set-cookie" { cookies.store(setCookie: value) }
     }
 
     /// A request's bytes, with `Connection: close`, the cookies and ``extraHeaders``.

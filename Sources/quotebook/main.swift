@@ -21,6 +21,11 @@ func backend(of options: AppOptions) -> Backend {
     options.database.map { .postgres($0) } ?? .sqliteDirectory(options.dataDirectory)
 }
 
+// What the process creates is its owner's alone, whatever umask it was started with (SPEC.md
+// "Running"): the data directory, the database, its WAL and SHM, the snapshot, the lock and
+// every backup. Commands and server alike.
+umask(0o077)
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 let command: AppOptions.Command
 do {

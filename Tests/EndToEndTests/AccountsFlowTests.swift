@@ -165,7 +165,7 @@ import Testing
         // has not applied the sign-up from the journal yet. Deleting the cookie would sign the
         // person out for good; the next request, once the sign-up is applied, is signed in.
         let app = try await TestApp()
-        let issued = try await SessionKeeper(storage: app.sessionStorage).start(for: UserID(99), now: TestApp.fixedNow)
+        let issued = try #require(await SessionKeeper(storage: app.sessionStorage).start(for: UserID(99), whilePasswordIs: nil, now: TestApp.fixedNow))
         let cookie = "quotebook_session=\(issued.token)"
         let request = HTTPRequest(method: .get, target: "/", headers: ["Host": "t", "Cookie": cookie])
         for _ in 0..<2 {

@@ -43,7 +43,8 @@ import Testing
             _ = try await store.dispatch(.deleteAccount(UserID(2), at: date))
             for user in [1, 2] {
                 let id = (0..<32).map { UInt8($0) &+ UInt8(user) }
-                try await sessions.insert(SessionRecord(id: id, userID: UserID(user), createdAt: date, lastUsedAt: date))
+                let session = SessionRecord(id: id, userID: UserID(user), createdAt: date, lastUsedAt: date)
+                #expect(try await sessions.insert(session, ifPasswordIs: nil))
                 try await sessions.setPasswordHash(PasswordHash(encoded: "hash \(user)"), of: UserID(user))
             }
         }

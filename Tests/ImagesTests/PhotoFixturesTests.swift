@@ -5,7 +5,8 @@ import Testing
 
 /// The committed photo fixtures (Tests/Support/Photos) are what manifest.json says they are: the
 /// same bytes (SHA-256), no file more or less, the format their name gives, within the budget.
-/// And the check that guards them can fail: a copy with one byte changed, or a file added, is refused.
+/// And the check that guards them can fail: a set with one byte changed, a file added or one
+/// missing is refused.
 @Suite struct PhotoFixturesTests {
     @Test func theCommittedFilesAreTheOnesTheManifestHashes() throws {
         let fixtures = try PhotoFixtures.shared()
@@ -32,34 +33,44 @@ import Testing
     }
 
     @Test func aChangedByteIsCaught() throws {
-        let copy = try copyOfFixtures()
-        defer { try? FileManager.default.removeItem(at: copy) }
-        let victim = copy.appendingPathComponent("oriented.jpg")
+        let set = try smallSet()
+        defer { try? FileManager.default.removeItem(at: set) }
+        #expect(throws: Never.self) { try PhotoFixtures.read(set) }
+        let victim = set.appendingPathComponent("one.png")
         var bytes = try Data(contentsOf: victim)
         bytes[bytes.count / 2] ^= 0x01
         try bytes.write(to: victim)
-        #expect(throws: FixtureError.self) { try PhotoFixtures.read(copy) }
         do {
-            _ = try PhotoFixtures.read(copy)
+            _ = try PhotoFixtures.read(set)
+            Issue.record("a changed byte went unnoticed")
         } catch {
-            #expect(error.message.hasPrefix("oriented.jpg: SHA-256"), "\(error.message)")
+            #expect(error.message.hasPrefix("one.png: SHA-256"), "\(error.message)")
         }
     }
 
-    @Test func anUnlistedFileIsCaught() throws {
-        let copy = try copyOfFixtures()
-        defer { try? FileManager.default.removeItem(at: copy) }
-        try Data("extra".utf8).write(to: copy.appendingPathComponent("extra.png"))
-        #expect(throws: FixtureError.self) { try PhotoFixtures.read(copy) }
-        try FileManager.default.removeItem(at: copy.appendingPathComponent("extra.png"))
-        #expect(throws: Never.self) { try PhotoFixtures.read(copy) }
-        try FileManager.default.removeItem(at: copy.appendingPathComponent("tiny.png"))
-        #expect(throws: FixtureError.self) { try PhotoFixtures.read(copy) }
+    @Test func anUnlistedOrMissingFileIsCaught() throws {
+        let set = try smallSet()
+        defer { try? FileManager.default.removeItem(at: set) }
+        try Data("extra".utf8).write(to: set.appendingPathComponent("extra.png"))
+        #expect(throws: FixtureError.self) { try PhotoFixtures.read(set) }
+        try FileManager.default.removeItem(at: set.appendingPathComponent("extra.png"))
+        #expect(throws: Never.self) { try PhotoFixtures.read(set) }
+        try FileManager.default.removeItem(at: set.appendingPathComponent("two.jpg"))
+        #expect(throws: FixtureError.self) { try PhotoFixtures.read(set) }
     }
 
-    private func copyOfFixtures() throws -> URL {
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("quotebook-fixtures-\(UUID().uuidString)")
-        try FileManager.default.copyItem(at: try PhotoFixtures.shared().directory, to: copy)
-        return copy
+    /// Two of the committed files and a manifest listing them, in a directory of its own: the
+    /// check's own logic, without hashing the whole set again (pure-Swift SHA-256 in a debug build).
+    private func smallSet() throws -> URL {
+        let fixtures = try PhotoFixtures.shared()
+        let set = FileManager.default.temporaryDirectory.appendingPathComponent("quotebook-fixtures-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: set, withIntermediateDirectories: true)
+        var manifest: [String: [String: String]] = [:]
+        for (name, source) in [("one.png", "tiny.png"), ("two.jpg", "cmyk.jpg")] {
+            try FileManager.default.copyItem(atPath: fixtures.path(source), toPath: set.appendingPathComponent(name).path)
+            manifest[name] = ["sha256": try #require(fixtures.listedHashes[source])]
+        }
+        try JSONEncoder().encode(manifest).write(to: set.appendingPathComponent("manifest.json"))
+        return set
     }
 }

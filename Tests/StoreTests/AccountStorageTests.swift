@@ -17,8 +17,8 @@ import Testing
             let storage = try await database.makeInstance().sessions
             let record = SessionRecord(id: SHA256Fixture.id(1), userID: UserID(3), createdAt: date, lastUsedAt: date)
             let other = SessionRecord(id: SHA256Fixture.id(2), userID: UserID(4), createdAt: date, lastUsedAt: date)
-            try await storage.insert(record)
-            try await storage.insert(other)
+            #expect(try await storage.insert(record, ifPasswordIs: nil))
+            #expect(try await storage.insert(other, ifPasswordIs: nil))
             #expect(try await storage.session(id: record.id) == record, "dates come back exactly")
             #expect(try await storage.session(id: SHA256Fixture.id(3)) == nil)
             try await storage.touch(id: record.id, at: date.addingTimeInterval(7_200))
@@ -31,13 +31,39 @@ import Testing
         }
     }
 
+    /// No session outlives its password: a session is kept only while the account's hash is the
+    /// one the caller checked, compared in the same statement.
+    @Test(arguments: AccountBackend.configured)
+    func aSessionIsKeptOnlyWhileThePasswordIsTheOneChecked(backend: AccountBackend) async throws {
+        try await backend.withDatabase { database in
+            let storage = try await database.makeInstance().sessions
+            let old = PasswordHash(encoded: "$y$old"), new = PasswordHash(encoded: "$y$new")
+            func session(_ seed: UInt8) -> SessionRecord {
+                SessionRecord(id: SHA256Fixture.id(seed), userID: UserID(3), createdAt: date, lastUsedAt: date)
+            }
+            #expect(try await storage.insert(session(1), ifPasswordIs: old) == false, "no password yet")
+            try await storage.setPasswordHash(old, of: UserID(3))
+            #expect(try await storage.insert(session(2), ifPasswordIs: nil) == false, "the account has one now")
+            #expect(try await storage.insert(session(3), ifPasswordIs: old))
+            try await storage.setPasswordHash(new, of: UserID(3))
+            #expect(try await storage.insert(session(4), ifPasswordIs: old) == false, "checked before the change")
+            #expect(try await database.makeInstance().sessions.insert(session(5), ifPasswordIs: old) == false, "on another instance too")
+            #expect(try await storage.insert(session(6), ifPasswordIs: new))
+            try await storage.deletePasswordHash(of: UserID(3))
+            #expect(try await storage.insert(session(7), ifPasswordIs: new) == false, "the account was deleted")
+            let kept = try await storage.sessions(of: UserID(3)).map(\.id)
+            #expect(kept == [session(3).id, session(6).id])
+        }
+    }
+
     @Test(arguments: AccountBackend.configured)
     func listsEveryAccountWithASessionOrAPasswordOnce(backend: AccountBackend) async throws {
         try await backend.withDatabase { database in
             let storage = try await database.makeInstance().sessions
             #expect(try await storage.storedAccountIDs().isEmpty)
             for (seed, user) in [(1, 3), (2, 3), (3, 4)] as [(UInt8, Int)] {
-                try await storage.insert(SessionRecord(id: SHA256Fixture.id(seed), userID: UserID(user), createdAt: date, lastUsedAt: date))
+                let record = SessionRecord(id: SHA256Fixture.id(seed), userID: UserID(user), createdAt: date, lastUsedAt: date)
+                #expect(try await storage.insert(record, ifPasswordIs: nil))
             }
             for user in [3, 9] { try await storage.setPasswordHash(PasswordHash(encoded: "hash \(user)"), of: UserID(user)) }
             #expect(Set(try await storage.storedAccountIDs().map(\.rawValue)) == [3, 4, 9])
@@ -79,7 +105,8 @@ import Testing
     func aSessionOneInstanceStartsIsFoundByAnother(backend: AccountBackend) async throws {
         try await backend.withDatabase { database in
             let record = SessionRecord(id: SHA256Fixture.id(7), userID: UserID(1), createdAt: date, lastUsedAt: date)
-            try await database.makeInstance().sessions.insert(record)
+            let inserted = try await database.makeInstance().sessions.insert(record, ifPasswordIs: nil)
+            #expect(inserted)
             #expect(try await database.makeInstance().sessions.session(id: record.id) == record)
         }
     }
@@ -91,7 +118,7 @@ import Testing
             let session = SessionRecord(id: [1, 2, 3], userID: UserID(1), createdAt: date, lastUsedAt: date)
             await instance.close()
             await #expect(throws: StoreError.accountStorageClosed(operation: "insert session")) {
-                try await instance.sessions.insert(session)
+                try await instance.sessions.insert(session, ifPasswordIs: nil)
             }
             await #expect(throws: StoreError.accountStorageClosed(operation: "read session")) {
                 try await instance.sessions.session(id: session.id)

@@ -32,16 +32,22 @@ extension AccountsController {
         } catch let refusal as BlockingThreadPool.Overloaded {
             return .showing(.refused(try await refused(refusal, releasing: nil)))
         }
-        try await sessions.setPasswordHash(PasswordHash(encoded: newHash), of: user.id)
-        let replacement = try await sessions.start(for: user.id, now: now(), userAgent: current.userAgent)
-        try await sessions.endSessions(of: user.id, except: replacement.record.id)
+        let kept = PasswordHash(encoded: newHash)
+        try await sessions.setPasswordHash(kept, of: user.id)
+        let replacement = try await sessions.start(for: user.id, whilePasswordIs: kept, now: now(), userAgent: current.userAgent)
+        try await sessions.endSessions(of: user.id, except: replacement?.record.id)
+        guard let replacement else {
+            // Another change of the password (from another browser) came after this one's hash:
+            // it holds, and it ends every session, this browser's among them.
+            return .overtaken
+        }
         switch try await store.dispatch(.passwordChanged(user.id, at: now())) {
         case .success: return .changed(user.username, replacement)
         case .failure(.userNotFound):
             // Deleted meanwhile, from another browser, after the current password was checked:
             // the hash and session just written name no one, so they are erased again.
             try await sessions.erase(user.id)
-            return .accountDeleted
+            return .overtaken
         case .failure(let rejection): throw AccountsError.unexpected("\(rejection)")
         }
     }

@@ -75,15 +75,20 @@ package struct AccountsController: Sendable {
             // The hash is a secret: account storage keeps it, the journal never does. Should it
             // not be kept, the sign-up is taken back (UnfinishedSignUps; docs/store.md, "Secrets
             // and erasure").
+            let kept = PasswordHash(encoded: hash)
             do {
                 try await UnfinishedSignUps.finish(id, in: store, at: now()) {
-                    try await sessions.setPasswordHash(PasswordHash(encoded: hash), of: id)
+                    try await sessions.setPasswordHash(kept, of: id)
                 }
             } catch {
                 try? await release(addressAttempt, from: addressLimits.signUps)  // no account came of it
                 throw error
             }
-            return .signedUp(user, try await sessions.start(for: id, now: now(), userAgent: userAgent))
+            // Only `quotebook user` or a deletion could have changed the new account's password.
+            guard let session = try await sessions.start(for: id, whilePasswordIs: kept, now: now(), userAgent: userAgent) else {
+                throw AccountsError.unexpected("the new account's password changed before its first session")
+            }
+            return .signedUp(user, session)
         case .success(let event):
             throw AccountsError.unexpected("\(event)")
         case .failure(.usernameTaken):
@@ -155,13 +160,18 @@ package struct AccountsController: Sendable {
             try await release(addressAttempt, from: addressLimits.signIns)
             return .showing(.busy(username: typedUsername, returnTo: returnTo))
         }
-        guard matches, let user else {
+        // The session starts only while the hash checked is still the password: one changed (or
+        // the account deleted) since the check began makes this a wrong password after all.
+        guard matches, let user, let hash,
+            let session = try await sessions.start(
+                for: user.id, whilePasswordIs: PasswordHash(encoded: hash), now: now(), userAgent: userAgent)
+        else {
             try await throttle.recordFailure(attempt, now: now())
             return .showing(.rejected(username: typedUsername, returnTo: returnTo))
         }
         try await throttle.recordSuccess(attempt)
         try await release(addressAttempt, from: addressLimits.signIns)
-        return .signedIn(user, try await sessions.start(for: user.id, now: now(), userAgent: userAgent), returnTo: returnTo)
+        return .signedIn(user, session, returnTo: returnTo)
     }
 
     /// The hash `user`'s password is checked against, from account storage; nil for no account.

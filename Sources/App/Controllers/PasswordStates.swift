@@ -31,9 +31,10 @@ package enum PasswordChangeState: Sendable, Equatable {
     /// The new password holds; every other session ended, and this is the one that replaces
     /// the session the change was made in.
     case changed(Username, IssuedSession)
-    /// The account was deleted meanwhile, from another browser, after its current password was
-    /// checked: nothing of the change is kept, and this browser's session is gone with the rest.
-    case accountDeleted
+    /// Another browser got there first, after this change's current password was checked: the
+    /// account was deleted (nothing of the change is kept), or the password was changed again
+    /// (that change holds). Either way this browser's session is gone with the rest.
+    case overtaken
 }
 
 /// What the change-password form shows.

@@ -74,7 +74,7 @@ package struct ProfilesCoordinator: FlowCoordinator {
                 switch try await accounts.changePassword(typed, of: user, current: session, client: client) {
                 case .showing(let page): .present(PasswordView.page(for: page))
                 case let .changed(username, replacement): .finished(.passwordChanged(replacement, username))
-                case .accountDeleted: .finished(.signedOut)
+                case .overtaken: .finished(.signedOut)
                 }
             }
         case .sessions:

@@ -88,13 +88,20 @@ package final class SessionKeeper: Sendable {
         return .live(record)
     }
 
-    /// Starts a new session for `user` with a fresh token (never one the client offered).
-    /// `userAgent`: the browser's `User-Agent`, kept (cut short) for the sessions page.
-    package func start(for user: UserID, now: Date, userAgent: String? = nil) async throws(StoreError) -> IssuedSession {
+    /// Starts a new session for `user` with a fresh token (never one the client offered), if
+    /// their password hash is still `hash`, the one the caller checked or set (nil: they have
+    /// none); nil, starting nothing, once it changed or was erased. No session outlives the
+    /// password it was made with: storage compares and inserts in one step
+    /// (``SessionStorage/insert(_:ifPasswordIs:)``), and every change of the password sets the new
+    /// hash before it ends the sessions. `userAgent`: the browser's `User-Agent`, kept (cut short)
+    /// for the sessions page.
+    package func start(
+        for user: UserID, whilePasswordIs hash: PasswordHash?, now: Date, userAgent: String? = nil
+    ) async throws(StoreError) -> IssuedSession? {
         let secret = SecureRandom.bytes(Self.tokenByteCount)
         let record = SessionRecord(
             id: SHA256.hash(secret), userID: user, createdAt: now, lastUsedAt: now, userAgent: userAgent.map(Self.shortened))
-        try await storage.insert(record)
+        guard try await storage.insert(record, ifPasswordIs: hash) else { return nil }
         // No one else has the token yet, so nothing can have ended it.
         cache.remember(record, ifGeneration: nil)
         let token = Base64URL.encode(secret)
@@ -141,11 +148,12 @@ package final class SessionKeeper: Sendable {
         try await storage.setPasswordHash(hash, of: user)
     }
 
-    /// Ends every session of `user` on every instance and forgets their password: what account
-    /// storage held of a deleted account.
+    /// Forgets `user`'s password and then ends every session of theirs on every instance: what
+    /// account storage held of a deleted account. In that order, so a sign-in checked against
+    /// the old hash can start no session after the endings (``start(for:whilePasswordIs:now:userAgent:)``).
     package func erase(_ user: UserID) async throws(StoreError) {
-        _ = try await endSessions(of: user, except: nil)
         try await storage.deletePasswordHash(of: user)
+        _ = try await endSessions(of: user, except: nil)
     }
 
     /// Erases what `storage` still holds of accounts `state` no longer has (their sessions and
@@ -160,8 +168,8 @@ package final class SessionKeeper: Sendable {
     package static func eraseDeletedAccounts(from storage: any SessionStorage, in state: AppState) async throws(StoreError) -> Int {
         var erased = 0
         for user in try await storage.storedAccountIDs() where user.rawValue < state.nextUserID.rawValue && state.users[user] == nil {
-            _ = try await storage.deleteSessions(of: user, except: nil)
             try await storage.deletePasswordHash(of: user)
+            _ = try await storage.deleteSessions(of: user, except: nil)
             erased += 1
         }
         return erased

@@ -29,7 +29,13 @@ package struct SessionRecord: Sendable, Equatable {
 /// password hash is a secret the journal must never hold. In SQLite (``SQLiteAccountStorage``) or, shared
 /// by every instance, PostgreSQL (``PostgresAccountStorage``).
 package protocol SessionStorage: Sendable {
-    func insert(_ session: SessionRecord) async throws(StoreError)
+    /// Keeps `session`, in the same statement that reads its account's password hash, only if
+    /// that hash is `hash` (nil: the account has none): false, keeping nothing, once the password
+    /// changed or the account's hash was erased. So a sign-in whose check began before a change
+    /// cannot start a session after it (SPEC.md "Sessions and security"); with several
+    /// instances the hash's row is locked while it is read, so a change either waits for this
+    /// insert, and then ends its session, or has already made it refuse.
+    func insert(_ session: SessionRecord, ifPasswordIs hash: PasswordHash?) async throws(StoreError) -> Bool
     /// The session whose id (token hash) is `id`, if it exists.
     func session(id: [UInt8]) async throws(StoreError) -> SessionRecord?
     /// Records that the session was used at `date`.

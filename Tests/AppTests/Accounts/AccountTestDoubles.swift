@@ -2,6 +2,7 @@ import App
 import Foundation
 import Store
 import Synchronization
+import Testing
 
 /// A ``StateStore`` double: applies actions with the real reducer to a state in memory and
 /// records them, or fails every dispatch when `failing` is set.
@@ -105,7 +106,11 @@ actor AccountStorageDouble: SessionStorage, PhotoStorage {
     var sessions: [[UInt8]: SessionRecord] = [:]
     var photos: [String: StoredPhoto] = [:]
 
-    func insert(_ session: SessionRecord) { sessions[session.id] = session }
+    func insert(_ session: SessionRecord, ifPasswordIs hash: PasswordHash?) -> Bool {
+        guard passwordHashes[session.userID] == hash else { return false }
+        sessions[session.id] = session
+        return true
+    }
     func session(id: [UInt8]) -> SessionRecord? { sessions[id] }
     func touch(id: [UInt8], at date: Date) { sessions[id]?.lastUsedAt = date }
     func delete(id: [UInt8]) { sessions[id] = nil }
@@ -128,9 +133,14 @@ actor AccountStorageDouble: SessionStorage, PhotoStorage {
     /// Whether keeping a password hash fails, as storage that has gone away does.
     var refusesPasswords = false
     func setRefusesPasswords(_ refuses: Bool) { refusesPasswords = refuses }
+    /// A hash that another browser's change keeps right after the next one set here, as if it
+    /// landed between that change's hash and its new session.
+    var laterChange: PasswordHash?
+    func setLaterChange(_ hash: PasswordHash) { laterChange = hash }
     func setPasswordHash(_ hash: PasswordHash, of user: UserID) throws(StoreError) {
         if refusesPasswords { throw StoreError.accountStorageClosed(operation: "set password hash") }
-        passwordHashes[user] = hash
+        passwordHashes[user] = laterChange ?? hash
+        laterChange = nil
     }
     func deletePasswordHash(of user: UserID) { passwordHashes[user] = nil }
     func storedAccountIDs() -> [UserID] { Array(Set(sessions.values.map(\.userID)).union(passwordHashes.keys)) }
@@ -164,7 +174,9 @@ actor CountingSessionStorage: SessionStorage {
 
     func setDuringRead(_ action: (@Sendable () -> Void)?) { duringRead = action }
 
-    func insert(_ session: SessionRecord) async throws(StoreError) { try await base.insert(session) }
+    func insert(_ session: SessionRecord, ifPasswordIs hash: PasswordHash?) async throws(StoreError) -> Bool {
+        try await base.insert(session, ifPasswordIs: hash)
+    }
     func session(id: [UInt8]) async throws(StoreError) -> SessionRecord? {
         reads += 1
         duringRead?()
@@ -216,4 +228,12 @@ enum AccountFixtures {
     }
     /// A 1×1 PNG's first bytes: enough for the type to be recognised.
     static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + [UInt8](repeating: 1, count: 20)
+}
+
+extension SessionKeeper {
+    /// A session for an account that has no password hash in storage (as these tests' accounts
+    /// have none): ``start(for:whilePasswordIs:now:userAgent:)`` with nil, which must start one.
+    func startWithoutPassword(for user: UserID, now: Date, userAgent: String? = nil) async throws -> IssuedSession {
+        try #require(await start(for: user, whilePasswordIs: nil, now: now, userAgent: userAgent))
+    }
 }

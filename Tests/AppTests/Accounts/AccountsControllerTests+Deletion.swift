@@ -18,7 +18,7 @@ extension AccountsControllerTests {
         }
         _ = try await store.dispatch(.deleteAccount(user.id, at: clock.now))
         let change = PasswordChangeForm(currentPassword: "long enough", password: "another one", passwordConfirmation: "another one")
-        #expect(try await controller.changePassword(change, of: user, current: session.record, client: nil) == .accountDeleted)
+        #expect(try await controller.changePassword(change, of: user, current: session.record, client: nil) == .overtaken)
         #expect(try await controller.passwordHash(of: user) == nil)
         #expect(await storage.sessions(of: user.id).isEmpty)
     }

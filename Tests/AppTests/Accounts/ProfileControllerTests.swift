@@ -163,7 +163,7 @@ import Testing
     @Test func signingOutDeletesTheSession() async throws {
         let (controller, _, _, storage) = try make([AccountFixtures.signUp("ada")])
         let sessions = SessionKeeper(storage: storage)
-        let issued = try await sessions.start(for: UserID(1), now: clock.now)
+        let issued = try await sessions.startWithoutPassword(for: UserID(1), now: clock.now)
         #expect(try await controller.signOut(issued.record) == .signedOut)
         #expect(await storage.sessions.isEmpty)
     }

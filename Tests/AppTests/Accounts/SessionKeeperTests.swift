@@ -13,7 +13,7 @@ import Testing
     @Test(arguments: AccountBackend.configured)
     func aTokenIs256RandomBitsAndOnlyItsHashIsStored(backend: AccountBackend) async throws {
         try await withStartedSession(on: backend) { storage, keeper, first throws in
-            let second = try await keeper.start(for: UserID(1), now: clock.now)
+            let second = try await keeper.startWithoutPassword(for: UserID(1), now: clock.now)
             #expect(first.token != second.token)
             #expect(Base64URL.decode(first.token)?.count == 32)
             let stored = try #require(try await storage.base.session(id: first.record.id))
@@ -89,7 +89,7 @@ import Testing
         try await backend.withDatabase { database in
             let storage = CountingSessionStorage(try await database.makeInstance().sessions)
             let keeper = SessionKeeper(storage: storage)
-            try await body(storage, keeper, try await keeper.start(for: UserID(1), now: clock.now))
+            try await body(storage, keeper, try await keeper.startWithoutPassword(for: UserID(1), now: clock.now))
         }
     }
 }
@@ -101,7 +101,7 @@ import Testing
     @Test func aSessionEndedElsewhereIsEvictedAndReadAgain() async throws {
         let storage = CountingSessionStorage()
         let keeper = SessionKeeper(storage: storage)
-        let issued = try await keeper.start(for: UserID(1), now: clock.now)
+        let issued = try await keeper.startWithoutPassword(for: UserID(1), now: clock.now)
         try await storage.base.delete(id: issued.record.id)
         #expect(try await keeper.session(forToken: issued.token, now: clock.now) != nil, "still cached: nothing was heard")
         storage.send(.ended(id: issued.record.id))
@@ -113,7 +113,7 @@ import Testing
     @Test func whileEndingsGoUnheardNothingIsCached() async throws {
         let storage = CountingSessionStorage()
         let keeper = SessionKeeper(storage: storage)
-        let issued = try await keeper.start(for: UserID(1), now: clock.now)
+        let issued = try await keeper.startWithoutPassword(for: UserID(1), now: clock.now)
         storage.send(.interrupted)
         #expect(keeper.cachedSession(forToken: issued.token, now: clock.now) == .needsStorage, "the cache was cleared")
         _ = try await keeper.session(forToken: issued.token, now: clock.now)
@@ -127,7 +127,7 @@ import Testing
 
     @Test func aReadThatRacedAnEndingIsNotCached() async throws {
         let storage = CountingSessionStorage()
-        let issued = try await SessionKeeper(storage: storage).start(for: UserID(1), now: clock.now)
+        let issued = try await SessionKeeper(storage: storage).startWithoutPassword(for: UserID(1), now: clock.now)
         let keeper = SessionKeeper(storage: storage)
         // The ending is heard while storage answers with the session as it was before.
         await storage.setDuringRead { storage.send(.ended(id: issued.record.id)) }
@@ -140,7 +140,7 @@ import Testing
     @Test func aCachedSessionDueForATouchIsReadAgainFirst() async throws {
         let storage = CountingSessionStorage()
         let keeper = SessionKeeper(storage: storage)
-        let issued = try await keeper.start(for: UserID(1), now: clock.now)
+        let issued = try await keeper.startWithoutPassword(for: UserID(1), now: clock.now)
         // Another instance used it half an hour ago; this one last saw it an hour ago.
         clock.advance(by: SessionKeeper.touchInterval)
         try await storage.base.touch(id: issued.record.id, at: clock.now.addingTimeInterval(-1_800))
@@ -239,7 +239,7 @@ import Testing
     func aCachedSessionUsedWithinTheHourIsLive(backend: AccountBackend) async throws {
         try await backend.withDatabase { database in
             let keeper = SessionKeeper(storage: try await database.makeInstance().sessions)
-            let issued = try await keeper.start(for: UserID(1), now: clock.now)
+            let issued = try await keeper.startWithoutPassword(for: UserID(1), now: clock.now)
             clock.advance(by: SessionKeeper.touchInterval - 1)
             #expect(keeper.cachedSession(forToken: issued.token, now: clock.now) == .live(issued.record))
         }
@@ -249,7 +249,7 @@ import Testing
     func needsStorageWhenNotCachedOrDueForATouchOrExpired(backend: AccountBackend) async throws {
         try await backend.withDatabase { database in
             let storage = CountingSessionStorage(try await database.makeInstance().sessions)
-            let issued = try await SessionKeeper(storage: storage).start(for: UserID(1), now: clock.now)
+            let issued = try await SessionKeeper(storage: storage).startWithoutPassword(for: UserID(1), now: clock.now)
             let restarted = SessionKeeper(storage: storage)
             #expect(restarted.cachedSession(forToken: issued.token, now: clock.now) == .needsStorage)
             _ = try await restarted.session(forToken: issued.token, now: clock.now)
@@ -279,7 +279,7 @@ import Testing
             // Ada and Bob signed in; Cyd has only a password; 4, the state's next id, is someone
             // another instance has just signed up.
             let keeper = SessionKeeper(storage: storage)
-            for user in [1, 2, 2, 4] { _ = try await keeper.start(for: UserID(user), now: clock.now) }
+            for user in [1, 2, 2, 4] { _ = try await keeper.startWithoutPassword(for: UserID(user), now: clock.now) }
             for user in [1, 2, 3, 4] { try await storage.setPasswordHash(PasswordHash(encoded: "hash \(user)"), of: UserID(user)) }
 
             #expect(try await SessionKeeper.eraseDeletedAccounts(from: storage, in: state) == 1)

@@ -11,7 +11,7 @@ import Testing
     @Test func onlyTokensOfLiveSessionsAreRemembered() async throws {
         let storage = CountingSessionStorage()
         let keeper = SessionKeeper(storage: storage)
-        let issued = try await keeper.start(for: UserID(1), now: clock.now)
+        let issued = try await keeper.startWithoutPassword(for: UserID(1), now: clock.now)
         #expect(keeper.rememberedTokenCount == 1)
         // Well-formed tokens nobody was given: looked up, never remembered.
         for byte in UInt8(1)...5 {
@@ -29,7 +29,7 @@ import Testing
     @Test func aRememberedTokenOfAnEndedSessionFindsNothing() async throws {
         let storage = CountingSessionStorage()
         let keeper = SessionKeeper(storage: storage)
-        let issued = try await keeper.start(for: UserID(1), now: clock.now)
+        let issued = try await keeper.startWithoutPassword(for: UserID(1), now: clock.now)
         #expect(keeper.cachedSession(forToken: issued.token, now: clock.now) == .live(issued.record))
         try await keeper.end(issued.record)
         #expect(keeper.rememberedTokenCount == 1, "the id is still the token's hash")
@@ -39,7 +39,7 @@ import Testing
 
     @Test func aTokenDifferingInOneCharacterIsAnotherToken() async throws {
         let keeper = SessionKeeper(storage: CountingSessionStorage())
-        let issued = try await keeper.start(for: UserID(1), now: clock.now)
+        let issued = try await keeper.startWithoutPassword(for: UserID(1), now: clock.now)
         var characters = Array(issued.token)
         characters[42] = characters[42] == "A" ? "Q" : "A"  // keeps the unused bits zero
         let other = String(characters)
@@ -52,7 +52,7 @@ import Testing
     @Test func theRememberedTokensAreBoundedAndStartOverWhenFull() async throws {
         let keeper = SessionKeeper(storage: CountingSessionStorage(), cacheLimit: 3)
         var issued: [IssuedSession] = []
-        for user in 1...4 { issued.append(try await keeper.start(for: UserID(user), now: clock.now)) }
+        for user in 1...4 { issued.append(try await keeper.startWithoutPassword(for: UserID(user), now: clock.now)) }
         #expect(keeper.rememberedTokenCount == 1, "the fourth started it over")
         for session in issued {
             #expect(try await keeper.session(forToken: session.token, now: clock.now)?.id == session.record.id)
