@@ -12,7 +12,12 @@ package struct AccountsController: Sendable {
     let store: any StateStore
     let hasher: PasswordHasher
     let sessions: SessionKeeper
+    /// The username's lock, which everyone but a browser known to the account meets.
     let throttle: SignInThrottle
+    /// A known browser's own limit, by its nonce (``KnownDeviceCookie``).
+    let deviceThrottle: SignInThrottle
+    /// A signed-in person's own password checks, by account.
+    let ownThrottle: SignInThrottle
     let addressLimits: AddressLimits
     let now: @Sendable () -> Date
 
@@ -24,6 +29,8 @@ package struct AccountsController: Sendable {
         self.hasher = hasher
         self.sessions = sessions
         self.throttle = throttle
+        deviceThrottle = throttle.sharing(.knownDevice)
+        ownThrottle = throttle.sharing(.ownPassword)
         self.addressLimits = addressLimits
         self.now = now
     }
@@ -113,19 +120,24 @@ package struct AccountsController: Sendable {
 
     /// Checks `password` for `typedUsername` and starts a session. The try is counted before the
     /// password is checked, against its `client`'s limit and then the username's, so both limits
-    /// hold whatever the concurrency; a try refused by the username's limit does not count
-    /// against the address, and one that signs in is given back to it. The check itself is a job
-    /// of the client's on the hashing pool, which holds a bounded share of it per client: a try
-    /// past the share is refused unchecked (`limited`, `tooManyAtOnce`) yet counted, while one the
-    /// full pool refuses (`busy`, the server's fault) is given back. An unknown username still
-    /// spends one hash, so timing does not tell which usernames exist.
+    /// hold whatever the concurrency. From a `device` known to the account (its cookie names the
+    /// account), the device's own limit stands in for the username's: strangers' failures never
+    /// lock its owner out (OWASP's device cookie). A try refused unchecked, by the username's
+    /// lock, a device's or the client's share of the pool, still counts against the address, so
+    /// keeping someone locked costs the attacker its own allowance; one that signs in is given
+    /// back to it. The check itself is a job of the client's on the hashing pool, which holds a
+    /// bounded share of it per client: a try past the share is refused unchecked (`limited`,
+    /// `tooManyAtOnce`) yet counted, while one the full pool refuses (`busy`, the server's
+    /// fault) is given back. An unknown username still spends one hash, so timing does not tell
+    /// which usernames exist.
     ///
     /// A username holding a character ``TypedText`` refuses names no account: it is answered at
     /// once, before any limit's storage (PostgreSQL text cannot hold a NUL) or the hash. The
     /// password is not held to that rule here: one that cannot match (a NUL) simply fails as a
     /// wrong password, and an account made before the rule keeps working.
     package func signIn(
-        username typedUsername: String, password: String, returnTo: ReturnPath?, client: String?, userAgent: String? = nil
+        username typedUsername: String, password: String, returnTo: ReturnPath?, client: String?, userAgent: String? = nil,
+        device: KnownDevice? = nil
     ) async throws -> SignInState {
         if let scalar = TypedText.firstForbiddenScalar(in: typedUsername, layout: .singleLine) {
             return .showing(.forbiddenCharacter(scalar, username: typedUsername, returnTo: returnTo))
@@ -139,15 +151,17 @@ package struct AccountsController: Sendable {
                 return .showing(.limited(username: typedUsername, returnTo: returnTo, .allowanceSpent(retryAfter: seconds)))
             }
         }
+        let user = Username(typedUsername).flatMap { store.state.user(named: $0) }
+        let (limit, key) =
+            if let device, let user, device.user == user.id { (deviceThrottle, device.nonce) } else { (throttle, typedUsername) }
         let attempt: AttemptLimit.Attempt
-        switch try await throttle.reserve(typedUsername, now: date) {
+        switch try await limit.reserve(key, now: date) {
         case .allowed(let allowed):
             attempt = allowed
         case .refused(let seconds):
-            try await release(addressAttempt, from: addressLimits.signIns)
+            // Refused without a hash, and still counted against the address.
             return .showing(.throttled(username: typedUsername, returnTo: returnTo, retryAfter: seconds))
         }
-        let user = Username(typedUsername).flatMap { store.state.user(named: $0) }
         let hash = try await passwordHash(of: user)
         let matches: Bool
         do {
@@ -156,7 +170,7 @@ package struct AccountsController: Sendable {
             // Past its share of the pool the client's own burst was refused: the try counts, so
             // a burst for one username still ends at its limit, checked or not.
             if error == .ownerAtLimit { return .showing(.limited(username: typedUsername, returnTo: returnTo, .tooManyAtOnce)) }
-            try await throttle.release(attempt)
+            try await limit.release(attempt)
             try await release(addressAttempt, from: addressLimits.signIns)
             return .showing(.busy(username: typedUsername, returnTo: returnTo))
         }
@@ -166,10 +180,10 @@ package struct AccountsController: Sendable {
             let session = try await sessions.start(
                 for: user.id, whilePasswordIs: PasswordHash(encoded: hash), now: now(), userAgent: userAgent)
         else {
-            try await throttle.recordFailure(attempt, now: now())
+            try await limit.recordFailure(attempt, now: now())
             return .showing(.rejected(username: typedUsername, returnTo: returnTo))
         }
-        try await throttle.recordSuccess(attempt)
+        try await limit.recordSuccess(attempt)
         try await release(addressAttempt, from: addressLimits.signIns)
         return .signedIn(user, session, returnTo: returnTo)
     }

@@ -4,7 +4,7 @@ import Store
 /// Why a signed-in person's own password was not checked (to change it, or to delete their
 /// account): the same three refusals as a sign-in's, shown on either form.
 package enum OwnPasswordRefusal: Sendable, Equatable {
-    /// Too many wrong passwords for this username in the last minute; the next may count in `retryAfter` seconds.
+    /// Too many of the person's own wrong passwords in the last minute; the next may count in `retryAfter` seconds.
     case throttled(retryAfter: Int)
     /// Too many password hashes are queued; try again shortly.
     case busy
@@ -20,11 +20,17 @@ package enum OwnPasswordCheck: Sendable, Equatable {
 }
 
 extension AccountsController {
-    /// What checking `password` as `user`'s own found: right, wrong, or why it was not checked. Like a sign-in: counted towards the username's throttle first, on
-    /// the hashing pool, a wrong one staying counted and a right one clearing the count.
+    /// What checking `password` as `user`'s own found: right, wrong, or why it was not checked.
+    /// Like a sign-in, on the hashing pool, but counted first under the person's own limit
+    /// (``SignInThrottle/Kind/ownPassword``), which strangers guessing at the username never
+    /// touch: their lock cannot refuse the owner's change of password or deletion. A wrong one
+    /// stays counted there, and counts towards the username's lock too (SPEC.md: it "counts
+    /// towards the sign-in limit"), as a stolen session guessing the password would; a right
+    /// one clears only the person's own count.
     func checkOwnPassword(_ password: String, of user: User, client: String?) async throws -> OwnPasswordCheck {
+        let key = String(user.id.rawValue)
         let attempt: AttemptLimit.Attempt
-        switch try await throttle.reserve(user.username.rawValue, now: now()) {
+        switch try await ownThrottle.reserve(key, now: now()) {
         case .allowed(let allowed): attempt = allowed
         case .refused(let seconds): return .refused(.throttled(retryAfter: seconds))
         }
@@ -35,9 +41,12 @@ extension AccountsController {
             return .refused(try await refused(refusal, releasing: attempt))
         }
         if matches {
-            try await throttle.recordSuccess(attempt)
+            try await ownThrottle.recordSuccess(attempt)
         } else {
-            try await throttle.recordFailure(attempt, now: now())
+            try await ownThrottle.recordFailure(attempt, now: now())
+            if case .allowed(let counted) = try await throttle.reserve(user.username.rawValue, now: now()) {
+                try await throttle.recordFailure(counted, now: now())
+            }
         }
         return matches ? .right : .wrong
     }
@@ -46,7 +55,7 @@ extension AccountsController {
     /// share counts (the attempt stays); a full pool does not (it is given back).
     func refused(_ refusal: BlockingThreadPool.Overloaded, releasing attempt: AttemptLimit.Attempt?) async throws -> OwnPasswordRefusal {
         if refusal == .ownerAtLimit { return .limited(.tooManyAtOnce) }
-        if let attempt { try await throttle.release(attempt) }
+        if let attempt { try await ownThrottle.release(attempt) }
         return .busy
     }
 }

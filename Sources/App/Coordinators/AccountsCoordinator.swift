@@ -7,10 +7,13 @@ import Store
 package struct AccountsCoordinator: FlowCoordinator {
     private let accounts: AccountsController
     private let profiles: ProfileController
+    /// Reads which account, if any, this browser has signed in to before.
+    private let devices: KnownDeviceCookie
 
-    package init(accounts: AccountsController, profiles: ProfileController) {
+    package init(accounts: AccountsController, profiles: ProfileController, devices: KnownDeviceCookie) {
         self.accounts = accounts
         self.profiles = profiles
+        self.devices = devices
     }
 
     package func start(_ route: AccountsRoute, _ context: RequestContext) -> Step<Navigation> {
@@ -38,9 +41,10 @@ package struct AccountsCoordinator: FlowCoordinator {
             let returnTo = form[SignInField.returnTo].flatMap(ReturnPath.init)
             let username = form[SignInField.username] ?? ""
             let password = form[SignInField.password] ?? ""
+            let device = devices.device(in: context.cookies)
             return .later { [accounts] in
                 switch try await accounts.signIn(
-                    username: username, password: password, returnTo: returnTo, client: client, userAgent: userAgent) {
+                    username: username, password: password, returnTo: returnTo, client: client, userAgent: userAgent, device: device) {
                 case .showing(let page): .present(SignInView.page(for: page))
                 case .signedIn(_, let session, let returnTo): .finished(.signedIn(session, returnTo: returnTo))
                 }

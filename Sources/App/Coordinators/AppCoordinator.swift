@@ -25,6 +25,8 @@ package final class AppCoordinator: HTTPResponder {
     private let sessions: SessionKeeper
     private let readYourWrites: ReadYourWritesGate
     private let visitors: VisitorGate
+    /// Marks a browser that signs in as known to the account (its own sign-in limit).
+    private let devices: KnownDeviceCookie
     private let csrf: CSRFGate
     private let access = AccessGate()
     private let pageTags: PageTagGate
@@ -51,7 +53,10 @@ package final class AppCoordinator: HTTPResponder {
         let feed = QuoteFeed(store: store, heartbeatInterval: dependencies.live.heartbeatInterval)
         store.observe { feed.publish($0) }
         quotes = QuotesCoordinator(controller: QuoteController(store: store, now: dependencies.now), feed: feed)
-        accounts = AccountsCoordinator(accounts: accountsController, profiles: profileController)
+        let cookies = AppCookies(isSecure: dependencies.secureCookies)
+        let devices = KnownDeviceCookie(bookSecret: dependencies.csrfKey, names: cookies)
+        self.devices = devices
+        accounts = AccountsCoordinator(accounts: accountsController, profiles: profileController, devices: devices)
         profiles = ProfilesCoordinator(
             controller: profileController, accounts: accountsController,
             exports: ExportController(store: store, now: dependencies.now))
@@ -64,7 +69,6 @@ package final class AppCoordinator: HTTPResponder {
         self.feed = feed
         self.sessions = sessions
         let protection = CSRFProtection(key: dependencies.csrfKey)
-        let cookies = AppCookies(isSecure: dependencies.secureCookies)
         logger = dependencies.logger.labeled("app")
         readYourWrites = ReadYourWritesGate(
             store: store, seen: SeenWriteCookie(bookSecret: dependencies.csrfKey, names: cookies), logger: logger)
@@ -214,6 +218,7 @@ package final class AppCoordinator: HTTPResponder {
             let sessionName = visitors.cookies.name(.session)
             context.setCookies.removeAll { $0.name == sessionName }
             context.setCookies.append(visitors.sessionCookie(session.token))
+            context.setCookies.append(devices.setting(for: session.record.userID))
             let next = Navigation.redirect(returnTo.flatMap(AppRoute.location(for:)) ?? Location(QuotesRoute.home))
             guard let old = context.visitor.session else { return .now((context, next)) }
             return .later { [sessions, context] in

@@ -21,6 +21,9 @@ package struct AppCookies: Sendable {
         case preSession = "quotebook_presession"
         /// The journal position of the visitor's last save (``SeenWriteCookie``).
         case seen = "quotebook_seen"
+        /// The account this browser has signed in to (``KnownDeviceCookie``): its sign-ins meet a
+        /// limit of their own, not the username's lock.
+        case knownDevice = "quotebook_device"
     }
 
     /// The prefix of every name with `--secure-cookies`.
@@ -33,6 +36,7 @@ package struct AppCookies: Sendable {
     private let sessionName: String
     private let preSessionName: String
     private let seenName: String
+    private let knownDeviceName: String
 
     package init(isSecure: Bool) {
         self.isSecure = isSecure
@@ -40,6 +44,7 @@ package struct AppCookies: Sendable {
         sessionName = prefix + Purpose.session.rawValue
         preSessionName = prefix + Purpose.preSession.rawValue
         seenName = prefix + Purpose.seen.rawValue
+        knownDeviceName = prefix + Purpose.knownDevice.rawValue
     }
 
     /// The name the cookie for `purpose` goes by.
@@ -48,6 +53,7 @@ package struct AppCookies: Sendable {
         case .session: sessionName
         case .preSession: preSessionName
         case .seen: seenName
+        case .knownDevice: knownDeviceName
         }
     }
 

@@ -195,9 +195,10 @@ import Testing
                 == .showing(.limited(username: "ada", returnTo: nil, .allowanceSpent(retryAfter: 600))))
     }
 
-    /// Only tries whose password was checked count against the address.
-    @Test func triesTheUsernameLimitRefusesDoNotCountAgainstTheAddress() async throws {
-        let (controller, _, _) = try make(limits: limits(signIns: 6))
+    /// Tries the username's lock refuses unchecked still count against the address (issue 29):
+    /// keeping someone locked out costs the attacker its own allowance.
+    @Test func triesTheUsernameLimitRefusesStillCountAgainstTheAddress() async throws {
+        let (controller, _, _) = try make(limits: limits(signIns: 8))
         for _ in 0..<5 { _ = try await signIn(controller, "ada", "wrong password", from: "192.0.2.1") }
         for _ in 0..<3 {
             #expect(
@@ -205,10 +206,11 @@ import Testing
                     == .showing(.throttled(username: "ada", returnTo: nil, retryAfter: 60)))
         }
         #expect(
-            try await signIn(controller, "bob", "wrong password", from: "192.0.2.1") == .showing(.rejected(username: "bob", returnTo: nil)))
+            try await signIn(controller, "bob", "wrong password", from: "192.0.2.1")
+                == .showing(.limited(username: "bob", returnTo: nil, .allowanceSpent(retryAfter: 600))))
         #expect(
-            try await signIn(controller, "eve", "wrong password", from: "192.0.2.1")
-                == .showing(.limited(username: "eve", returnTo: nil, .allowanceSpent(retryAfter: 600))))
+            try await signIn(controller, "bob", "wrong password", from: "192.0.2.2") == .showing(.rejected(username: "bob", returnTo: nil)),
+            "another address still has its own")
     }
 
     @Test func anAddressGetsItsShareOfNewAccounts() async throws {
