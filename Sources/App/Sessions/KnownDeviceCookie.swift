@@ -23,23 +23,20 @@ package struct KnownDevice: Sendable, Equatable {
 /// username's lock, which strangers' failures set; every other sign-in meets that lock.
 ///
 /// The value is `ID.NONCE.CODE`: the account's id in decimal digits, 22 base64url characters of
-/// nonce, and the first 128 bits of HMAC-SHA256 of `ID.NONCE`, base64url, under a key derived
-/// from the book's secret (as ``SeenWriteCookie``'s, under a label of its own), so every instance
-/// of one book believes it and nobody can make one. Anything else is ignored as if absent. It
+/// nonce, and the ``CookieSigner`` code of `ID.NONCE`, so every instance of one book believes it
+/// and nobody can make one. Anything else is ignored as if absent. It
 /// holds no secret and grants nothing but a limit of its own: the password is still checked.
 package struct KnownDeviceCookie: Sendable {
     /// About a year: a browser stays known between visits. (Browsers cap cookies at 400 days.)
     static let lifetime = 365 * 86_400
     static let nonceByteCount = 16
-    static let codeByteCount = 16
-    private static let keyLabel = Array("quotebook_device cookie key".utf8)
 
-    private let key: [UInt8]
+    private let signer: CookieSigner
     private let names: AppCookies
 
     /// The cookie of the book whose secret is `bookSecret`, named as `names` says.
     package init(bookSecret: [UInt8], names: AppCookies) {
-        key = HMACSHA256.authenticationCode(for: Self.keyLabel, key: bookSecret)
+        signer = CookieSigner(bookSecret: bookSecret, label: "quotebook_device cookie key")
         self.names = names
     }
 
@@ -57,22 +54,18 @@ package struct KnownDeviceCookie: Sendable {
             parts[1].count == 22, let id = Int(String(decoding: parts[0], as: UTF8.self))
         else { return nil }
         let signed = value.utf8.prefix(parts[0].count + 1 + parts[1].count)
-        guard ConstantTime.equals(parts[2], Array(code(for: signed).utf8)) else { return nil }
+        guard signer.verifies(parts[2], for: signed) else { return nil }
         return KnownDevice(user: UserID(id), nonce: String(decoding: parts[1], as: UTF8.self))
     }
 
     /// A new cookie value for a browser that has just signed in to `user`: a fresh nonce, signed.
     package func value(for user: UserID) -> String {
         let signed = "\(user.rawValue).\(Base64URL.encode(SecureRandom.bytes(Self.nonceByteCount)))"
-        return signed + "." + code(for: signed.utf8)
+        return signed + "." + signer.code(for: signed.utf8)
     }
 
     /// The cookie a browser that has just signed in to `user` gets.
     func setting(for user: UserID) -> SetCookie {
         names.setting(.knownDevice, to: value(for: user), maxAge: Self.lifetime)
-    }
-
-    private func code(for signed: some Collection<UInt8>) -> String {
-        Base64URL.encode(HMACSHA256.authenticationCode(for: signed, key: key).prefix(Self.codeByteCount))
     }
 }

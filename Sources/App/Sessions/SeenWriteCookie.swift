@@ -29,18 +29,13 @@ package struct SeenWriteCookie: Sendable {
     static let lifetime = 300
     /// At most 18 digits, so every value fits an `Int64`.
     static let maximumDigits = 18
-    /// Bytes of the HMAC kept in the value: 128 bits, past any guessing.
-    static let codeByteCount = 16
-    /// What the book's secret is extended with to make this cookie's key, so a code is never a
-    /// CSRF token nor the other way round.
-    private static let keyLabel = Array("quotebook_seen cookie key".utf8)
 
-    private let key: [UInt8]
+    private let signer: CookieSigner
     private let names: AppCookies
 
     /// The cookie of the book whose secret is `bookSecret`, named as `names` says.
     package init(bookSecret: [UInt8], names: AppCookies) {
-        key = HMACSHA256.authenticationCode(for: Self.keyLabel, key: bookSecret)
+        signer = CookieSigner(bookSecret: bookSecret, label: "quotebook_seen cookie key")
         self.names = names
     }
 
@@ -51,7 +46,7 @@ package struct SeenWriteCookie: Sendable {
         let parts = value.utf8.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, (1...Self.maximumDigits).contains(parts[0].count),
             parts[0].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-            ConstantTime.equals(parts[1], Array(code(for: parts[0]).utf8))
+            signer.verifies(parts[1], for: parts[0])
         else { return nil }
         return Int64(String(decoding: parts[0], as: UTF8.self))
     }
@@ -59,15 +54,11 @@ package struct SeenWriteCookie: Sendable {
     /// The cookie's value for `sequence`: its digits and their code.
     package func value(for sequence: Int64) -> String {
         let digits = String(sequence)
-        return digits + "." + code(for: Array(digits.utf8))
+        return digits + "." + signer.code(for: Array(digits.utf8))
     }
 
     /// The cookie telling other instances this visitor has seen the journal through `sequence`.
     func setting(_ sequence: Int64) -> SetCookie {
         names.setting(.seen, to: value(for: sequence), maxAge: Self.lifetime)
-    }
-
-    private func code(for digits: some Collection<UInt8>) -> String {
-        Base64URL.encode(HMACSHA256.authenticationCode(for: digits, key: key).prefix(Self.codeByteCount))
     }
 }
