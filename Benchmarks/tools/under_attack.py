@@ -6,7 +6,8 @@ usage: under_attack.py QUOTEBOOK_EXECUTABLE REPOSITORY_ROOT OUT.md [ROUNDS] [PHA
 
 Phases alternate none, attack, none, attack ... for ROUNDS rounds (default 2); in each the
 visitor on 127.0.0.1, one keep-alive connection, repeats for PHASE_SECONDS (default 8): 20 page
-reads (GET /quotes), a save (POST /quotes), a sign-out and a sign-in. Then GET / alone, read as
+reads (GET /quotes), a save (POST /quotes), a photo upload (a 2 x 2 PNG), a sign-out and a sign-in
+(from the browser it signed up in, which carries its account's device cookie). Then GET / alone, read as
 fast as one connection goes, with 0, 1 and 2 sign-in loops (right password, other addresses)
 keeping the hashing threads busy. Percentiles per phase kind over all rounds; raw samples in
 OUT.tsv beside OUT.md.
@@ -41,6 +42,10 @@ def measure_visitor(legit, seconds, samples, kind):
         start = time.monotonic()
         status, _, _ = v.post("/quotes", {"text": f"Benchmark at {time.time():.6f}", "author": "Bench"})
         samples.append((kind, "save", time.monotonic() - start, status))
+        v.get("/profile/edit")
+        start = time.monotonic()
+        status, _, _ = v.upload("/profile/photo", "photo", "me.png", hostile.tiny_png(), "image/png")
+        samples.append((kind, "upload", time.monotonic() - start, status))
         v.post("/logout", {})
         v.get("/login")
         start = time.monotonic()
@@ -64,7 +69,7 @@ def main():
     import tempfile
     samples = []
     with tempfile.TemporaryDirectory(prefix="quotebook-under-attack-") as data:
-        server = Server(executable, root, data, arguments=["--log-level", "error"])
+        server = Server(executable, root, data, arguments=["--log-level", "error", *hostile.SERVER_ARGUMENTS])
         try:
             legit = hostile.Legit(server, "legit")
             legit.sign_up()
@@ -77,11 +82,8 @@ def main():
             for round_number in range(rounds):
                 for name in hostile.ATTACKS:
                     measure_visitor(legit, seconds, samples, "none")
-                    target, threads = hostile.ATTACKS[name]
-                    attack = hostile.Attack(name, threads)
-                    attack.server = server
                     deadline = time.monotonic() + seconds + 4
-                    workers = attack.run(target, deadline)
+                    attack, workers = hostile.start_attack(server, legit, name, deadline)
                     time.sleep(2)
                     measure_visitor(legit, seconds, samples, name)
                     attack.stop.set()
@@ -118,7 +120,7 @@ def main():
                      f"{seconds:g} s phases, `Benchmarks/hostile.sh`, load average {os.getloadavg()[0]:.2f}.\n\n")
         report.write("| phase | step | n | p50 ms | p99 ms | max ms | not 2xx/3xx |\n|---|---|---|---|---|---|---|\n")
         for kind in kinds:
-            for step in ("page", "save", "sign-in", "GET /"):
+            for step in ("page", "save", "upload", "sign-in", "GET /"):
                 values = [d for k, s, d, _ in samples if k == kind and s == step]
                 if not values:
                     continue

@@ -43,6 +43,9 @@ package actor Store {
     /// Reads history beside the writer, on a connection of its own; nil: the writer reads it
     /// between appends (an in-memory journal). See ``history(of:versions:)``.
     let historyReader: (any JournalHistoryReader)?
+    /// Reads a person's versions for their export on a connection of its own again, so that
+    /// one account exporting in a loop never makes a history page wait (issue 29).
+    let exportReader: (any JournalHistoryReader)?
     /// False from the moment ``close()`` begins: history reads are refused from then on.
     private let readsHistory = Atomic(true)
     /// The state and its revision, which grows by one with every applied action (from 0 at start-up).
@@ -109,6 +112,7 @@ package actor Store {
             lastSequence = entry.sequence
         }
         self.historyReader = journal.makeHistoryReader()
+        self.exportReader = journal.makeHistoryReader()
         self.writer = JournalWriter(
             journal: journal, state: state, through: lastSequence, entriesSinceSnapshot: entriesSinceSnapshot,
             snapshotInterval: snapshotInterval, logger: logger)
@@ -226,11 +230,12 @@ package actor Store {
     }
 
     /// Every version `person` made, of any quote (deleted ones too), oldest first, read from the
-    /// journal like ``history(of:versions:)``: off the actor and off the writer, on the journal's
-    /// ``JournalHistoryReader`` when it has one. Includes every version the published state shows.
+    /// journal like ``history(of:versions:)``: off the actor and off the writer, on a
+    /// ``JournalHistoryReader`` of its own when the journal has one (not the history pages'), so
+    /// exports never hold up history pages. Includes every version the published state shows.
     package nonisolated func versions(madeBy person: UserID) async throws(StoreError) -> [MadeVersion] {
         guard readsHistory.load(ordering: .acquiring) else { throw StoreError.storeClosed(operation: "versions") }
-        if let historyReader { return try await historyReader.versions(madeBy: person) }
+        if let exportReader { return try await exportReader.versions(madeBy: person) }
         return try await writer.versions(madeBy: person)
     }
 
@@ -251,6 +256,7 @@ package actor Store {
         if isCommitting { await withCheckedContinuation { idleWaiters.append($0) } }
         // Before the journal: a SQLite journal's own connection must close last, to checkpoint.
         await historyReader?.close()
+        await exportReader?.close()
         await writer.close()
     }
 }

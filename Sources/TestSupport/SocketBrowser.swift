@@ -48,6 +48,14 @@ package struct SocketBrowser: Sendable {
         return try await send("POST", target, headers: [("Content-Type", MultipartBody.contentType)], body: body.bytes)
     }
 
+    /// The bytes of the `multipart/form-data` POST ``upload(_:field:filename:fileType:file:formPage:)``
+    /// would send, of a JPEG named `upload.jpg`, with `token`
+    /// and this browser's cookies as they are now, for a test to send many at once.
+    package func preparedUpload(_ target: String, field: String, file: [UInt8], token: String) -> [UInt8] {
+        let body = MultipartBody(token: token, field: field, filename: "upload.jpg", fileType: "image/jpeg", file: file)
+        return request("POST", target, headers: [("Content-Type", MultipartBody.contentType)], body: body.bytes)
+    }
+
     /// The `csrf_token` value in the page at `target` (fetched, keeping its cookies).
     package mutating func csrfToken(from target: String) async throws -> String {
         let page = try await get(target).text

@@ -179,6 +179,7 @@ let dependencies = Dependencies(
     photoStorage: accountStorage.photos,
     signInFailures: accountStorage.signInFailures,
     hashingPool: hashingPool,
+    photoProcessing: PhotoProcessing(limits: options.photoLimits),
     accountLimits: options.accountLimits,
     csrfKey: csrfKey,
     secureCookies: options.secureCookies,

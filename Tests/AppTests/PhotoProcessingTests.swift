@@ -2,6 +2,7 @@ import App
 import Foundation
 import HTTPServer
 import Images
+import Store
 import TestSupport
 import Testing
 
@@ -14,19 +15,19 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let processing = PhotoProcessing(directory: directory)
 
-        let made = try await processing.process(UploadedFile(bytes: TestPhotos.file("oriented.jpg"))).get()
+        let made = try await processing.process(UploadedFile(bytes: TestPhotos.file("oriented.jpg")), of: UserID(1), from: nil).get()
         #expect([made.large.width, made.small.width] == [512, 96] as [Int])
         #expect(made.sourceFormat == .jpeg)
-        let refused = try await processing.process(UploadedFile(bytes: TestPhotos.file("truncated.jpg")))
+        let refused = try await processing.process(UploadedFile(bytes: TestPhotos.file("truncated.jpg")), of: UserID(1), from: nil)
         #expect(throws: PhotoProcessingError.self) { try refused.get() }
-        let text = try await processing.process(UploadedFile(bytes: Array("not an image".utf8)))
+        let text = try await processing.process(UploadedFile(bytes: Array("not an image".utf8)), of: UserID(1), from: nil)
         #expect(throws: PhotoProcessingError.unsupportedFormat) { try text.get() }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 
     @Test func aMissingDirectoryIsAServerFaultNotTheUploads() async throws {
         let nowhere = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-dir-\(UUID().uuidString)")
-        let result = try await PhotoProcessing(directory: nowhere).process(UploadedFile(bytes: TestPhotos.png(0)))
+        let result = try await PhotoProcessing(directory: nowhere).process(UploadedFile(bytes: TestPhotos.png(0)), of: UserID(1), from: nil)
         #expect(throws: PhotoProcessingError.unreadableFile(operation: "create", errno: ENOENT)) { try result.get() }
     }
 }

@@ -119,6 +119,38 @@ import Testing
         #expect(pool.jobCount(of: "flood") == 0)
     }
 
+    /// A job of two owners (a person and an address) counts against both, with a share each:
+    /// refused when either is at its limit, whoever else is free; both counts drop when it ends.
+    @Test func aJobOfSeveralOwnersIsRefusedWhenAnyOfThemIsAtItsShare() async throws {
+        let pool = BlockingThreadPool(name: "shares", threadCount: 4, queueLimit: 8)
+        let release = DispatchSemaphore(value: 0)
+        let blocker: @Sendable () -> Int = {
+            release.wait()
+            return 1
+        }
+        func shares(_ person: String, _ address: String) -> [BlockingThreadPool.Share] {
+            [.init(owner: "person:\(person)", limit: 1), .init(owner: "client:\(address)", limit: 2)]
+        }
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            group.addTask { try await pool.run(for: shares("ada", "192.0.2.1"), blocker) }
+            #expect(try await eventually { pool.jobCount(of: "person:ada") == 1 })
+            await #expect(throws: BlockingThreadPool.Overloaded.ownerAtLimit, "Ada's share, from another address too") {
+                try await pool.run(for: shares("ada", "192.0.2.9")) { 0 }
+            }
+            group.addTask { try await pool.run(for: shares("bob", "192.0.2.1"), blocker) }
+            #expect(try await eventually { pool.jobCount(of: "client:192.0.2.1") == 2 })
+            await #expect(throws: BlockingThreadPool.Overloaded.ownerAtLimit, "the address's share, for a third person") {
+                try await pool.run(for: shares("carol", "192.0.2.1")) { 0 }
+            }
+            #expect(pool.jobCount(of: "person:carol") == 0, "a refused job counts for no one")
+            #expect(try await pool.run(for: shares("carol", "192.0.2.2")) { 7 } == 7, "elsewhere, the pool is open")
+            for _ in 0..<2 { release.signal() }
+            for try await value in group { #expect(value == 1) }
+        }
+        #expect(pool.jobCount(of: "person:ada") == 0 && pool.jobCount(of: "client:192.0.2.1") == 0)
+        #expect(try await pool.run(for: shares("ada", "192.0.2.1")) { 3 } == 3)
+    }
+
     /// An owner's count drops before its caller resumes, so one job after another never meets
     /// the one before, even with a share of one.
     @Test func anOwnerRunningOneJobAfterAnotherIsNeverRefused() async throws {

@@ -63,10 +63,19 @@ import Testing
         await app.close()
     }
 
+    /// Processing that lets one person have six photos at once and a hundred an hour: these
+    /// tests are about what is kept when uploads overlap (the fair shares are PhotoShareTests').
+    static func generousProcessing() -> PhotoProcessing {
+        var limits = PhotoUploadLimits()
+        limits.jobsPerPerson = 6
+        limits.uploadsPerAccount = 100
+        return PhotoProcessing(limits: limits)
+    }
+
     /// A script uploading as fast as it can, several at once: whatever order the uploads finish
     /// in, one photo is left, the one the profile shows.
     @Test func concurrentUploadsOfOnePersonLeaveOnlyTheirCurrentPhoto() async throws {
-        let app = try await TestApp()
+        let app = try await TestApp(photoProcessing: Self.generousProcessing())
         let ada = try await app.signedIn("ada")
         for round in 0..<3 {
             try await withThrowingTaskGroup(of: HTTPStatus.self) { group in
@@ -86,7 +95,7 @@ import Testing
     /// The profile names the photo's address; while the photo is replaced again and again, every
     /// request for `/users/ada/photo` answers 200 with a WebP whose ETag is its own hash.
     @Test func aPageShownDuringReplacementsNeverMeetsAMissingPhoto() async throws {
-        let app = try await TestApp()
+        let app = try await TestApp(photoProcessing: Self.generousProcessing())
         var ada = try await app.signedIn("ada")
         // The photo the last replacement makes, learnt from bob (the same upload makes the same photo).
         var bob = try await app.signedIn("bob")

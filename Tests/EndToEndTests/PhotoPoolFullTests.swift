@@ -51,3 +51,59 @@ import Testing
         await app.close()
     }
 }
+
+/// Fair shares of photo processing (issue 29): one person's photo in the pool leaves the rest of
+/// it to everyone else, and an account's uploads an hour are limited.
+@Suite struct PhotoShareTests {
+    @Test func aPersonsSecondPhotoIsRefusedAtOnceWhileOthersAreTaken() async throws {
+        let pool = BlockingThreadPool(name: "test-photo", threadCount: 2, queueLimit: 4)
+        let app = try await TestApp(photoProcessing: PhotoProcessing(pool: pool))
+        var ada = try await app.signedIn("ada")
+        var bob = try await app.signedIn("bob")
+        let adaID = try #require(app.store.state.user(named: Username("ada")!)?.id)
+        // Ada's first photo, still being processed: held on one of the two threads.
+        let running = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let first = Task {
+            try await pool.run(for: [BlockingThreadPool.Share(owner: "person:\(adaID.rawValue)", limit: 1)]) {
+                running.signal()
+                release.wait()
+            }
+        }
+        await offPool { running.wait() }
+
+        let second = try await ada.upload("/profile/photo", field: "photo", filename: "me.png", contentType: "image/png", bytes: TestPhotos.png(1))
+        #expect(second.status == .serviceUnavailable, "her share is in use, though a thread is free")
+        #expect(second.headers["Retry-After"] == "5")
+        let bobs = try await bob.upload("/profile/photo", field: "photo", filename: "me.png", contentType: "image/png", bytes: TestPhotos.png(2))
+        #expect(bobs.status == .seeOther, "Bob's photo takes the other thread")
+        #expect(app.store.state.user(named: Username("bob")!)?.photo != nil)
+
+        release.signal()
+        try await first.value
+        let again = try await ada.upload("/profile/photo", field: "photo", filename: "me.png", contentType: "image/png", bytes: TestPhotos.png(1))
+        #expect(again.status == .seeOther, "once hers is done, the next is taken")
+        await app.close()
+    }
+
+    @Test func anAccountsUploadsAnHourAreLimitedWith429() async throws {
+        var limits = PhotoUploadLimits()
+        limits.uploadsPerAccount = 2
+        let app = try await TestApp(photoProcessing: PhotoProcessing(limits: limits))
+        var ada = try await app.signedIn("ada")
+        for variant in 1...2 {
+            let taken = try await ada.upload(
+                "/profile/photo", field: "photo", filename: "me.png", contentType: "image/png", bytes: TestPhotos.png(variant))
+            #expect(taken.status == .seeOther)
+        }
+        let refused = try await ada.upload("/profile/photo", field: "photo", filename: "me.png", contentType: "image/png", bytes: TestPhotos.png(3))
+        #expect(refused.status == .tooManyRequests)
+        #expect(refused.headers["Retry-After"] == "3600")
+        #expect(refused.text.contains("You have sent many photos this hour. Please try again in 60 minutes."))
+        #expect(refused.text.contains("<form method=\"post\" action=\"/profile/photo\""))
+        var bob = try await app.signedIn("bob")
+        let bobs = try await bob.upload("/profile/photo", field: "photo", filename: "me.png", contentType: "image/png", bytes: TestPhotos.png(4))
+        #expect(bobs.status == .seeOther, "another account has its own")
+        await app.close()
+    }
+}

@@ -3,14 +3,16 @@
 
 usage: hostile_test.py QUOTEBOOK_EXECUTABLE REPOSITORY_ROOT [--only NAME,...]
 
-NAME: slow-bodies, connection-flood, stream-flood, signin-flood, inputs, signin-race, photo-churn.
+NAME: slow-bodies, connection-flood, stream-flood, signin-flood, lockout, photo-flood, inputs,
+signin-race, photo-churn.
 
 Starts the (release) executable on a free loopback port with a fresh data directory. Each attack
 below runs from loopback addresses of its own (127.0.0.x, x >= 2; Linux routes all of 127/8 to
 lo) while a legitimate visitor on 127.0.0.1 signs up, signs in, saves a quote, uploads a photo
 and reads pages. Every step of the visitor must succeed: its sign-in within 2 s, its page reads
 within PAGE_LIMIT. After all attacks the server's RSS and open descriptors must be back near
-where they started.
+where they started. The server runs with --photo-uploads-per-account 1000: the visitor uploads a
+photo every round, more than a person does in an hour (the limit itself has Swift tests).
 
 Every loop is bounded in count and in time; everything targets 127.0.0.0/8 only. Nothing but the
 standard library is needed. Exit status 0 when every check passed.
@@ -303,6 +305,80 @@ def stream_flood(attack, index, deadline):
         sock.close()
 
 
+def lockout(attack, index, deadline):
+    """Wrong passwords for the legitimate visitor's username from three addresses of their own,
+    as fast as each address's allowance lets: the username stays locked for every browser but the
+    visitor's own, which carries the signed device cookie of its account (issue 29). The first
+    thread, once the lock holds, tries the right password from a fourth address: it must be 429."""
+    source = f"127.0.0.{10 + index}"
+    visitor = Visitor(attack.server, source)
+    visitor.get("/login")
+    probed = index != 0
+    while time.monotonic() < deadline and not attack.stop.is_set():
+        status, _, _ = visitor.post("/login", {"username": attack.target, "password": "a guess"})
+        attack.count(f"guess {status}")
+        if status == 429 and not probed:
+            stranger = Visitor(attack.server, "127.0.0.13")
+            stranger.get("/login")
+            right, _, _ = stranger.post("/login", {"username": attack.target, "password": PASSWORD})
+            stranger.close()
+            attack.count(f"a stranger's right password {right}")
+            probed = True
+        if status in (429, 503):
+            time.sleep(0.05)  # an attacker may well not wait; the bound on this loop's rate is ours
+    visitor.close()
+
+
+_FLOOD_PNG = []
+
+
+def flood_png():
+    """A 7000 x 7000 PNG of one colour: 49 megapixels, just under the limit, which deflate packs
+    into about 150 KB, so each upload costs its sender nothing and the server seconds of decoding."""
+    if not _FLOOD_PNG:
+        def chunk(kind, data):
+            body = kind + data
+            return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+        side = 7000
+        compressor = zlib.compressobj(6)
+        row = b"\x00" + b"\x20\x60\xa0" * side
+        data = b"".join(compressor.compress(row) for _ in range(side)) + compressor.flush()
+        _FLOOD_PNG.append(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", side, side, 8, 2, 0, 0, 0))
+                          + chunk(b"IDAT", data) + chunk(b"IEND", b""))
+    return _FLOOD_PNG[0]
+
+
+_FLOODERS = []
+
+
+def prepare_photo_flood(server):
+    """A new flooding account (one per run of the attack), signed up from its own address; its
+    cookies and token."""
+    _FLOODERS.append(f"flooder{len(_FLOODERS) + 1}")
+    flooder = Visitor(server, "127.0.0.14")
+    flooder.get("/signup")
+    status, _, _ = flooder.post("/signup", {"username": _FLOODERS[-1], "display_name": "Flooder",
+                                            "password": PASSWORD, "password_confirmation": PASSWORD})
+    check(status == 303, f"photo-flood: the flooder's sign-up answered {status}")
+    flooder.get("/profile/edit")
+    flooder.close()
+    flood_png()
+    return flooder.cookies, flooder.token
+
+
+def photo_flood(attack, index, deadline):
+    """One account, from its own address, uploading 49-megapixel PNGs from four threads at once:
+    each takes the photo pool seconds. Past its share (one job a person) it is refused at once."""
+    visitor = Visitor(attack.server, "127.0.0.14", timeout=60)
+    visitor.cookies, visitor.token = dict(attack.prepared[0]), attack.prepared[1]
+    while time.monotonic() < deadline and not attack.stop.is_set():
+        status, _, _ = visitor.upload("/profile/photo", "photo", "huge.png", flood_png(), "image/png")
+        attack.count(f"upload {status}")
+        if status in (429, 503):
+            time.sleep(0.05)
+    visitor.close()
+
+
 def signin_flood(attack, index, deadline):
     """A loop of wrong sign-ins for random usernames from one address, one cookie and token."""
     source = "127.0.0.5"
@@ -322,7 +398,25 @@ ATTACKS = {
     "connection-flood": (connection_flood, 1),
     "stream-flood": (stream_flood, 1),
     "signin-flood": (signin_flood, 4),
+    "lockout": (lockout, 3),
+    "photo-flood": (photo_flood, 4),
 }
+
+# What an attack needs made before it starts (an account of its own), by name.
+PREPARE = {"photo-flood": prepare_photo_flood}
+
+# The server's options for these runs: a visitor uploading every round needs more than an hour's 20.
+SERVER_ARGUMENTS = ["--photo-uploads-per-account", "1000"]
+
+
+def start_attack(server, legit, name, deadline):
+    """The attack `name` against `server`, aimed at `legit`'s account where it aims at one, started."""
+    target, threads = ATTACKS[name]
+    attack = Attack(name, threads)
+    attack.server = server
+    attack.target = legit.username
+    attack.prepared = PREPARE[name](server) if name in PREPARE else None
+    return attack, attack.run(target, deadline)
 
 
 def process_figures(pid):
@@ -336,11 +430,8 @@ def process_figures(pid):
 
 
 def run_attack(server, legit, name, results):
-    target, threads = ATTACKS[name]
-    attack = Attack(name, threads)
-    attack.server = server
     deadline = time.monotonic() + ATTACK_SECONDS
-    workers = attack.run(target, deadline)
+    attack, workers = start_attack(server, legit, name, deadline)
     time.sleep(3)  # let the attack take hold
     first_page = len(legit.timings.get("page", []))
     rounds = 0
@@ -374,6 +465,13 @@ def check_attack_outcomes(name, counts):
     elif name == "stream-flood":
         check(counts.get("stream 200", 0) <= 32, f"stream-flood: more than 32 streams from one address: {counts}")
         check(counts.get("stream 503", 0) > 0, f"stream-flood: no stream refused: {counts}")
+    elif name == "lockout":
+        check(counts.get("a stranger's right password 429", 0) == 1,
+              f"lockout: the username was not locked for a browser it does not know: {counts}")
+        check(counts.get("guess 401", 0) <= 5 * 2, f"lockout: more than 5 guesses a minute were checked: {counts}")
+    elif name == "photo-flood":
+        check(counts.get("upload 503", 0) > 0, f"photo-flood: four uploads at once were all taken: {counts}")
+        check(all(k in ("upload 303", "upload 503") for k in counts), f"photo-flood: {counts}")
 
 
 def hostile_inputs(server):
@@ -408,8 +506,10 @@ def photo_churn(server, data):
         stored = database.execute("SELECT count(*) FROM photo").fetchone()[0]
     finally:
         database.close()
-    # The legitimate visitor's photo and the churner's, each a 512 px and a 96 px file: nothing else may be kept.
-    check(stored <= 4, f"photo churn: {stored} photos stored after 30 uploads by one person")
+    # The legitimate visitor's photo, the churner's and each flooder's, each a 512 px and a 96 px
+    # file: nothing else may be kept.
+    allowed = 2 * (2 + len(_FLOODERS))
+    check(stored <= allowed, f"photo churn: {stored} photos stored after 30 uploads by one person (at most {allowed})")
     print(f"  photo churn: 30 uploads by one person leave {stored} photos stored in all", flush=True)
 
 
@@ -453,7 +553,7 @@ def main():
     if "--only" in sys.argv:
         only = sys.argv[sys.argv.index("--only") + 1].split(",")
     with tempfile.TemporaryDirectory(prefix="quotebook-hostile-") as data:
-        server = Server(executable, root, data)
+        server = Server(executable, root, data, arguments=SERVER_ARGUMENTS)
         try:
             pid = server.process.pid
             legit = Legit(server, "legit")

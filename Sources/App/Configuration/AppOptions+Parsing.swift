@@ -104,6 +104,9 @@ extension AppOptions {
         case signUpsPerClient = "--sign-ups-per-client"
         case accountLimitWindow = "--account-limit-window"
         case maxHashesPerClient = "--max-hashes-per-client"
+        case photoJobsPerPerson = "--photo-jobs-per-person"
+        case photoJobsPerClient = "--photo-jobs-per-client"
+        case photoUploadsPerAccount = "--photo-uploads-per-account"
 
         var takesValue: Bool { self != .dev && self != .secureCookies && self != .metrics }
 
@@ -191,6 +194,9 @@ extension AppOptions {
             let window = try Self.seconds(value, source: source).components
             accountLimits.window = TimeInterval(window.seconds) + TimeInterval(window.attoseconds) / 1e18
         case .maxHashesPerClient: accountLimits.maxHashesPerClient = try Self.count(value, source: source)
+        case .photoJobsPerPerson: photoLimits.jobsPerPerson = try Self.count(value, source: source)
+        case .photoJobsPerClient: photoLimits.jobsPerClient = try Self.count(value, source: source)
+        case .photoUploadsPerAccount: photoLimits.uploadsPerAccount = try Self.count(value, source: source)
         }
     }
 

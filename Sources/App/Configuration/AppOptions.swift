@@ -36,6 +36,9 @@ package struct AppOptions: Sendable, Equatable {
     /// (`--sign-ins-per-client`, `--sign-ups-per-client`, `--account-limit-window`,
     /// `--max-hashes-per-client`).
     package var accountLimits = AccountLimits()
+    /// What one person and one client address may have of photo processing
+    /// (`--photo-jobs-per-person`, `--photo-jobs-per-client`, `--photo-uploads-per-account`).
+    package var photoLimits = PhotoUploadLimits()
     /// `--metrics`: count requests and actions, and serve the counters at `GET /metrics`.
     package var metrics = false
     /// `--trusted-proxies`: peers whose `X-Forwarded-For` names the client in the access log.
@@ -161,6 +164,13 @@ package struct AppOptions: Sendable, Equatable {
           --sign-ups-per-client N         accounts made, per window (default 10)
           --account-limit-window SECONDS  the window of both (default 600)
           --max-hashes-per-client N       password hashes queued or running at once (default 2)
+
+        Photo processing per person and per client address; past a share, 503 with
+        Retry-After, past the uploads, 429:
+          --photo-jobs-per-person N       photos of one account queued or being processed at
+                                          once (default 1)
+          --photo-jobs-per-client N       the same for one client address (default 2)
+          --photo-uploads-per-account N   photos one account may send an hour (default 20)
 
         """
 

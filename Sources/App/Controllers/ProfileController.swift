@@ -13,17 +13,26 @@ package struct ProfileController: Sendable {
     private let cache: any ProfileCaching
     private let photos: PhotoKeeper
     private let processing: PhotoProcessing
+    /// Photos each account may send for processing per window (``PhotoUploadLimits``).
+    private let uploads: AttemptLimit
     private let sessions: SessionKeeper
     private let now: @Sendable () -> Date
 
+    /// The storage namespace of the uploads' counts.
+    package static let uploadsNamespace = "photo"
+
+    /// `attempts`: where the uploads are counted (shared by every instance on PostgreSQL).
     package init(
         store: any StateStore, cache: any ProfileCaching, photos: PhotoKeeper, processing: PhotoProcessing = PhotoProcessing(),
-        sessions: SessionKeeper, now: @escaping @Sendable () -> Date
+        attempts: any SignInFailureStorage = InMemorySignInFailures(), sessions: SessionKeeper, now: @escaping @Sendable () -> Date
     ) {
         self.store = store
         self.cache = cache
         self.photos = photos
         self.processing = processing
+        uploads = AttemptLimit(
+            namespace: Self.uploadsNamespace, limit: processing.limits.uploadsPerAccount, window: processing.limits.window,
+            storage: attempts)
         self.sessions = sessions
         self.now = now
     }
@@ -58,13 +67,18 @@ package struct ProfileController: Sendable {
     /// the photo it replaces is deleted once nobody refers to it (``PhotoKeeper``).
     ///
     /// - Throws: ``StoreError``, or ``PhotoProcessingError`` when the server failed at it (not the upload).
-    package func changePhoto(of user: UserID, to upload: UploadedFile?) async throws -> ProfileState {
+    package func changePhoto(of user: UserID, to upload: UploadedFile?, from client: String? = nil) async throws -> ProfileState {
         guard let profile = profile(of: user) else { return .notFound }
         guard let upload, upload.count > 0 else { return .failed(profile, .noPhotoChosen) }
         guard upload.count <= Self.maximumPhotoBytes else { return .failed(profile, .photoTooLarge(maximumBytes: Self.maximumPhotoBytes)) }
+        let attempt: AttemptLimit.Attempt
+        switch try await uploads.reserve(String(user.rawValue), now: now()) {
+        case .allowed(let allowed): attempt = allowed
+        case .refused(let seconds): return .failed(profile, .tooManyPhotos(retryAfter: seconds))
+        }
         let made: ProcessedPhoto
         do {
-            switch try await processing.process(upload) {
+            switch try await processing.process(upload, of: user, from: client) {
             case .success(let photo): made = photo
             case .failure(.unsupportedFormat): return .failed(profile, .unsupportedPhoto)
             case .failure(.tooLarge(let width, let height)): return .failed(profile, .photoHasTooManyPixels(width: width, height: height))
@@ -72,6 +86,7 @@ package struct ProfileController: Sendable {
             case .failure(let fault): throw fault
             }
         } catch is BlockingThreadPool.Overloaded {
+            try await uploads.release(attempt)  // never processed: it does not count
             return .failed(profile, .photoProcessingBusy)
         }
         let large = Self.stored(made.large), small = Self.stored(made.small)

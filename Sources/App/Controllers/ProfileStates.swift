@@ -25,8 +25,12 @@ package enum ProfileFailure: Sendable, Equatable {
     case photoHasTooManyPixels(width: Int, height: Int)
     /// The image could not be decoded: truncated or damaged.
     case photoDamaged
-    /// Too many photos are being processed right now; try again shortly.
+    /// Too many photos are being processed right now, or this person's or address's share of
+    /// the processing is in use; try again shortly.
     case photoProcessingBusy
+    /// This account has sent ``PhotoUploadLimits/uploadsPerAccount`` photos within the window;
+    /// the next may be sent in `retryAfter` seconds.
+    case tooManyPhotos(retryAfter: Int)
     /// The form had no file in its `photo` field.
     case noPhotoChosen
 }

@@ -44,8 +44,8 @@ package final class AppCoordinator: HTTPResponder {
         let photos = PhotoKeeper(
             store: store, storage: dependencies.photoStorage, now: dependencies.now, logger: dependencies.logger.labeled("photos"))
         let profileController = ProfileController(
-            store: store, cache: profileCache, photos: photos, processing: dependencies.photoProcessing, sessions: sessions,
-            now: dependencies.now)
+            store: store, cache: profileCache, photos: photos, processing: dependencies.photoProcessing,
+            attempts: dependencies.signInFailures, sessions: sessions, now: dependencies.now)
         let accountsController = AccountsController(
             store: store, hasher: PasswordHasher(pool: dependencies.hashingPool, crypt: dependencies.passwordCrypt), sessions: sessions,
             throttle: SignInThrottle(storage: dependencies.signInFailures),

@@ -45,7 +45,8 @@ package struct ProfilesCoordinator: FlowCoordinator {
             case .updatePhoto:
                 if context.request.bodyRefusal != nil { return .now(Self.finish(controller.refuseOversizedPhoto(of: user.id))) }
                 let photo = form.file(ProfileField.photo)
-                return .later { [controller] in Self.finish(try await controller.changePhoto(of: user.id, to: photo)) }
+                let client = AccountsCoordinator.client(of: context.request)
+                return .later { [controller] in Self.finish(try await controller.changePhoto(of: user.id, to: photo, from: client)) }
             case .export:
                 return .later { [exports] in
                     switch try await exports.export(of: user.id) {

@@ -107,7 +107,7 @@ package enum ProfileView {
         case let .failed(profile, failure):
             Page(
                 template: .profileEdit, status: status(for: failure),
-                headers: failure == .photoProcessingBusy ? ["Retry-After": "5"] : [:],
+                headers: retryAfter(failure).map { ["Retry-After": String($0)] } ?? [:],
                 context: EditContext(
                     person: PersonContext(profile.user, photoAlt: "Your photo"), displayName: profile.user.displayName, nameError: nil,
                     photoError: message(for: failure)))
@@ -123,6 +123,16 @@ package enum ProfileView {
         case .photoTooLarge: .contentTooLarge
         case .photoHasTooManyPixels, .photoDamaged, .noPhotoChosen: .unprocessableContent
         case .photoProcessingBusy: .serviceUnavailable
+        case .tooManyPhotos: .tooManyRequests
+        }
+    }
+
+    /// The seconds a refusal asks the browser to wait (`Retry-After`), if it is one.
+    static func retryAfter(_ failure: ProfileFailure) -> Int? {
+        switch failure {
+        case .photoProcessingBusy: 5
+        case .tooManyPhotos(let seconds): seconds
+        default: nil
         }
     }
 
@@ -134,6 +144,8 @@ package enum ProfileView {
             "That image is too large to process (\(width) × \(height) pixels; at most 50 million pixels and 10,000 on a side). Please choose a smaller one."
         case .photoDamaged: "That image could not be read: it seems damaged or cut short. Please choose another."
         case .photoProcessingBusy: "Quotebook is busy with other photos right now. Please try again in a few seconds."
+        case .tooManyPhotos(let seconds):
+            "You have sent many photos this hour. Please try again in \(max(1, (seconds + 59) / 60)) minutes."
         case .noPhotoChosen: "Please choose a photo to upload."
         }
     }

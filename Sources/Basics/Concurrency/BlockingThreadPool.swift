@@ -22,12 +22,13 @@ import Synchronization
 /// refused at once with ``Overloaded`` rather than queued, which callers turn into a 503.
 /// Cancelling the awaiting task does not stop a job that is queued or running.
 ///
-/// Shares: a job may name its owner (a client address); one owner may have at most
-/// `perOwnerLimit` jobs queued or running at once, and one more is refused at once
-/// (``Overloaded/ownerAtLimit``, a 429 for the caller). So a flood from one owner holds at most
-/// that many of the pool's places, and everyone else's jobs still find the queue open. The
-/// count drops before the job's caller is resumed, so a caller that waits for each job before
-/// sending the next never meets its own last one.
+/// Shares: a job may name its owners (a client address; a person and an address), each with
+/// the most jobs it may have queued or running at once (`perOwnerLimit` for one named alone);
+/// a job one of whose owners is at its limit is refused at once (``Overloaded/ownerAtLimit``,
+/// a 429 or 503 for the caller). So a flood from one owner holds at most that many of the
+/// pool's places, and everyone else's jobs still find the queue open. The counts drop before
+/// the job's caller is resumed, so a caller that waits for each job before sending the next
+/// never meets its own last one.
 package final class BlockingThreadPool: Sendable {
     /// The pool refused a job without running it; callers answer 503 Service Unavailable.
     package enum Overloaded: Error, CustomStringConvertible, Equatable {
@@ -61,6 +62,8 @@ package final class BlockingThreadPool: Sendable {
     }
 
     private let workers: Workers
+    /// The share of an owner named alone (``run(for:_:)`` with one owner).
+    private let perOwnerLimit: Int
 
     /// Starts `threadCount` worker threads that accept up to `queueLimit` waiting jobs, at most
     /// `perOwnerLimit` queued or running per owner, and run under `scheduling`.
@@ -70,7 +73,8 @@ package final class BlockingThreadPool: Sendable {
         precondition(threadCount > 0, "BlockingThreadPool needs at least one thread")
         precondition(queueLimit >= 0, "BlockingThreadPool needs a non-negative queue limit")
         precondition(perOwnerLimit > 0, "BlockingThreadPool needs a positive per-owner limit")
-        workers = Workers(threadCount: threadCount, queueLimit: queueLimit, perOwnerLimit: perOwnerLimit)
+        workers = Workers(threadCount: threadCount, queueLimit: queueLimit)
+        self.perOwnerLimit = perOwnerLimit
         for index in 0..<threadCount {
             let threadName = Self.threadName(name, index: index)
             // Foundation on Linux ignores a name set before `start()`, and applies one set on the
@@ -100,11 +104,33 @@ package final class BlockingThreadPool: Sendable {
     ///   `perOwnerLimit` jobs queued or running, `queueLimit` jobs are already waiting, or the
     ///   pool has been shut down.
     package func run<T: Sendable>(for owner: String? = nil, _ work: @escaping @Sendable () -> T) async throws(Overloaded) -> T {
+        try await run(for: owner.map { [Share(owner: $0, limit: perOwnerLimit)] } ?? [], work)
+    }
+
+    /// One owner's claim on the pool: at most `limit` of its jobs queued or running at once.
+    package struct Share: Sendable, Equatable {
+        package let owner: String
+        package let limit: Int
+
+        package init(owner: String, limit: Int) {
+            self.owner = owner
+            self.limit = max(1, limit)
+        }
+    }
+
+    /// Runs `work` on one of the pool's threads, as a job of every owner in `shares`, and
+    /// returns its result.
+    ///
+    /// - Throws: ``Overloaded`` at once, without running `work`, when one of the owners already
+    ///   has its limit of jobs queued or running, `queueLimit` jobs are already waiting, or the
+    ///   pool has been shut down.
+    package func run<T: Sendable>(for shares: [Share], _ work: @escaping @Sendable () -> T) async throws(Overloaded) -> T {
         let workers = self.workers
+        let owners = shares.map(\.owner)
         let result: Result<T, Overloaded> = await withCheckedContinuation { continuation in
-            let refusal = workers.enqueue(owner: owner) {
+            let refusal = workers.enqueue(shares: shares) {
                 let value = work()
-                workers.finish(owner: owner)
+                workers.finish(owners: owners)
                 continuation.resume(returning: .success(value))
             }
             if let refusal { continuation.resume(returning: .failure(refusal)) }
@@ -166,45 +192,45 @@ private final class Workers: Sendable {
         var head = 0
         var isShutDown = false
         /// Jobs queued or running per owner; owners with none are removed, so it holds at most
-        /// `queueLimit + threadCount` entries.
+        /// `queueLimit + threadCount` entries per owner a job may name.
         var jobsByOwner: [String: Int] = [:]
         var waitingCount: Int { queue.count - head }
     }
 
     private let threadCount: Int
     private let queueLimit: Int
-    private let perOwnerLimit: Int
     private let state = Mutex(State())
     /// Signalled once per enqueued job, and once per worker at shutdown.
     private let signals = DispatchSemaphore(value: 0)
 
-    init(threadCount: Int, queueLimit: Int, perOwnerLimit: Int) {
+    init(threadCount: Int, queueLimit: Int) {
         self.threadCount = threadCount
         self.queueLimit = queueLimit
-        self.perOwnerLimit = perOwnerLimit
     }
 
-    /// Adds `job` to the queue as one of `owner`'s, or returns why it was refused. The job must
-    /// call ``finish(owner:)`` once its work is done.
-    func enqueue(owner: String?, _ job: @escaping Job) -> BlockingThreadPool.Overloaded? {
+    /// Adds `job` to the queue as one of each owner's in `shares`, or returns why it was
+    /// refused. The job must call ``finish(owners:)`` once its work is done.
+    func enqueue(shares: [BlockingThreadPool.Share], _ job: @escaping Job) -> BlockingThreadPool.Overloaded? {
         let refusal: BlockingThreadPool.Overloaded? = state.withLock { state in
             if state.isShutDown { return .shutDown }
-            if let owner, state.jobsByOwner[owner, default: 0] >= perOwnerLimit { return .ownerAtLimit }
+            if shares.contains(where: { state.jobsByOwner[$0.owner, default: 0] >= $0.limit }) { return .ownerAtLimit }
             if state.waitingCount >= queueLimit { return .queueFull }
             state.queue.append(job)
-            if let owner { state.jobsByOwner[owner, default: 0] += 1 }
+            for share in shares { state.jobsByOwner[share.owner, default: 0] += 1 }
             return nil
         }
         if refusal == nil { signals.signal() }
         return refusal
     }
 
-    /// One job of `owner` is done.
-    func finish(owner: String?) {
-        guard let owner else { return }
+    /// One job of each of `owners` is done.
+    func finish(owners: [String]) {
+        guard !owners.isEmpty else { return }
         state.withLock { state in
-            guard let count = state.jobsByOwner[owner] else { return }
-            state.jobsByOwner[owner] = count > 1 ? count - 1 : nil
+            for owner in owners {
+                guard let count = state.jobsByOwner[owner] else { continue }
+                state.jobsByOwner[owner] = count > 1 ? count - 1 : nil
+            }
         }
     }
 
