@@ -35,6 +35,9 @@ deploy/nginx.conf rendered for those ports (its prefix in the temporary director
 (g) saturation: 4 unpaced writers, 2 straight to each instance, for 3 s: not one save answered
     anything but 303 or 409 (an append refused twice holds the journal's head, so it gets
     through), and every save answered 303 is in its quote's history;
+(h) a 10 MiB photo (a PNG of noise, as large as a phone's) uploaded through nginx, as
+    deploy/nginx.conf passes it (21 MiB, streamed to the instance): 303, and then each
+    instance, asked directly, serves the person's new 96 px photo;
 nginx's access log has the client's address and both instances as upstream; a request through
 nginx that claims X-Forwarded-For 198.51.100.23 is logged by the instance that answered as from
 that client (the instances are started with --trusted-proxies 127.0.0.1, where nginx is).
@@ -848,15 +851,45 @@ def png_bytes():
             + chunk(b"IDAT", zlib.compress(b"\x00\xff\x00\x00")) + chunk(b"IEND", b""))
 
 
-def upload_photo(client):
+def noise_png(size):
+    """A PNG of random pixels, 1,800 px wide and tall enough to be at least `size` bytes: noise
+    does not compress, so it stays as large as a phone's photo (stored deflate blocks)."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    width = 1800
+    height = -(-size // (width * 3))
+    rows = b"".join(b"\x00" + os.urandom(width * 3) for _ in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows, 0)) + chunk(b"IEND", b""))
+
+
+def upload_photo(client, photo=None):
     form = client.get("/profile/edit")
     check(form.status == 200, f"GET /profile/edit answered {form.status}")
     boundary = "clustertestboundary"
     body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"csrf_token\"\r\n\r\n"
             f"{field(form.body, 'csrf_token')}\r\n--{boundary}\r\nContent-Disposition: form-data; name=\"photo\"; "
             f"filename=\"p.png\"\r\nContent-Type: image/png\r\n\r\n").encode()
-    body += png_bytes() + f"\r\n--{boundary}--\r\n".encode()
+    body += (photo or png_bytes()) + f"\r\n--{boundary}--\r\n".encode()
     return client.request("POST", "/profile/photo", raw=(body, f"multipart/form-data; boundary={boundary}")).status
+
+
+def check_large_photo(cluster, ada, figures):
+    photo = noise_png(10 * 1024 * 1024)
+    through_nginx = Client(("127.0.0.1", cluster.nginx_port), dict(ada))
+    started = time.monotonic()
+    status = upload_photo(through_nginx, photo)
+    took = time.monotonic() - started
+    check(status == 303, f"(h) a {len(photo)}-byte photo through nginx answered {status}")
+    for name in ("A", "B"):
+        page = Client(cluster.address(name), {}).get("/users/ada")
+        found = re.search(r'src="(/users/ada/photo/small\?v=[^"]+)"', page.body)
+        check(page.status == 200 and found, f"(h) {name}'s profile of ada does not show the new photo ({page.status})")
+        small = Client(cluster.address(name), {}).get(html.unescape(found.group(1)))
+        check(small.status == 200 and small.header("content-type") == "image/webp",
+              f"(h) {name} served the new photo with {small.status} {small.header('content-type')}")
+    figures.append(f"(h) a {len(photo) / 1048576:.1f} MiB photo uploaded through nginx answered 303 in "
+                   f"{milliseconds(took)}, and both instances serve its 96 px version")
 
 
 def check_postgres_restart(cluster, ada, figures, quote, streams):
@@ -1042,6 +1075,7 @@ def main():
         cluster.start_instance("B")
         cluster.start_nginx()
         ada, grace = check_sessions(cluster, figures)
+        check_large_photo(cluster, ada, figures)
         quote, streams = check_live_updates(cluster, ada, figures)
         check_conflicts(cluster, ada, grace, figures)
         check_read_your_writes(cluster, ada, figures)
