@@ -10,8 +10,9 @@
 // Each input is written to a file (the processor reads uploads from files) and processed with
 // small output sides and limits, so that an execution takes milliseconds. Checks beyond "does
 // not crash":
-// - the outcome agrees with PhotoFormat.detect: an unsupported format exactly when it says nil,
-//   and a damaged image is damaged in the format it said;
+// - the outcome agrees with PhotoFormat.detect: an unsupported format exactly when it says nil
+//   (or it says HEIF and HEIFPrimaryImage finds no HEVC primary image), and a damaged image is
+//   damaged in the format it said;
 // - no input makes a server fault (unreadable file, failed resize or encoding);
 // - every photo made is two squares of the asked sides, which decode again, with no metadata
 //   chunk left (WebPMetadata.stripped changes nothing);
@@ -53,7 +54,9 @@ func checkProcessing(_ bytes: UnsafeBufferPointer<UInt8>) {
     do throws(PhotoProcessingError) {
         photo = try processor.process(fileAt: inputPath)
     } catch .unsupportedFormat {
-        precondition(format == nil, "refused as unsupported, detected as \(String(describing: format))")
+        precondition(
+            format == nil || (format == .heif && !HEIFPrimaryImage.isHEVC(Array(bytes.prefix(HEIFPrimaryImage.headLength)))),
+            "refused as unsupported, detected as \(String(describing: format))")
         return
     } catch .tooLarge(let width, let height) {
         precondition(format != nil && !limits.admits(width: width, height: height), "refused \(width) x \(height)")

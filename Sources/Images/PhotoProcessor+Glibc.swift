@@ -1,13 +1,13 @@
 import Glibc
 
 extension PhotoProcessor {
-    /// The first ``PhotoFormat/signatureLength`` bytes of the file at `path` (fewer if it is
-    /// shorter), read with open(2) and read(2), retried on `EINTR`.
-    static func readSignature(fileAt path: String) throws(PhotoProcessingError) -> [UInt8] {
+    /// The first `count` bytes of the file at `path` (fewer if it is shorter), read with
+    /// open(2) and read(2), retried on `EINTR`.
+    static func readHead(fileAt path: String, count: Int) throws(PhotoProcessingError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .unreadableFile(operation: "open", errno: errno) }
         defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: PhotoFormat.signatureLength)
+        var bytes = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < bytes.count {
             let count = bytes.withUnsafeMutableBytes { buffer in

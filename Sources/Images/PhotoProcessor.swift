@@ -45,7 +45,11 @@ package struct PhotoProcessor: Sendable {
     ///   (422); ``PhotoProcessingError/unreadableFile(operation:errno:)`` or
     ///   ``PhotoProcessingError/processingFailed(operation:detail:)`` (500).
     package func process(fileAt path: String) throws(PhotoProcessingError) -> ProcessedPhoto {
-        guard let format = PhotoFormat.detect(try Self.readSignature(fileAt: path)) else {
+        guard let format = PhotoFormat.detect(try Self.readHead(fileAt: path, count: PhotoFormat.signatureLength)) else {
+            throw .unsupportedFormat
+        }
+        // A HEIF's brand names no codec: only an HEVC primary image reaches libheif.
+        if format == .heif, !HEIFPrimaryImage.isHEVC(try Self.readHead(fileAt: path, count: HEIFPrimaryImage.headLength)) {
             throw .unsupportedFormat
         }
         let source = try openForDecoding(format, fileAt: path)

@@ -21,6 +21,8 @@ import Testing
         #expect(response.headers["Content-Type"] == "text/html; charset=utf-8")
         #expect(response.headers["Content-Security-Policy"]?.contains("default-src 'self'") == true)
         #expect(response.headers["Content-Security-Policy"]?.contains("frame-ancestors 'none'") == true)
+        #expect(response.headers["Content-Security-Policy"]?.contains("object-src 'none'") == true)
+        #expect(response.headers["X-Frame-Options"] == "DENY")
         #expect(response.headers["X-Content-Type-Options"] == "nosniff")
         #expect(response.headers["Referrer-Policy"] == "same-origin")
     }

@@ -138,3 +138,32 @@ import Testing
         #expect(sessions.allSatisfy { ($0.userAgent?.utf8.count ?? 0) <= SessionRecord.maximumUserAgentBytes })
     }
 }
+
+/// Issue 29: "last used" is shown to the hour, so it is left out when that hour began before the
+/// sign-in (never a "last used" earlier than "signed in"), and never shown without a time.
+@Suite struct SessionTimesTests {
+    @Test func lastUsedIsShownOnlyWhenItIsLaterThanTheSignIn() async throws {
+        let app = try await TestApp()
+        var ada = try await app.signedIn("ada")
+        let id = try #require(app.store.state.user(named: Username("ada")!)?.id)
+        let hash = try await app.sessionStorage.passwordHash(of: id)
+        let now = TestApp.fixedNow  // 22 Nov 2026, 07:00 UTC
+        for (seed, began, used) in [(1, -900.0, -600.0), (2, -8_100.0, -60.0)] as [(UInt8, TimeInterval, TimeInterval)] {
+            let record = SessionRecord(
+                id: (0..<32).map { UInt8($0) &+ seed &* 41 }, userID: id, createdAt: now.addingTimeInterval(began),
+                lastUsedAt: now.addingTimeInterval(used), userAgent: SessionsPageTests.firefox)
+            #expect(try await app.sessionStorage.insert(record, ifPasswordIs: hash))
+        }
+        let page = await ada.get("/profile/sessions").text
+        let items = page.components(separatedBy: "<li class=\"session").dropFirst()
+        let times = items.compactMap { $0.components(separatedBy: "<p class=\"meta\">").dropFirst().first?.prefix(200) }
+        #expect(items.count == 3)
+        #expect(page.contains("Signed in <time datetime=\"2026-11-22T06:45:00Z\">22 Nov 2026, 06:45 UTC</time></p>"),
+                "used only within the hour it began: no last used\n\(times)")
+        #expect(page.contains(
+            "Signed in <time datetime=\"2026-11-22T04:45:00Z\">22 Nov 2026, 04:45 UTC</time>; last used <time datetime=\"2026-11-22T06:00:00Z\">22 Nov 2026, 06:00 UTC</time></p>"),
+            "\(times)")
+        #expect(!page.contains("last used <time datetime=\"\""), "never the label without a time")
+        #expect(page.components(separatedBy: "; last used").count - 1 == 1)
+    }
+}

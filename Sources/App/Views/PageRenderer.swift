@@ -49,9 +49,12 @@ package struct PageRenderer: Sendable {
         if case .compiled = source { skeletons = PageSkeletons() } else { skeletons = nil }
     }
 
-    /// Headers on every HTML response.
+    /// Headers on every HTML response (SPEC.md "Sessions and security"): no plugin content
+    /// (`object-src 'none'`), never framed (`frame-ancestors 'none'`, and `X-Frame-Options: DENY`
+    /// for browsers that predate it).
     package static let securityHeaders: HTTPHeaders = [
-        "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+        "Content-Security-Policy": "default-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+        "X-Frame-Options": "DENY",
         "X-Content-Type-Options": "nosniff",
         "Referrer-Policy": "same-origin",
     ]

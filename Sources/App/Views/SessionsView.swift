@@ -10,14 +10,24 @@ package enum SessionsView {
         let record: SessionRecord
         let isCurrent: Bool
 
+        /// When the session was last used, to the hour, if that says more than when it began: a
+        /// session used only within the hour it began shows no "last used", rather than an hour
+        /// rounded down to before its sign-in.
+        var lastUsed: Date? {
+            let hour = Date(timeIntervalSince1970: (record.lastUsedAt.timeIntervalSince1970 / 3_600).rounded(.down) * 3_600)
+            return hour > record.createdAt ? hour : nil
+        }
+
         var templateValue: TemplateValue {
-            let lastUsed = Date(timeIntervalSince1970: (record.lastUsedAt.timeIntervalSince1970 / 3_600).rounded(.down) * 3_600)
-            return .object([
+            var values: [String: TemplateValue] = [
                 "browser": .string(UserAgentText.summary(record.userAgent)), "isCurrent": .bool(isCurrent),
                 "began": .string(DateText.readable(record.createdAt)), "beganISO": .string(DateText.machine(record.createdAt)),
-                "lastUsed": .string(DateText.readable(lastUsed)), "lastUsedISO": .string(DateText.machine(lastUsed)),
                 "endAction": .string(ProfilesRoute.endSession(SessionHandle(id: record.id)).path),
-            ])
+            ]
+            if let lastUsed {
+                values["lastUsed"] = .object(["text": .string(DateText.readable(lastUsed)), "iso": .string(DateText.machine(lastUsed))])
+            }
+            return .object(values)
         }
     }
 

@@ -5,68 +5,100 @@ import Synchronization
 /// data directory (``DataDirectoryLock``), so there is nothing to share; a restart forgets them.
 /// One `Mutex` holds every namespace, so a reservation checks and counts in one step.
 ///
-/// Bounded by `capacity` keys per namespace: when one is full, entries that no longer lock or
-/// count go first, then an arbitrary one, so guessing at many usernames (or coming from many
-/// addresses) cannot grow it. Namespaces are never mixed in that sweep, since each has its own window.
+/// Bounded, and never at a live lock's expense (issue 29): each namespace keeps at most
+/// `capacity` keys' attempts, in the order they were last tried (``RecencyList``), and a new key
+/// past that evicts the least recently tried one in O(1), never sweeping the whole store under
+/// the lock. Locks are kept apart, each until it ends: one is made only by the fifth failure
+/// within a window, each failure a password check the hashing pool and the address limits pace,
+/// so their number is bounded by that pace times their length (a minute); ended ones are
+/// dropped from the front of a queue in the order they were made, which is the order they end.
+/// Namespaces are never mixed, since each has its own window.
 package final class InMemorySignInFailures: SignInFailureStorage {
-    private struct Entry {
-        var attempts: [Date] = []
-        var lockedUntil: Date?
+    private struct Namespace {
+        /// Each key's attempts within its window, least recently tried first.
+        var attempts = RecencyList<[Date]>()
+        /// Each locked key's end.
+        var locks: [String: Date] = [:]
+        /// Locks in the order they were made (and so end), for dropping ended ones; an entry
+        /// whose key was locked again later or cleared is skipped when it comes up.
+        var lockQueue: [(key: String, until: Date)] = []
+        var lockQueueHead = 0
 
-        /// Whether it still matters at `now`: locked, or with an attempt after `windowStart`.
-        func matters(at now: Date, windowStart: Date) -> Bool {
-            if let lockedUntil, lockedUntil > now { return true }
-            return attempts.contains { $0 > windowStart }
+        /// Forgets the locks that ended by `date`, oldest first.
+        mutating func dropLocks(endedBy date: Date) {
+            while lockQueueHead < lockQueue.count, lockQueue[lockQueueHead].until <= date {
+                let (key, until) = lockQueue[lockQueueHead]
+                if locks[key] == until { locks[key] = nil }
+                lockQueueHead += 1
+            }
+            if lockQueueHead > 64, lockQueueHead * 2 >= lockQueue.count {
+                lockQueue.removeFirst(lockQueueHead)
+                lockQueueHead = 0
+            }
         }
     }
 
-    /// Namespace, then key.
-    private let entries = Mutex<[String: [String: Entry]]>([:])
+    private let namespaces = Mutex<[String: Namespace]>([:])
     private let capacity: Int
 
     package init(capacity: Int = 100_000) {
         self.capacity = max(1, capacity)
     }
 
-    /// How many keys of `namespace` it tracks now.
+    /// How many keys of `namespace` it keeps attempts of now (locks apart).
     package func trackedCount(in namespace: String) -> Int {
-        entries.withLock { $0[namespace]?.count ?? 0 }
+        namespaces.withLock { $0[namespace]?.attempts.count ?? 0 }
+    }
+
+    /// How many keys of `namespace` are locked now, ended locks not yet dropped included.
+    package func lockCount(in namespace: String) -> Int {
+        namespaces.withLock { $0[namespace]?.locks.count ?? 0 }
     }
 
     package func reserveAttempt(
         in namespace: String, for key: String, at date: Date, forgettingBefore windowStart: Date, limit: Int
     ) -> AttemptReservation {
-        entries.withLock { all in
-            var entries = all.removeValue(forKey: namespace) ?? [:]
-            defer { all[namespace] = entries }
-            if entries[key] == nil, entries.count >= capacity {
-                entries = entries.filter { $0.value.matters(at: date, windowStart: windowStart) }
-                if entries.count >= capacity { entries.remove(at: entries.startIndex) }
+        namespaces.withLock { all in
+            var space = all.removeValue(forKey: namespace) ?? Namespace()
+            defer { all[namespace] = space }
+            space.dropLocks(endedBy: date)
+            if let lockedUntil = space.locks[key], lockedUntil > date { return .locked(until: lockedUntil) }
+            let known = space.attempts.peek(key)
+            if known == nil, space.attempts.count >= capacity { space.attempts.removeOldest() }
+            var attempts = known ?? []
+            attempts.removeAll { $0 <= windowStart }
+            if attempts.count >= max(1, limit), let oldest = attempts.min() {
+                space.attempts.set(attempts, for: key)
+                return .full(oldest: oldest)
             }
-            var entry = entries[key] ?? Entry()
-            entry.attempts.removeAll { $0 <= windowStart }
-            defer { entries[key] = entry }
-            if let lockedUntil = entry.lockedUntil, lockedUntil > date { return .locked(until: lockedUntil) }
-            if entry.attempts.count >= max(1, limit), let oldest = entry.attempts.min() { return .full(oldest: oldest) }
-            entry.attempts.append(date)
-            return .counted(entry.attempts.count)
+            attempts.append(date)
+            space.attempts.set(attempts, for: key)
+            return .counted(attempts.count)
         }
     }
 
     package func releaseAttempt(in namespace: String, for key: String, at date: Date) {
-        entries.withLock { all in
-            guard let index = all[namespace]?[key]?.attempts.firstIndex(of: date) else { return }
-            all[namespace]?[key]?.attempts.remove(at: index)
+        namespaces.withLock { all in
+            guard var attempts = all[namespace]?.attempts.peek(key), let index = attempts.firstIndex(of: date) else { return }
+            attempts.remove(at: index)
+            all[namespace]?.attempts.set(attempts, for: key)
         }
     }
 
     package func lock(in namespace: String, _ key: String, until date: Date) {
-        entries.withLock { all in
-            all[namespace, default: [:]][key] = Entry(attempts: [], lockedUntil: date)
+        namespaces.withLock { all in
+            var space = all.removeValue(forKey: namespace) ?? Namespace()
+            defer { all[namespace] = space }
+            space.attempts.remove(key)
+            space.locks[key] = date
+            space.lockQueue.append((key, date))
         }
     }
 
     package func clearAttempts(in namespace: String, for key: String) {
-        _ = entries.withLock { $0[namespace]?.removeValue(forKey: key) }
+        namespaces.withLock { all in
+            all[namespace]?.attempts.remove(key)
+            all[namespace]?.locks[key] = nil
+        }
     }
 }
