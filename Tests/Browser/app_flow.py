@@ -42,6 +42,10 @@ Chromium the way a new person would:
   former member"; a wrong password is a 422 beside the field (`aria-invalid`), the right one
   signs this browser and the phone out and lands on `/`; the quote Ada added shows "a former
   member" with no link, `/users/ada` is 404, and her username and password get a 401;
+- a lockout no stranger can use against its owner: Grace signs in from a new browser (which gets
+  the `HttpOnly` device cookie) and out; a script's five wrong passwords lock her username; a
+  browser that never signed in as her gets the 429 page even with the right password, while her
+  own browser signs in;
 - on a 375 px wide window no page scrolls sideways;
 - axe-core (Tests/Browser/accessibility.py) finds no violation on any page the flow lands on,
   at 375 px and 1280 px: every page `expect_page` sees, signed in and signed out, the forms with
@@ -777,9 +781,56 @@ def flow(executable, root, data, files, drivers, servers):
     check("username and password do not match" in text_of(driver, "main [role=alert]"),
           "signing in to a deleted account is not the generic refusal")
 
+    # A lockout no stranger can use against its owner (issue 29). Grace signs in from a browser
+    # of her own, which gets the signed device cookie, and signs out; a script's five wrong
+    # passwords lock her username; Ada's old browser, which never signed in as Grace, meets the
+    # lock with the right password; Grace's own browser signs in.
+    known = browser()
+    drivers.append(known)
+    visit(known, url + "/login")
+    sign_in(known, GRACE["username"], GRACE["password"])
+    expect_page(known, "/", what="Grace signing in from a browser of her own")
+    device = [c for c in known.get_cookies() if c["name"] == "quotebook_device"]
+    check(len(device) == 1 and device[0].get("httpOnly"), f"no HttpOnly device cookie after signing in: {device}")
+    sign_out(known)
+    expect_page(known, "/", what="Grace signing out")
+    statuses = [script_sign_in(url, GRACE["username"], "a stranger's guess") for _ in range(5)]
+    check(statuses == [401] * 5, f"a script's five wrong passwords for grace answered {statuses}")
+    visit(driver, url + "/login")
+    sign_in(driver, GRACE["username"], GRACE["password"])
+    expect_page(driver, "/login", 429, what="the right password from a browser Grace never used, her username locked")
+    check("Too many failed tries for this username" in text_of(driver, "main [role=alert]"),
+          "the locked sign-in does not say why")
+    visit(known, url + "/login")
+    sign_in(known, GRACE["username"], GRACE["password"])
+    expect_page(known, "/", what="Grace signing in from her own browser while strangers have her username locked")
+    expect_signed_in(known, GRACE["display_name"])
+
     audit.check()
 
     server.stop()
+
+
+def script_sign_in(url, username, password):
+    """A sign-in sent by a script (no browser, no cookies but the form's): its status."""
+    import http.client
+    import re
+    address = urlsplit(url)
+    connection = http.client.HTTPConnection(address.hostname, address.port, timeout=WAIT)
+    try:
+        connection.request("GET", "/login")
+        form = connection.getresponse()
+        page = form.read().decode()
+        cookie = "; ".join(value.split(";", 1)[0] for name, value in form.getheaders() if name.lower() == "set-cookie")
+        token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+        from urllib.parse import urlencode
+        connection.request("POST", "/login", body=urlencode({"username": username, "password": password, "csrf_token": token}),
+                           headers={"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie})
+        answer = connection.getresponse()
+        answer.read()
+        return answer.status
+    finally:
+        connection.close()
 
 
 def run(doc, prefix, flow, summary):
@@ -834,5 +885,6 @@ if __name__ == "__main__":
         "favourite, add (422, then for real), search, history and restore, delete, photo (upload, 415, "
         "remove), restart keeping the session, sign out, sign in (401, then return_to), sessions (sign out "
         "everywhere else), export download, change password (422, then for real), delete account (422, then for real: both "
-        "browsers signed out, a former member, 404, 401), phone layout "
+        "browsers signed out, a former member, 404, 401), a lockout (429 in a browser the account "
+        "does not know, its own signs in), phone layout "
         "and axe-core on every page (signed in and out, 375 and 1280 px) all as expected")
