@@ -44,7 +44,10 @@ for package in $(grep -o '\.apt(\[[^]]*\])' Package.swift | grep -o '"[^"]*"' | 
 done
 
 # 2. Headers the shims include.
-toolchain_headers=$(echo "$(dirname "$(readlink -f "$(command -v swift)")")"/../lib/clang/*/include)
+# The clang headers Swift's own compiler brings (stddef.h, …), found from the compiler itself
+# (not from `command -v swift`, which may be a toolchain manager's proxy).
+resources=$(swiftc -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["paths"]["runtimeResourcePath"])')
+toolchain_headers=$resources/clang/include
 multiarch=$(gcc -print-multiarch)
 for shim in Sources/C*/shim.h; do
     for header in $(grep -oE '^#include <[^>]+>' "$shim" | sed -E 's/#include <(.*)>/\1/'); do

@@ -5,8 +5,12 @@
 /// `infe`, versions 2 and 3) and, for a `grid`, the tiles it is derived from (`iref` `dimg`).
 ///
 /// Accepted: a primary item of type `hvc1`, or a `grid` whose every tile is `hvc1` (what phones
-/// write). Anything else — `av01`, `jpeg`, another derivation, a `meta` box missing, damaged or
-/// not within the bytes read — is not HEVC.
+/// write), and every auxiliary image of it (`auxl`: alpha, depth, a gain map, which libheif
+/// decodes with it) `hvc1` too. Anything else — `av01`, `jpeg`, another derivation, a `meta` box
+/// missing, damaged or not within the bytes read — is not HEVC; so is a file that says anything
+/// twice (two `pitm`, `iinf` or `iref` boxes, or two entries for one item), since this check
+/// and libheif could then read different ones (libheif keeps the first, a map the last).
+/// Items nothing decodes with the primary (a thumbnail, EXIF, XMP) may be anything.
 package enum HEIFPrimaryImage {
     /// How many bytes of the file are read for the check: a phone's `meta` box is a few KB.
     package static let headLength = 256 * 1024
@@ -24,21 +28,33 @@ package enum HEIFPrimaryImage {
         guard meta.count >= 4 else { return false }
         var reader = BoxReader(bytes: meta.dropFirst(4))  // version and flags
         var primary: UInt32?
-        var types: [UInt32: String] = [:]
-        var derivedFrom: [UInt32: [UInt32]] = [:]
+        var types: [UInt32: String]?
+        var found: References?
         while let box = reader.next() {
             switch box.type {
-            case "pitm": primary = primaryItem(box.body)
-            case "iinf": types = itemTypes(box.body) ?? [:]
-            case "iref": derivedFrom = derivations(box.body)
+            case "pitm":
+                guard primary == nil else { return false }
+                primary = primaryItem(box.body)
+            case "iinf":
+                guard types == nil else { return false }
+                types = itemTypes(box.body)
+            case "iref":
+                guard found == nil else { return false }
+                found = References(box.body)
             default: break
             }
         }
-        guard let primary, let type = types[primary] else { return false }
+        guard let primary, let types, let type = types[primary] else { return false }
+        let references = found ?? References()
+        guard !references.isMalformed else { return false }
+        // The auxiliary images of the primary: items with an `auxl` reference to it.
+        for (auxiliary, masters) in references.auxiliary where masters.contains(primary) {
+            guard types[auxiliary] == "hvc1" else { return false }
+        }
         switch type {
         case "hvc1": return true
         case "grid":
-            guard let tiles = derivedFrom[primary], !tiles.isEmpty else { return false }
+            guard let tiles = references.derived[primary], !tiles.isEmpty else { return false }
             return tiles.allSatisfy { types[$0] == "hvc1" }
         default: return false
         }
@@ -51,7 +67,8 @@ package enum HEIFPrimaryImage {
         return version == 0 ? fields.uint16().map(UInt32.init) : fields.uint32()
     }
 
-    /// `iinf`: an entry count (16 bits in version 0, else 32), then `infe` boxes.
+    /// `iinf`: an entry count (16 bits in version 0, else 32), then `infe` boxes; nil when one
+    /// item has two entries.
     private static func itemTypes(_ body: ArraySlice<UInt8>) -> [UInt32: String]? {
         var fields = FieldReader(bytes: body)
         guard let version = fields.byte(), fields.skip(3), fields.skip(version == 0 ? 2 : 4) else { return nil }
@@ -63,30 +80,49 @@ package enum HEIFPrimaryImage {
                 let id = version == 2 ? entry.uint16().map(UInt32.init) : entry.uint32(),
                 entry.skip(2), let type = entry.fourCC()
             else { continue }
-            types[id] = type
+            guard types.updateValue(type, forKey: id) == nil else { return nil }
         }
         return types
     }
+}
 
-    /// `iref`: boxes named by their reference type, each `from`, a count and the `to` ids (16
-    /// bits in version 0, else 32); only `dimg` (derived image) matters here.
-    private static func derivations(_ body: ArraySlice<UInt8>) -> [UInt32: [UInt32]] {
+/// `iref`: boxes named by their reference type, each `from`, a count and the `to` ids (16 bits
+/// in version 0, else 32). `dimg` (a derived image's inputs: a grid's tiles) and `auxl` (an
+/// auxiliary image's master) matter here; an item with two boxes of one of those is malformed.
+private struct References {
+    var derived: [UInt32: [UInt32]] = [:]
+    var auxiliary: [UInt32: [UInt32]] = [:]
+    var isMalformed = false
+
+    init() {}
+
+    init(_ body: ArraySlice<UInt8>) {
         var fields = FieldReader(bytes: body)
-        guard let version = fields.byte(), fields.skip(3) else { return [:] }
+        guard let version = fields.byte(), fields.skip(3) else {
+            isMalformed = true
+            return
+        }
         func id(_ reader: inout FieldReader) -> UInt32? { version == 0 ? reader.uint16().map(UInt32.init) : reader.uint32() }
-        var derived: [UInt32: [UInt32]] = [:]
         var reader = BoxReader(bytes: fields.rest)
         while let box = reader.next() {
+            guard box.type == "dimg" || box.type == "auxl" else { continue }
             var entry = FieldReader(bytes: box.body)
-            guard box.type == "dimg", let from = id(&entry), let count = entry.uint16() else { continue }
-            var tiles: [UInt32] = []
-            for _ in 0..<count {
-                guard let tile = id(&entry) else { break }
-                tiles.append(tile)
+            guard let from = id(&entry), let count = entry.uint16() else {
+                isMalformed = true
+                return
             }
-            derived[from, default: []] += tiles
+            var targets: [UInt32] = []
+            for _ in 0..<count {
+                guard let target = id(&entry) else {
+                    isMalformed = true
+                    return
+                }
+                targets.append(target)
+            }
+            let previous =
+                box.type == "dimg" ? derived.updateValue(targets, forKey: from) : auxiliary.updateValue(targets, forKey: from)
+            if previous != nil { isMalformed = true }
         }
-        return derived
     }
 }
 

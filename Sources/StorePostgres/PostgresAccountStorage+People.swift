@@ -59,6 +59,17 @@ extension PostgresAccountStorage {
             """, [String(user.rawValue), hash.encoded])
     }
 
+    /// One statement: a concurrent change holds the row until it commits, and READ COMMITTED
+    /// then re-checks the `WHERE` on the row as it committed, so of two changes that checked the
+    /// same hash, only the first to reach the row replaces it.
+    package func replacePasswordHash(of user: UserID, checked: PasswordHash, with new: PasswordHash) async throws(StoreError) -> Bool {
+        try await query(
+            "replace password hash", on: sessions,
+            "UPDATE \(tables.password) SET hash = $1 WHERE user_id = $2 AND hash = $3 RETURNING user_id",
+            [new.encoded, String(user.rawValue), checked.encoded]
+        ).rows.count == 1
+    }
+
     package func deletePasswordHash(of user: UserID) async throws(StoreError) {
         try await query(
             "delete password hash", on: sessions, "DELETE FROM \(tables.password) WHERE user_id = $1", [String(user.rawValue)])

@@ -99,6 +99,13 @@ package actor SQLiteAccountStorage: SessionStorage, PhotoStorage {
         ).run([.integer(Int64(user.rawValue)), .text(hash.encoded)])
     }
 
+    package func replacePasswordHash(of user: UserID, checked: PasswordHash, with new: PasswordHash) throws(StoreError) -> Bool {
+        let connection = try open(for: "replace password hash")
+        try connection.prepare("UPDATE password SET hash = ? WHERE user_id = ? AND hash = ?")
+            .run([.text(new.encoded), .integer(Int64(user.rawValue)), .text(checked.encoded)])
+        return connection.changes == 1
+    }
+
     package func deletePasswordHash(of user: UserID) throws(StoreError) {
         try open(for: "delete password hash").prepare("DELETE FROM password WHERE user_id = ?").run([.integer(Int64(user.rawValue))])
     }

@@ -37,6 +37,7 @@ package enum SQLiteBackup {
         guard fd >= 0 else { throw failure(partial, "cannot create") }
         close(fd)
         let reader = try QuotebookDatabase.openForReading(path: source)
+        defer { reader.close() }
         let copy = try SQLiteConnection(path: partial, create: false)
         try reader.backup(into: copy)
         reader.close()
@@ -52,6 +53,10 @@ package enum SQLiteBackup {
         try sync(partial)
         guard csqlite_rename_without_replacing(partial, destination) == 0 else {
             if errno == EEXIST { throw existing(destination, "it was made while the backup ran") }
+            if errno == EINVAL {
+                throw StoreError.dataDirectory(
+                    path: destination, reason: "its file system cannot rename without replacing (renameat2 RENAME_NOREPLACE)")
+            }
             throw failure(destination, "cannot rename the copy to")
         }
         try? sync(parent.isEmpty ? "." : parent)

@@ -56,6 +56,25 @@ import Testing
         }
     }
 
+    /// A change replaces the hash only while it is still the one checked: of two changes that
+    /// checked the same hash, the second changes nothing.
+    @Test(arguments: AccountBackend.configured)
+    func aPasswordIsReplacedOnlyWhileItIsTheOneChecked(backend: AccountBackend) async throws {
+        try await backend.withDatabase { database in
+            let storage = try await database.makeInstance().sessions
+            let (old, first, second) = (PasswordHash(encoded: "$y$old"), PasswordHash(encoded: "$y$first"), PasswordHash(encoded: "$y$second"))
+            #expect(try await storage.replacePasswordHash(of: UserID(3), checked: old, with: first) == false, "no password at all")
+            try await storage.setPasswordHash(old, of: UserID(3))
+            #expect(try await storage.replacePasswordHash(of: UserID(3), checked: old, with: first))
+            let other = try await database.makeInstance().sessions
+            #expect(try await other.replacePasswordHash(of: UserID(3), checked: old, with: second) == false, "on another instance too")
+            #expect(try await storage.passwordHash(of: UserID(3)) == first)
+            try await storage.deletePasswordHash(of: UserID(3))
+            #expect(try await storage.replacePasswordHash(of: UserID(3), checked: first, with: second) == false, "deleted")
+            #expect(try await storage.passwordHash(of: UserID(3)) == nil)
+        }
+    }
+
     @Test(arguments: AccountBackend.configured)
     func listsEveryAccountWithASessionOrAPasswordOnce(backend: AccountBackend) async throws {
         try await backend.withDatabase { database in

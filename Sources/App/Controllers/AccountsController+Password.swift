@@ -4,10 +4,13 @@ package import Store
 extension AccountsController {
     /// Changes `user`'s password, in the session `current`. The new password is checked first
     /// (nothing is hashed or counted for a form that cannot pass); then the current one, like a
-    /// sign-in: counted towards the username's sign-in throttle before it is checked on the
-    /// hashing pool, a wrong one staying counted. On success the new hash goes to account storage
+    /// sign-in (``checkOwnPassword(_:of:client:)``), a wrong one staying counted. On success the
+    /// new hash replaces the one checked in account storage, only if that is still the person's
     /// (the journal records only that the password changed), every session of the person ends
-    /// on every instance, and a new one replaces `current`, started with its `User-Agent`.
+    /// on every instance, and a new one replaces `current`, started with its `User-Agent`. A
+    /// change whose check began before another change (or the account's deletion) completed is
+    /// overtaken: it changes nothing and signs its browser out, so a stolen session that knows
+    /// the old password cannot take the account back from its owner's change.
     package func changePassword(
         _ form: PasswordChangeForm, of user: User, current: SessionRecord, client: String?
     ) async throws -> PasswordChangeState {
@@ -21,10 +24,11 @@ extension AccountsController {
         }
         guard problems.isEmpty else { return .showing(.editing(problems: problems)) }
 
+        let checked: PasswordHash
         switch try await checkOwnPassword(form.currentPassword, of: user, client: client) {
         case .refused(let refusal): return .showing(.refused(refusal))
         case .wrong: return .showing(.editing(problems: [.currentPassword: .wrongCurrentPassword]))
-        case .right: break
+        case .right(let hash): checked = hash
         }
         let newHash: String
         do {
@@ -33,7 +37,9 @@ extension AccountsController {
             return .showing(.refused(try await refused(refusal, releasing: nil)))
         }
         let kept = PasswordHash(encoded: newHash)
-        try await sessions.setPasswordHash(kept, of: user.id)
+        // Another change or a deletion completed since the check: it holds, and it ended (or
+        // ends) every session of the person, this browser's among them.
+        guard try await sessions.replacePasswordHash(of: user.id, checked: checked, with: kept) else { return .overtaken }
         let replacement = try await sessions.start(for: user.id, whilePasswordIs: kept, now: now(), userAgent: current.userAgent)
         try await sessions.endSessions(of: user.id, except: replacement?.record.id)
         guard let replacement else {

@@ -1,5 +1,5 @@
 import Basics
-import Store
+package import Store
 
 /// Why a signed-in person's own password was not checked (to change it, or to delete their
 /// account): the same three refusals as a sign-in's, shown on either form.
@@ -14,7 +14,9 @@ package enum OwnPasswordRefusal: Sendable, Equatable {
 
 /// What checking a signed-in person's own password found.
 package enum OwnPasswordCheck: Sendable, Equatable {
-    case right
+    /// The password is the person's: the hash it was checked against, which a change replaces
+    /// only while it is still the person's (``SessionStorage/replacePasswordHash(of:checked:with:)``).
+    case right(PasswordHash)
     case wrong
     case refused(OwnPasswordRefusal)
 }
@@ -34,21 +36,23 @@ extension AccountsController {
         case .allowed(let allowed): attempt = allowed
         case .refused(let seconds): return .refused(.throttled(retryAfter: seconds))
         }
+        let hash = try await passwordHash(of: user)
         let matches: Bool
         do {
-            matches = try await hasher.verify(password, against: try await passwordHash(of: user), for: client)
-        } catch let refusal as BlockingThreadPool.Overloaded {
-            return .refused(try await refused(refusal, releasing: attempt))
+            matches = try await hasher.verify(password, against: hash, for: client)
+        } catch {
+            return .refused(try await refused(error, releasing: attempt))
         }
-        if matches {
+        if matches, let hash {
             try await ownThrottle.recordSuccess(attempt)
+            return .right(PasswordHash(encoded: hash))
         } else {
             try await ownThrottle.recordFailure(attempt, now: now())
             if case .allowed(let counted) = try await throttle.reserve(user.username.rawValue, now: now()) {
                 try await throttle.recordFailure(counted, now: now())
             }
+            return .wrong
         }
-        return matches ? .right : .wrong
     }
 
     /// The refusal a full hashing pool means. As at sign-in: the client's own burst past its

@@ -101,9 +101,11 @@ package final class SessionKeeper: Sendable {
         let secret = SecureRandom.bytes(Self.tokenByteCount)
         let record = SessionRecord(
             id: SHA256.hash(secret), userID: user, createdAt: now, lastUsedAt: now, userAgent: userAgent.map(Self.shortened))
+        // Taken before the insert: a change of password or a deletion that ends the new session
+        // between the insert and the caching moves the generation on, and it is not cached.
+        let generation = cache.generation
         guard try await storage.insert(record, ifPasswordIs: hash) else { return nil }
-        // No one else has the token yet, so nothing can have ended it.
-        cache.remember(record, ifGeneration: nil)
+        cache.remember(record, ifGeneration: generation)
         let token = Base64URL.encode(secret)
         if let key = SessionTokenIDs.Token(token) { tokenIDs.remember(record.id, for: key) }
         return IssuedSession(token: token, record: record)
@@ -146,6 +148,12 @@ package final class SessionKeeper: Sendable {
     /// Keeps `hash` as `user`'s password, in account storage (never the journal).
     package func setPasswordHash(_ hash: PasswordHash, of user: UserID) async throws(StoreError) {
         try await storage.setPasswordHash(hash, of: user)
+    }
+
+    /// Replaces `user`'s password hash with `new` only while it is still `checked`; false when
+    /// another change or a deletion came first (``SessionStorage/replacePasswordHash(of:checked:with:)``).
+    package func replacePasswordHash(of user: UserID, checked: PasswordHash, with new: PasswordHash) async throws(StoreError) -> Bool {
+        try await storage.replacePasswordHash(of: user, checked: checked, with: new)
     }
 
     /// Forgets `user`'s password and then ends every session of theirs on every instance: what

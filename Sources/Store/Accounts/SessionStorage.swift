@@ -53,6 +53,12 @@ package protocol SessionStorage: Sendable {
     func passwordHash(of user: UserID) async throws(StoreError) -> PasswordHash?
     /// Keeps `hash` as `user`'s password from now on.
     func setPasswordHash(_ hash: PasswordHash, of user: UserID) async throws(StoreError)
+    /// Replaces `user`'s password hash with `new` only while it is still `checked`, the one the
+    /// caller verified the current password against, in one statement; false, changing nothing,
+    /// once another change (or a deletion) came first. So a change whose check began before
+    /// another's never overwrites it (issue 29: nor can a stolen session holding the old
+    /// password take the account back from its owner's change).
+    func replacePasswordHash(of user: UserID, checked: PasswordHash, with new: PasswordHash) async throws(StoreError) -> Bool
     /// Forgets `user`'s password hash: their account was deleted.
     func deletePasswordHash(of user: UserID) async throws(StoreError)
     /// Every account with a session or a password hash here, each once, in no order: what start-up

@@ -133,14 +133,23 @@ actor AccountStorageDouble: SessionStorage, PhotoStorage {
     /// Whether keeping a password hash fails, as storage that has gone away does.
     var refusesPasswords = false
     func setRefusesPasswords(_ refuses: Bool) { refusesPasswords = refuses }
-    /// A hash that another browser's change keeps right after the next one set here, as if it
-    /// landed between that change's hash and its new session.
+    /// A hash that another browser's change keeps just before the next replacement here, as if
+    /// it landed between this change's check and its new hash.
     var laterChange: PasswordHash?
     func setLaterChange(_ hash: PasswordHash) { laterChange = hash }
     func setPasswordHash(_ hash: PasswordHash, of user: UserID) throws(StoreError) {
         if refusesPasswords { throw StoreError.accountStorageClosed(operation: "set password hash") }
-        passwordHashes[user] = laterChange ?? hash
-        laterChange = nil
+        passwordHashes[user] = hash
+    }
+    func replacePasswordHash(of user: UserID, checked: PasswordHash, with new: PasswordHash) throws(StoreError) -> Bool {
+        if refusesPasswords { throw StoreError.accountStorageClosed(operation: "replace password hash") }
+        if let laterChange {
+            passwordHashes[user] = laterChange
+            self.laterChange = nil
+        }
+        guard passwordHashes[user] == checked else { return false }
+        passwordHashes[user] = new
+        return true
     }
     func deletePasswordHash(of user: UserID) { passwordHashes[user] = nil }
     func storedAccountIDs() -> [UserID] { Array(Set(sessions.values.map(\.userID)).union(passwordHashes.keys)) }
@@ -198,6 +207,9 @@ actor CountingSessionStorage: SessionStorage {
     func passwordHash(of user: UserID) async throws(StoreError) -> PasswordHash? { try await base.passwordHash(of: user) }
     func setPasswordHash(_ hash: PasswordHash, of user: UserID) async throws(StoreError) {
         try await base.setPasswordHash(hash, of: user)
+    }
+    func replacePasswordHash(of user: UserID, checked: PasswordHash, with new: PasswordHash) async throws(StoreError) -> Bool {
+        try await base.replacePasswordHash(of: user, checked: checked, with: new)
     }
     func deletePasswordHash(of user: UserID) async throws(StoreError) { try await base.deletePasswordHash(of: user) }
     func storedAccountIDs() async throws(StoreError) -> [UserID] { try await base.storedAccountIDs() }
