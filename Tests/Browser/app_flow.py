@@ -801,6 +801,7 @@ def flow(executable, root, data, files, drivers, servers):
     expect_page(driver, "/login", 429, what="the right password from a browser Grace never used, her username locked")
     check("Too many failed tries for this username" in text_of(driver, "main [role=alert]"),
           "the locked sign-in does not say why")
+    screenshot(driver, "sign-in-429")
     visit(known, url + "/login")
     sign_in(known, GRACE["username"], GRACE["password"])
     expect_page(known, "/", what="Grace signing in from her own browser while strangers have her username locked")

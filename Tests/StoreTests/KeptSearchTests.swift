@@ -20,3 +20,24 @@ import Testing
         #expect(helpers.ids(state, "speaks 77") == [77])
     }
 }
+
+/// The pair sets a snapshot's load derives from the keys (``QuoteSearchIndex/Chunk/deriveFilters()``,
+/// rewritten for start-up speed in issue 32) are exactly those the index built key by key, in
+/// every chunk, including slots emptied by deletions.
+@Suite struct DerivedFilterTests {
+    @Test func aLoadedIndexHasThePairSetsOfTheOneWritten() throws {
+        let helpers = QuoteSearchIndexTests()
+        let words = ["river", "stone", "lantern", "night", "ÉCOLE", "straße", "日本語", "a", "", "q"]
+        var state = try helpers.book((0..<700).map { index in
+            (words.shuffled().prefix(index % 9).joined(separator: " ") + " \(index)", "Author \(index % 13)")
+        })
+        for id in stride(from: 5, to: 700, by: 7) { _ = try AppReducer.reduce(&state, .deleteQuote(QuoteID(id), by: UserID(1), at: Date())) }
+        let bytes = SnapshotFormat.encode(state)
+        let read = try bytes.withUnsafeBytes { buffer throws(SnapshotFormatError) in try SnapshotFormat.decode(buffer, through: 10_000) }
+        #expect(read.searchIndex.chunks.count == state.searchIndex.chunks.count)
+        #expect(read.searchIndex.chunks.count >= 3)
+        for (index, (loaded, built)) in zip(read.searchIndex.chunks, state.searchIndex.chunks).enumerated() {
+            #expect(loaded.slotsWithPair == built.slotsWithPair, "chunk \(index)")
+        }
+    }
+}

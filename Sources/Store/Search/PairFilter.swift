@@ -51,7 +51,8 @@ package struct PairFilter: Sendable, Equatable {
     }
 
     /// The pair's bit, 0 to 255: the top byte of a multiplicative hash of the two bytes.
-    private static func bit(_ first: UInt8, _ second: UInt8) -> Int {
+    @inline(__always)
+    static func bit(_ first: UInt8, _ second: UInt8) -> Int {
         Int(((UInt32(first) << 8 | UInt32(second)) &* 0x9E37_79B1) >> 24)
     }
 }
