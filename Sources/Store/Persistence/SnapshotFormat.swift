@@ -32,6 +32,9 @@ package enum SnapshotFormat {
 
     /// Whether `bytes` are a snapshot in this build's version (a version 1 snapshot holds
     /// password hashes and should be replaced).
+    /// How many of a snapshot's first bytes ``isCurrent(_:)`` needs: the magic and the version.
+    package static var headerLength: Int { magic.count + 1 }
+
     package static func isCurrent(_ bytes: [UInt8]) -> Bool {
         bytes.count > magic.count && Array(bytes[..<magic.count]) == magic && UInt64(bytes[magic.count]) == version
     }
