@@ -20,9 +20,16 @@ import Testing
         let id = try #require(store.state.quoteOrder.first)
 
         let export = Task { try await store.versions(madeBy: UserID(1)) }
-        try await offPool { try #require(gates.exportHeld.wait(timeout: .now() + 20) == .success, "the export began") }
+        // Generous waits: under ThreadSanitizer beside the whole suite the process can stand
+        // still for tens of seconds; with one shared reader the history read would never come.
+        let began = await offPool { gates.exportHeld.wait(timeout: .now() + 120) == .success }
+        guard began else {
+            gates.release()
+            Issue.record("the export never reached its reader")
+            return
+        }
         let history = Task { try await store.history(of: id, versions: 1...1) }
-        let answered = await offPool { gates.historyRead.wait(timeout: .now() + 10) == .success }
+        let answered = await offPool { gates.historyRead.wait(timeout: .now() + 60) == .success }
         gates.release()
         #expect(answered, "the history page was read while the export was held")
         #expect(try await history.value.map(\.text) == ["Kept"])
