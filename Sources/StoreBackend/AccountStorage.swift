@@ -9,6 +9,8 @@ package struct AccountStorage: Sendable {
     package let sessions: any SessionStorage
     package let photos: any PhotoStorage
     package let signInFailures: any SignInFailureStorage
+    /// Email addresses, mail links and the outbox, beside the password hashes.
+    package let mail: any MailStorage
     /// Closes the storage (on PostgreSQL, the process's listener too); later calls throw
     /// ``StoreError/accountStorageClosed(operation:)``.
     package let close: @Sendable () async -> Void
@@ -19,6 +21,7 @@ package struct AccountStorage: Sendable {
         sessions = storage
         photos = storage
         signInFailures = InMemorySignInFailures()
+        mail = storage
         close = { await storage.close() }
     }
 
@@ -28,6 +31,7 @@ package struct AccountStorage: Sendable {
         sessions = storage
         photos = storage
         signInFailures = storage
+        mail = storage
         close = {
             await storage.close()
             listener.stop()

@@ -50,34 +50,58 @@ extension PostgresAccountStorage {
         ).rows.first?.string(at: 0).map(PasswordHash.init(encoded:))
     }
 
+    /// The hash and the death of every mail link of the person's, in one transaction.
     package func setPasswordHash(_ hash: PasswordHash, of user: UserID) async throws(StoreError) {
-        try await query(
-            "set password hash", on: sessions,
-            """
-            INSERT INTO \(tables.password) (user_id, hash) VALUES ($1, $2)
-            ON CONFLICT (user_id) DO UPDATE SET hash = excluded.hash
-            """, [String(user.rawValue), hash.encoded])
+        let tables = self.tables
+        try await sessionsTransaction("set password hash") { connection throws(StoreError) in
+            try connection.query(
+                """
+                INSERT INTO \(tables.password) (user_id, hash) VALUES ($1, $2)
+                ON CONFLICT (user_id) DO UPDATE SET hash = excluded.hash
+                """, [String(user.rawValue), hash.encoded])
+            try connection.query("DELETE FROM \(tables.mailToken) WHERE user_id = $1", [String(user.rawValue)])
+        }
     }
 
-    /// One statement: a concurrent change holds the row until it commits, and READ COMMITTED
-    /// then re-checks the `WHERE` on the row as it committed, so of two changes that checked the
-    /// same hash, only the first to reach the row replaces it.
+    /// One statement for the hash: a concurrent change holds the row until it commits, and READ
+    /// COMMITTED then re-checks the `WHERE` on the row as it committed, so of two changes that
+    /// checked the same hash, only the first to reach the row replaces it. The person's mail
+    /// links die in the same transaction.
     package func replacePasswordHash(of user: UserID, checked: PasswordHash, with new: PasswordHash) async throws(StoreError) -> Bool {
-        try await query(
-            "replace password hash", on: sessions,
-            "UPDATE \(tables.password) SET hash = $1 WHERE user_id = $2 AND hash = $3 RETURNING user_id",
-            [new.encoded, String(user.rawValue), checked.encoded]
-        ).rows.count == 1
+        let tables = self.tables
+        return try await sessionsTransaction("replace password hash") { connection throws(StoreError) -> Bool in
+            let replaced = try connection.query(
+                "UPDATE \(tables.password) SET hash = $1 WHERE user_id = $2 AND hash = $3 RETURNING user_id",
+                [new.encoded, String(user.rawValue), checked.encoded]
+            ).rows.count == 1
+            if replaced { try connection.query("DELETE FROM \(tables.mailToken) WHERE user_id = $1", [String(user.rawValue)]) }
+            return replaced
+        }
     }
 
-    package func deletePasswordHash(of user: UserID) async throws(StoreError) {
-        try await query(
-            "delete password hash", on: sessions, "DELETE FROM \(tables.password) WHERE user_id = $1", [String(user.rawValue)])
+    /// One transaction: the hash, the addresses (and reset requests naming them), links, unsent
+    /// mail and mail allowance of the person.
+    package func deleteSecrets(of user: UserID) async throws(StoreError) {
+        let tables = self.tables
+        let id = String(user.rawValue)
+        try await sessionsTransaction("delete secrets") { connection throws(StoreError) in
+            try connection.query("DELETE FROM \(tables.password) WHERE user_id = $1", [id])
+            try connection.query(
+                """
+                DELETE FROM \(tables.resetRequest) WHERE lower(address) IN (
+                    SELECT lower(verified) FROM \(tables.email) WHERE user_id = $1
+                    UNION SELECT lower(pending) FROM \(tables.email) WHERE user_id = $1)
+                """, [id])
+            try connection.query("DELETE FROM \(tables.email) WHERE user_id = $1", [id])
+            try connection.query("DELETE FROM \(tables.mailToken) WHERE user_id = $1", [id])
+            try connection.query("DELETE FROM \(tables.outbox) WHERE user_id = $1", [id])
+            try connection.query("DELETE FROM \(tables.mailAllowance) WHERE key = $1", [MailAllowance.accountKey(user)])
+        }
     }
 
     package func storedAccountIDs() async throws(StoreError) -> [UserID] {
         let rows = try await query(
-            "list accounts", on: sessions, "SELECT user_id FROM \(tables.session) UNION SELECT user_id FROM \(tables.password)", []
+            "list accounts", on: sessions, "SELECT user_id FROM \(tables.session) UNION SELECT user_id FROM \(tables.password) UNION SELECT user_id FROM \(tables.email)", []
         ).rows
         var ids: [UserID] = []
         for row in rows {

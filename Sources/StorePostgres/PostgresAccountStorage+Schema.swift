@@ -9,6 +9,11 @@ extension PostgresAccountStorage {
         let photoUse: String
         let signInFailure: String
         let password: String
+        let email: String
+        let mailToken: String
+        let mailAllowance: String
+        let resetRequest: String
+        let outbox: String
 
         init(schema: String) {
             let prefix = PostgresSchemaMigrator.quoted(schema) + "."
@@ -18,6 +23,11 @@ extension PostgresAccountStorage {
             photoUse = prefix + "photo_use"
             signInFailure = prefix + "sign_in_failure"
             password = prefix + "password"
+            email = prefix + "email"
+            mailToken = prefix + "mail_token"
+            mailAllowance = prefix + "mail_allowance"
+            resetRequest = prefix + "reset_request"
+            outbox = prefix + "outbox"
         }
     }
 
@@ -71,6 +81,29 @@ extension PostgresAccountStorage {
             "CREATE INDEX session_by_user ON session (user_id)",
             // IF NOT EXISTS: the journal's second migration creates it too, for a journal alone.
             "CREATE TABLE IF NOT EXISTS password (user_id bigint PRIMARY KEY, hash text NOT NULL)",
+        ],
+        // Email addresses, mail links and the outbox (``MailStorage``), as in SQLite: secrets
+        // beside the password hashes, never in the journal.
+        [
+            "CREATE TABLE email (user_id bigint PRIMARY KEY, verified text, verified_key text UNIQUE, pending text)",
+            """
+            CREATE TABLE mail_token (
+                hash bytea PRIMARY KEY, user_id bigint NOT NULL, purpose text NOT NULL, address text,
+                expires_at double precision NOT NULL
+            )
+            """,
+            "CREATE INDEX mail_token_user ON mail_token (user_id)",
+            "CREATE TABLE mail_allowance (key text NOT NULL, at double precision NOT NULL)",
+            "CREATE INDEX mail_allowance_key ON mail_allowance (key, at)",
+            "CREATE TABLE reset_request (id bigserial PRIMARY KEY, address text NOT NULL, requested_at double precision NOT NULL)",
+            """
+            CREATE TABLE outbox (
+                id bigserial PRIMARY KEY, user_id bigint, message text NOT NULL, attempts integer NOT NULL DEFAULT 0,
+                queued_at double precision NOT NULL, next_attempt_at double precision NOT NULL, claimed_until double precision
+            )
+            """,
+            "CREATE INDEX outbox_due ON outbox (next_attempt_at)",
+            "CREATE INDEX outbox_user ON outbox (user_id)",
         ],
     ]
 }

@@ -244,6 +244,22 @@ package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendab
         }
     }
 
+    /// Runs `body` in one transaction on the sessions' connection (where password hashes, mail
+    /// and sessions are changed) as `operation`, unless ``close()`` has been called.
+    func sessionsTransaction<T: Sendable>(
+        _ operation: String, _ body: @escaping @Sendable (PostgresConnection) throws(StoreError) -> T
+    ) async throws(StoreError) -> T {
+        guard !isClosed.withLock({ $0 }) else { throw StoreError.accountStorageClosed(operation: operation) }
+        do {
+            return try await sessions.withConnection { connection throws(StoreError) -> T in
+                try connection.transaction { () throws(StoreError) -> T in try body(connection) }
+            }
+        } catch {
+            if case .postgresClosed = error { throw StoreError.accountStorageClosed(operation: operation) }
+            throw error
+        }
+    }
+
     /// Runs `sql` on `client` as `operation`, unless ``close()`` has been called.
     @discardableResult
     func query(

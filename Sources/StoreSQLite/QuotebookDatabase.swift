@@ -113,6 +113,45 @@ package enum QuotebookDatabase {
         DELETE FROM snapshot;
         CREATE INDEX journal_person ON journal (person_id) WHERE person_id IS NOT NULL;
         """,
+        // Email addresses, mail links and the outbox (``MailStorage``): secrets beside the
+        // password hashes, never in the journal. `verified_key` is the verified address in lower
+        // case, one account's at most. A link is kept as its token's SHA-256. `mail_allowance`
+        // holds one row per mail counted against a key, for the last hour; `reset_request` the
+        // typed addresses of forgotten passwords until the sender resolves them.
+        """
+        CREATE TABLE email (
+            user_id INTEGER PRIMARY KEY,
+            verified TEXT,
+            verified_key TEXT UNIQUE,
+            pending TEXT
+        );
+        CREATE TABLE mail_token (
+            hash BLOB PRIMARY KEY,
+            user_id INTEGER NOT NULL,
+            purpose TEXT NOT NULL,
+            address TEXT,
+            expires_at REAL NOT NULL
+        ) WITHOUT ROWID;
+        CREATE INDEX mail_token_user ON mail_token (user_id);
+        CREATE TABLE mail_allowance (key TEXT NOT NULL, at REAL NOT NULL);
+        CREATE INDEX mail_allowance_key ON mail_allowance (key, at);
+        CREATE TABLE reset_request (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            address TEXT NOT NULL,
+            requested_at REAL NOT NULL
+        );
+        CREATE TABLE outbox (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            user_id INTEGER,
+            message TEXT NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            queued_at REAL NOT NULL,
+            next_attempt_at REAL NOT NULL,
+            claimed_until REAL
+        );
+        CREATE INDEX outbox_due ON outbox (next_attempt_at);
+        CREATE INDEX outbox_user ON outbox (user_id);
+        """,
     ]
 
     /// A connection to the database at `path` (a file, or `:memory:`), its schema current:

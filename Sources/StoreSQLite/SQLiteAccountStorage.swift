@@ -93,25 +93,50 @@ package actor SQLiteAccountStorage: SessionStorage, PhotoStorage {
             .rows([.integer(Int64(user.rawValue))]) { PasswordHash(encoded: $0.text(at: 0)) }.first
     }
 
+    /// The hash and the death of every mail link of the person's, in one transaction.
     package func setPasswordHash(_ hash: PasswordHash, of user: UserID) throws(StoreError) {
-        try open(for: "set password hash").prepare(
-            "INSERT INTO password (user_id, hash) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET hash = excluded.hash"
-        ).run([.integer(Int64(user.rawValue)), .text(hash.encoded)])
+        let connection = try open(for: "set password hash")
+        try connection.transaction { () throws(StoreError) in
+            try connection.prepare(
+                "INSERT INTO password (user_id, hash) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET hash = excluded.hash"
+            ).run([.integer(Int64(user.rawValue)), .text(hash.encoded)])
+            try Self.deleteTokens(of: user, on: connection)
+        }
     }
 
     package func replacePasswordHash(of user: UserID, checked: PasswordHash, with new: PasswordHash) throws(StoreError) -> Bool {
         let connection = try open(for: "replace password hash")
-        try connection.prepare("UPDATE password SET hash = ? WHERE user_id = ? AND hash = ?")
-            .run([.text(new.encoded), .integer(Int64(user.rawValue)), .text(checked.encoded)])
-        return connection.changes == 1
+        return try connection.transaction { () throws(StoreError) -> Bool in
+            try connection.prepare("UPDATE password SET hash = ? WHERE user_id = ? AND hash = ?")
+                .run([.text(new.encoded), .integer(Int64(user.rawValue)), .text(checked.encoded)])
+            guard connection.changes == 1 else { return false }
+            try Self.deleteTokens(of: user, on: connection)
+            return true
+        }
     }
 
-    package func deletePasswordHash(of user: UserID) throws(StoreError) {
-        try open(for: "delete password hash").prepare("DELETE FROM password WHERE user_id = ?").run([.integer(Int64(user.rawValue))])
+    /// One transaction: the hash, the addresses (and reset requests naming them), links,
+    /// unsent mail and mail allowance of the person.
+    package func deleteSecrets(of user: UserID) throws(StoreError) {
+        let connection = try open(for: "delete secrets")
+        let id = SQLiteStatement.Value.integer(Int64(user.rawValue))
+        try connection.transaction { () throws(StoreError) in
+            try connection.prepare("DELETE FROM password WHERE user_id = ?").run([id])
+            try connection.prepare(
+                """
+                DELETE FROM reset_request WHERE lower(address) IN (
+                    SELECT lower(verified) FROM email WHERE user_id = ?1 UNION SELECT lower(pending) FROM email WHERE user_id = ?1)
+                """
+            ).run([id])
+            try connection.prepare("DELETE FROM email WHERE user_id = ?").run([id])
+            try Self.deleteTokens(of: user, on: connection)
+            try connection.prepare("DELETE FROM outbox WHERE user_id = ?").run([id])
+            try connection.prepare("DELETE FROM mail_allowance WHERE key = ?").run([.text(MailAllowance.accountKey(user))])
+        }
     }
 
     package func storedAccountIDs() throws(StoreError) -> [UserID] {
-        try open(for: "list accounts").prepare("SELECT user_id FROM session UNION SELECT user_id FROM password")
+        try open(for: "list accounts").prepare("SELECT user_id FROM session UNION SELECT user_id FROM password UNION SELECT user_id FROM email")
             .rows { UserID(Int($0.int(at: 0))) }
     }
 
@@ -220,7 +245,7 @@ package actor SQLiteAccountStorage: SessionStorage, PhotoStorage {
     }
 
     /// The connection for `operation`, unless ``close()`` has been called.
-    private func open(for operation: String) throws(StoreError) -> SQLiteConnection {
+    func open(for operation: String) throws(StoreError) -> SQLiteConnection {
         guard !isClosed else { throw StoreError.accountStorageClosed(operation: operation) }
         return connection
     }

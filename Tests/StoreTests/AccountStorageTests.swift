@@ -49,7 +49,7 @@ import Testing
             #expect(try await storage.insert(session(4), ifPasswordIs: old) == false, "checked before the change")
             #expect(try await database.makeInstance().sessions.insert(session(5), ifPasswordIs: old) == false, "on another instance too")
             #expect(try await storage.insert(session(6), ifPasswordIs: new))
-            try await storage.deletePasswordHash(of: UserID(3))
+            try await storage.deleteSecrets(of: UserID(3))
             #expect(try await storage.insert(session(7), ifPasswordIs: new) == false, "the account was deleted")
             let kept = try await storage.sessions(of: UserID(3)).map(\.id)
             #expect(kept == [session(3).id, session(6).id])
@@ -69,7 +69,7 @@ import Testing
             let other = try await database.makeInstance().sessions
             #expect(try await other.replacePasswordHash(of: UserID(3), checked: old, with: second) == false, "on another instance too")
             #expect(try await storage.passwordHash(of: UserID(3)) == first)
-            try await storage.deletePasswordHash(of: UserID(3))
+            try await storage.deleteSecrets(of: UserID(3))
             #expect(try await storage.replacePasswordHash(of: UserID(3), checked: first, with: second) == false, "deleted")
             #expect(try await storage.passwordHash(of: UserID(3)) == nil)
         }
@@ -88,7 +88,7 @@ import Testing
             #expect(Set(try await storage.storedAccountIDs().map(\.rawValue)) == [3, 4, 9])
             #expect(try await storage.storedAccountIDs().count == 3, "each once")
             _ = try await storage.deleteSessions(of: UserID(4), except: nil)
-            try await storage.deletePasswordHash(of: UserID(9))
+            try await storage.deleteSecrets(of: UserID(9))
             #expect(try await storage.storedAccountIDs().map(\.rawValue) == [3])
         }
     }

@@ -160,7 +160,7 @@ package final class SessionKeeper: Sendable {
     /// account storage held of a deleted account. In that order, so a sign-in checked against
     /// the old hash can start no session after the endings (``start(for:whilePasswordIs:now:userAgent:)``).
     package func erase(_ user: UserID) async throws(StoreError) {
-        try await storage.deletePasswordHash(of: user)
+        try await storage.deleteSecrets(of: user)
         _ = try await endSessions(of: user, except: nil)
     }
 
@@ -176,7 +176,7 @@ package final class SessionKeeper: Sendable {
     package static func eraseDeletedAccounts(from storage: any SessionStorage, in state: AppState) async throws(StoreError) -> Int {
         var erased = 0
         for user in try await storage.storedAccountIDs() where user.rawValue < state.nextUserID.rawValue && state.users[user] == nil {
-            try await storage.deletePasswordHash(of: user)
+            try await storage.deleteSecrets(of: user)
             _ = try await storage.deleteSessions(of: user, except: nil)
             erased += 1
         }

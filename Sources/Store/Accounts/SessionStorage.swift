@@ -51,16 +51,20 @@ package protocol SessionStorage: Sendable {
     /// The hash of `user`'s password; nil when there is none (no such account, or a sign-up cut
     /// short between its journal entry and its hash).
     func passwordHash(of user: UserID) async throws(StoreError) -> PasswordHash?
-    /// Keeps `hash` as `user`'s password from now on.
+    /// Keeps `hash` as `user`'s password from now on; every mail link of theirs dies with the
+    /// old one, in the same transaction (SPEC.md "Mail links").
     func setPasswordHash(_ hash: PasswordHash, of user: UserID) async throws(StoreError)
     /// Replaces `user`'s password hash with `new` only while it is still `checked`, the one the
     /// caller verified the current password against, in one statement; false, changing nothing,
     /// once another change (or a deletion) came first. So a change whose check began before
     /// another's never overwrites it (issue 29: nor can a stolen session holding the old
-    /// password take the account back from its owner's change).
+    /// password take the account back from its owner's change). A replacement kills every mail
+    /// link of theirs in the same transaction.
     func replacePasswordHash(of user: UserID, checked: PasswordHash, with new: PasswordHash) async throws(StoreError) -> Bool
-    /// Forgets `user`'s password hash: their account was deleted.
-    func deletePasswordHash(of user: UserID) async throws(StoreError)
+    /// Forgets every secret of `user`'s, in one transaction: their password hash, their email
+    /// addresses, their mail links and the mail about them not yet sent (``MailStorage``). Their
+    /// account was deleted.
+    func deleteSecrets(of user: UserID) async throws(StoreError)
     /// Every account with a session or a password hash here, each once, in no order: what start-up
     /// compares with the book, to erase what a deletion cut short left behind.
     func storedAccountIDs() async throws(StoreError) -> [UserID]

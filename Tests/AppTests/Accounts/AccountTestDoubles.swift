@@ -151,7 +151,7 @@ actor AccountStorageDouble: SessionStorage, PhotoStorage {
         passwordHashes[user] = new
         return true
     }
-    func deletePasswordHash(of user: UserID) { passwordHashes[user] = nil }
+    func deleteSecrets(of user: UserID) { passwordHashes[user] = nil }
     func storedAccountIDs() -> [UserID] { Array(Set(sessions.values.map(\.userID)).union(passwordHashes.keys)) }
     var claims: [String: Int] = [:]
     func save(_ photo: StoredPhoto) {
@@ -211,7 +211,7 @@ actor CountingSessionStorage: SessionStorage {
     func replacePasswordHash(of user: UserID, checked: PasswordHash, with new: PasswordHash) async throws(StoreError) -> Bool {
         try await base.replacePasswordHash(of: user, checked: checked, with: new)
     }
-    func deletePasswordHash(of user: UserID) async throws(StoreError) { try await base.deletePasswordHash(of: user) }
+    func deleteSecrets(of user: UserID) async throws(StoreError) { try await base.deleteSecrets(of: user) }
     func storedAccountIDs() async throws(StoreError) -> [UserID] { try await base.storedAccountIDs() }
     nonisolated func observeSessionEvents(_ handler: @escaping @Sendable (SessionStorageEvent) -> Void) {
         observers.withLock { $0.append(handler) }
