@@ -28,6 +28,7 @@ let package = Package(
             name: "CCrypt",
             providers: [.apt(["libcrypt-dev"])]
         ),
+        .systemLibrary(name: "CTLS", providers: [.apt(["libssl-dev"])]),
         // libvips for photos. pkg-config gives only GLib's include paths: `pkg-config vips` adds
         // -pthread, which SwiftPM refuses with a warning. The module map links vips and GLib.
         .systemLibrary(
@@ -49,14 +50,15 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(name: "Images", dependencies: ["CVips"], swiftSettings: strictSettings),
+        .target(name: "Mail", dependencies: ["Basics", "Logging", "CTLS"], swiftSettings: strictSettings),
         .target(
             name: "App",
-            dependencies: ["Basics", "HTTPServer", "Templates", "Store", "StorePostgres", "Logging", "CCrypt", "Images"],
+            dependencies: ["Basics", "HTTPServer", "Templates", "Store", "StorePostgres", "Logging", "CCrypt", "Images", "Mail"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "quotebook",
-            dependencies: ["Basics", "App", "HTTPServer", "Templates", "Store", "StoreBackend", "Logging"],
+            dependencies: ["Basics", "App", "HTTPServer", "Templates", "Store", "StoreBackend", "Logging", "Mail"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -81,7 +83,9 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["Basics", "App", "HTTPServer", "Templates", "Store", "StoreSQLite", "StorePostgres", "StoreBackend", "Logging"],
+            dependencies: [
+                "Basics", "App", "HTTPServer", "Templates", "Store", "StoreSQLite", "StorePostgres", "StoreBackend", "Logging", "Mail",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -105,6 +109,7 @@ let package = Package(
             dependencies: ["Basics", "Store", "StoreSQLite", "StorePostgres", "StoreBackend", "TestSupport"],
             swiftSettings: strictSettings
         ),
+        .testTarget(name: "MailTests", dependencies: ["Mail"], swiftSettings: strictSettings),
         .testTarget(
             name: "ImagesTests",
             dependencies: ["Images", "TestSupport"],

@@ -18,6 +18,7 @@ packages=(
     libsqlite3-dev  # Sources/CSQLite: the SQLite book
     libcrypt-dev    # Sources/CCrypt: yescrypt password hashes
     libpq-dev       # Sources/CPostgres: the PostgreSQL backend
+    libssl-dev      # Sources/CTLS: TLS to the mail relay (STARTTLS)
     libvips-dev     # Sources/CVips: photos (JPEG, PNG, WebP, GIF and HEIC through libvips)
     libglib2.0-dev  # Sources/CVips: GLib and GObject, which libvips is built on and the shim calls
     pkgconf         # Package.swift asks pkg-config for GLib's include paths (CVips)

@@ -94,12 +94,12 @@ extension PostgresAccountStorage: MailStorage {
                 ).rows
                 guard let address = taken.first?.string(at: 0) else { return nil }
                 let owners = try connection.query(
-                    "SELECT user_id FROM \(tables.email) WHERE verified_key = $1", [address.lowercased()]
+                    "SELECT user_id, verified FROM \(tables.email) WHERE verified_key = $1", [address.lowercased()]
                 ).rows
-                guard let owner = try owners.first?.int64(at: 0) else { return 0 }
+                guard let owner = try owners.first?.int64(at: 0), let verified = owners.first?.string(at: 1) else { return 0 }
                 let user = UserID(Int(owner))
                 guard try Self.spend(allowance(user), now: now, on: connection, tables: tables) == nil,
-                    let (token, mail) = compose(user, address)
+                    let (token, mail) = compose(user, verified)
                 else { return 0 }
                 try connection.query(
                     "DELETE FROM \(tables.mailToken) WHERE user_id = $1 AND purpose = $2",

@@ -76,10 +76,10 @@ extension SQLiteAccountStorage: MailStorage {
         for request in requests {
             queued += try connection.transaction { () throws(StoreError) -> Int in
                 try connection.prepare("DELETE FROM reset_request WHERE id = ?").run([.integer(request.id)])
-                let owners = try connection.prepare("SELECT user_id FROM email WHERE verified_key = ?")
-                    .rows([.text(request.address.lowercased())]) { UserID(Int($0.int(at: 0))) }
-                guard let user = owners.first, try Self.spend(allowance(user), now: now, on: connection) == nil,
-                    let (token, mail) = compose(user, request.address)
+                let owners = try connection.prepare("SELECT user_id, verified FROM email WHERE verified_key = ?")
+                    .rows([.text(request.address.lowercased())]) { (UserID(Int($0.int(at: 0))), $0.text(at: 1)) }
+                guard let (user, verified) = owners.first, try Self.spend(allowance(user), now: now, on: connection) == nil,
+                    let (token, mail) = compose(user, verified)
                 else { return 0 }
                 try connection.prepare("DELETE FROM mail_token WHERE user_id = ? AND purpose = ?")
                     .run([.integer(Int64(user.rawValue)), .text(MailTokenPurpose.resetPassword.rawValue)])

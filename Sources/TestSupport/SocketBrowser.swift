@@ -65,9 +65,9 @@ package struct SocketBrowser: Sendable {
         return String(page[range.upperBound...].prefix { $0 != "\"" })
     }
 
-    private static let formHeaders = [("Content-Type", "application/x-www-form-urlencoded")]
+    package static let formHeaders = [("Content-Type", "application/x-www-form-urlencoded")]
 
-    private static func formBody(_ fields: [(String, String)], token: String) -> [UInt8] {
+    package static func formBody(_ fields: [(String, String)], token: String) -> [UInt8] {
         Array(URLEncodedForm.encode(pairs: (fields + [("csrf_token", token)]).map { (name: $0.0, value: $0.1) }).utf8)
     }
 
@@ -79,7 +79,7 @@ package struct SocketBrowser: Sendable {
             formPage: "/signup")
     }
 
-    private mutating func send(
+    package mutating func send(
         _ method: String, _ target: String, headers: [(String, String)], body: [UInt8]
     ) async throws -> ClientResponse {
         let response = try await SocketClient.exchangeOnce(port: port, request(method, target, headers: headers, body: body))

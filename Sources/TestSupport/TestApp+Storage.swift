@@ -14,6 +14,7 @@ extension TestApp {
         let sessions: any SessionStorage
         let photos: any PhotoStorage
         let signInFailures: any SignInFailureStorage
+        let mail: any MailStorage
         /// Closes the account storage and whatever else the backend opened (not the journal:
         /// its store closes it).
         let close: @Sendable () async -> Void
@@ -52,6 +53,7 @@ extension TestApp {
             sessions = opened.accounts.sessions
             photos = opened.accounts.photos
             signInFailures = opened.accounts.signInFailures
+            mail = opened.accounts.mail
             self.close = close
         }
 

@@ -3,6 +3,7 @@ package import Basics
 package import Foundation
 package import HTTPServer
 package import Logging
+package import Mail
 package import Store
 import Templates
 
@@ -28,6 +29,12 @@ package struct TestApp: Sendable {
     package let metrics: MetricsRegistry?
     /// What this app runs on.
     package let backend: TestBackend
+    /// Email addresses, links and the outbox.
+    package let mailStorage: any MailStorage
+    /// Where this app's mail goes: kept, for tests to read (``deliverMail()``).
+    package let mailbox: RecordingMailTransport
+    /// The outbox's sender; tests run it with ``deliverMail()`` rather than in the background.
+    package let mailSender: MailSender
     private let resources: Resources
 
     /// The clock every test app uses: 2026-11-22 07:00 UTC.
@@ -68,6 +75,15 @@ package struct TestApp: Sendable {
             await store.close()
             await closeStorage()
         }
+        mailStorage = storage.mail
+        let mailbox = RecordingMailTransport()
+        self.mailbox = mailbox
+        let composer = MailComposer(
+            from: MailOptions.defaultFrom, links: MailLinks(publicURL: PublicURL("https://quotes.example.org")))
+        let mailSender = MailSender(
+            storage: storage.mail, transport: mailbox, composer: composer, username: { [store] in store.state.users[$0]?.username },
+            counters: metrics?.mail, logger: logger, now: now)
+        self.mailSender = mailSender
         hashingPool = BlockingThreadPool(
             name: "test-hash", threadCount: 2, queueLimit: hashingQueueLimit, perOwnerLimit: accountLimits.maxHashesPerClient)
         let dependencies = Dependencies(
@@ -75,6 +91,7 @@ package struct TestApp: Sendable {
             sessionStorage: storage.sessions,
             photoStorage: storage.photos,
             signInFailures: storage.signInFailures,
+            mailroom: Mailroom(storage: storage.mail, composer: composer, bookSecret: bookSecret, wake: {}),
             hashingPool: hashingPool,
             passwordCrypt: passwordCrypt,
             photoProcessing: photoProcessing,
@@ -91,6 +108,14 @@ package struct TestApp: Sendable {
             live: live
         )
         coordinator = AppCoordinator(dependencies: dependencies)
+    }
+
+    /// Delivers what the outbox holds due now to ``mailbox`` (one pass of the sender, as the
+    /// background task would make), and returns every message delivered so far.
+    @discardableResult
+    package func deliverMail() async -> [MailMessage] {
+        await mailSender.drain()
+        return mailbox.delivered
     }
 
     /// Closes the store, then the account storage; on PostgreSQL also drops a fresh schema. Only

@@ -5,6 +5,7 @@ import Basics
 import Foundation
 import HTTPServer
 import Logging
+import Mail
 import Store
 import StoreBackend
 import Templates
@@ -173,11 +174,32 @@ let hashingPool = BlockingThreadPool(
     name: "password-hash", threadCount: options.hashingThreads, queueLimit: 64,
     perOwnerLimit: options.accountLimits.maxHashesPerClient, scheduling: .niceness(10))
 
+// Mail: the relay (without --smtp, the log), the task that delivers the outbox, and the address
+// links in mail start with (--public-url, else the one the server listens on, known once it does).
+let mailLinks = MailLinks(publicURL: options.mail.publicURL)
+let mailComposer = MailComposer(from: options.mail.from ?? MailOptions.defaultFrom, links: mailLinks)
+let mailTransport: any MailTransport
+if let relay = options.mail.relay {
+    do {
+        let helo = options.mail.publicURL.map(\.host).flatMap { $0.contains(":") ? nil : $0 } ?? "localhost"
+        mailTransport = try SMTPTransport(relay: relay, extraCAFile: options.mail.extraCAFile, heloName: helo)
+    } catch {
+        fail("cannot send mail through \(relay): \(error)")
+    }
+} else {
+    mailTransport = LogMailTransport(logger: logger.labeled("mail"))
+}
+let mailSender = MailSender(
+    storage: accountStorage.mail, transport: mailTransport, composer: mailComposer,
+    username: { [store] in store.state.users[$0]?.username }, retry: MailRetryPolicy(firstPause: options.mail.firstRetryPause),
+    counters: metrics?.mail, logger: logger.labeled("mail"), now: { Date() })
+
 let dependencies = Dependencies(
     store: store,
     sessionStorage: accountStorage.sessions,
     photoStorage: accountStorage.photos,
     signInFailures: accountStorage.signInFailures,
+    mailroom: Mailroom(storage: accountStorage.mail, composer: mailComposer, bookSecret: csrfKey, wake: { mailSender.wake() }),
     hashingPool: hashingPool,
     photoProcessing: PhotoProcessing(limits: options.photoLimits),
     accountLimits: options.accountLimits,
@@ -216,8 +238,13 @@ let signals = TerminationSignals { [logger, server] signal in
 }
 
 let displayHost = options.host.contains(":") ? "[\(options.host)]" : options.host
+if let listening = PublicURL("http://\(displayHost):\(port)") { mailLinks.listening(on: listening) }
+if options.mail.relay == nil { logger.notice("no --smtp: each mail is written to this log instead of being sent") }
+let mailDelivery = Task { await mailSender.run() }
 FileHandle.standardOutput.write(Data("Quotebook listening on http://\(displayHost):\(port)\n".utf8))
 await server.run()
+mailDelivery.cancel()
+await mailDelivery.value
 hashingPool.shutdown()
 await store.close()
 await accountStorage.close()

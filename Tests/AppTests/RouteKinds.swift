@@ -47,7 +47,7 @@ extension QuotesRoute {
 
 /// The cases of ``AccountsRoute`` without their values, each with an example value.
 enum AccountsRouteKind: CaseIterable {
-    case signUpForm, signUp, signInForm, signIn, signOut
+    case signUpForm, signUp, signInForm, signIn, signOut, forgotForm, forgot, resetForm, reset, verifyForm, verify
 
     var example: AccountsRoute {
         switch self {
@@ -56,6 +56,12 @@ enum AccountsRouteKind: CaseIterable {
         case .signInForm: .signInForm(returnTo: ReturnPath("/quotes/3/edit?x=1&y=a%20b"))
         case .signIn: .signIn
         case .signOut: .signOut
+        case .forgotForm: .forgotForm
+        case .forgot: .forgot
+        case .resetForm: .resetForm(token: "abc-_DEF0123456789abcdefghijklmnopqrstuvwxyzA")
+        case .reset: .reset
+        case .verifyForm: .verifyForm(token: "a token & <b>")
+        case .verify: .verify
         }
     }
 }
@@ -68,6 +74,12 @@ extension AccountsRoute {
         case .signInForm: .signInForm
         case .signIn: .signIn
         case .signOut: .signOut
+        case .forgotForm: .forgotForm
+        case .forgot: .forgot
+        case .resetForm: .resetForm
+        case .reset: .reset
+        case .verifyForm: .verifyForm
+        case .verify: .verify
         }
     }
 }
@@ -75,7 +87,7 @@ extension AccountsRoute {
 /// The cases of ``ProfilesRoute`` without their values, each with an example value.
 enum ProfilesRouteKind: CaseIterable {
     case show, photo, smallPhoto, mine, edit, updateName, updatePhoto, removePhoto, passwordForm, changePassword, sessions, endSession
-    case endOtherSessions, deletionForm, deleteAccount, export
+    case endOtherSessions, deletionForm, deleteAccount, export, emailForm, changeEmail
 
     var example: ProfilesRoute {
         switch self {
@@ -95,6 +107,8 @@ enum ProfilesRouteKind: CaseIterable {
         case .deletionForm: .deletionForm
         case .deleteAccount: .deleteAccount
         case .export: .export
+        case .emailForm: .emailForm
+        case .changeEmail: .changeEmail
         }
     }
 }
@@ -118,6 +132,8 @@ extension ProfilesRoute {
         case .deletionForm: .deletionForm
         case .deleteAccount: .deleteAccount
         case .export: .export
+        case .emailForm: .emailForm
+        case .changeEmail: .changeEmail
         }
     }
 }

@@ -46,6 +46,10 @@ Chromium the way a new person would:
   the `HttpOnly` device cookie) and out; a script's five wrong passwords lock her username; a
   browser that never signed in as her gets the 429 page even with the right password, while her
   own browser signs in;
+- getting back in (a second server, mailing through a real relay with STARTTLS and AUTH,
+  Tests/Support/mail_relay.py): sign-up with an address, the link from the mail confirms it (a
+  page with one button), sign out, *Forgot your password?*, the reset link from the mail, a new
+  password; the old one gets a 401, the new one signs in, a notice arrives, the used link is 410;
 - on a 375 px wide window no page scrolls sideways;
 - axe-core (Tests/Browser/accessibility.py) finds no violation on any page the flow lands on,
   at 375 px and 1280 px: every page `expect_page` sees, signed in and signed out, the forms with
@@ -868,6 +872,83 @@ def run(doc, prefix, flow, summary):
         sys.exit(1)
 
 
+# --- getting back into an account (issue 30) -------------------------------------------------
+
+ELLA = {"username": "ella", "display_name": "Ella Fitzgerald", "password": "a-tisket a-tasket", "email": "ella@example.org"}
+
+
+def recovery_flow(executable, root, work, drivers, servers):
+    """Sign-up with an address, its link from the mail a real relay received, signing out,
+    *Forgot your password?*, the reset link from the mail, a new password, and signing in with it;
+    the used link is 410 after."""
+    from mail_relay import MailRelay
+    relay = MailRelay(os.path.join(work, "relay"))
+    try:
+        server = Server(executable, root, os.path.join(work, "recovery-data"), arguments=relay.arguments)
+        servers.append(server)
+        url = server.url
+        driver = browser()
+        drivers.append(driver)
+        visit(driver, url + "/signup")
+        check(driver.find_element(By.CSS_SELECTOR, "label[for=email]").text, "the email field has no label")
+        fill(driver, "email", ELLA["email"])
+        sign_up(driver, ELLA)
+        expect_page(driver, "/", what="sign-up with an address")
+
+        confirm = relay.wait_for(ELLA["email"], "Confirm your email address")
+        visit(driver, MailRelay.link(confirm, "/email/verify"), expected_path="/email/verify")
+        screenshot(driver, "email-verify")
+        expect_no_sideways_scroll(driver)
+        submit_button(driver, "Confirm my address")
+        expect_page(driver, "/profile/edit", what="the address confirmed")
+        check(ELLA["email"] in text_of(driver, "main .email-status") and "verified" in text_of(driver, "main .email-status"),
+              "the edit page does not show the verified address")
+        screenshot(driver, "profile-edit-email")
+        expect_no_sideways_scroll(driver)
+        visit(driver, url + "/profile/email")
+        screenshot(driver, "profile-email")
+        expect_no_sideways_scroll(driver)
+
+        sign_out(driver)
+        expect_page(driver, "/", what="signing out")
+        visit(driver, url + "/login")
+        click_link(driver, "Forgot your password?", within="main")
+        expect_page(driver, "/password/forgot", what="Forgot your password?")
+        screenshot(driver, "password-forgot")
+        expect_no_sideways_scroll(driver)
+        fill(driver, "email", ELLA["email"])
+        submit_button(driver, "Send me a link")
+        expect_page(driver, "/password/forgot", what="asking for a reset link")
+        check("on its way" in text_of(driver, "main [role=status]"), "the forgot page does not say a link is on its way")
+
+        reset_mail = relay.wait_for(ELLA["email"], "Reset your Quotebook password")
+        reset_link = MailRelay.link(reset_mail, "/password/reset")
+        visit(driver, reset_link, expected_path="/password/reset")
+        screenshot(driver, "password-reset")
+        expect_no_sideways_scroll(driver)
+        new_password = "a new tisket for ella"
+        fill(driver, "password", new_password)
+        fill(driver, "password_confirmation", new_password)
+        submit_button(driver, "Set new password")
+        expect_page(driver, "/login", what="setting the new password")
+        expect_signed_out(driver)
+        sign_in(driver, ELLA["username"], ELLA["password"])
+        expect_page(driver, "/login", 401, what="the old password after the reset")
+        sign_in(driver, ELLA["username"], new_password)
+        expect_page(driver, "/", what="signing in with the new password")
+        expect_signed_in(driver, ELLA["display_name"])
+        relay.wait_for(ELLA["email"], "password was changed")
+
+        visit(driver, reset_link, expected_path="/password/reset", expected_status=410)
+        check("no longer valid" in text_of(driver, "main h1"), "a used link does not say it is no longer valid")
+        screenshot(driver, "link-dead")
+        expect_no_sideways_scroll(driver)
+        audit.check()
+        server.stop()
+    finally:
+        relay.stop()
+
+
 def flow_with_files(executable, root, work, drivers, servers):
     """``flow`` with its data directory and the three upload files made in `work`."""
     files = {"photo": os.path.join(work, "photo.jpg"), "fake": os.path.join(work, "notes.png"),
@@ -878,6 +959,7 @@ def flow_with_files(executable, root, work, drivers, servers):
     with open(files["fake"], "w") as out:
         out.write("This is a text file, not a picture.\n")
     flow(executable, root, os.path.join(work, "data"), files, drivers, servers)
+    recovery_flow(executable, root, work, drivers, servers)
 
 
 if __name__ == "__main__":
@@ -887,5 +969,5 @@ if __name__ == "__main__":
         "remove), restart keeping the session, sign out, sign in (401, then return_to), sessions (sign out "
         "everywhere else), export download, change password (422, then for real), delete account (422, then for real: both "
         "browsers signed out, a former member, 404, 401), a lockout (429 in a browser the account "
-        "does not know, its own signs in), phone layout "
+        "does not know, its own signs in), an address verified and a password reset by mailed links, phone layout "
         "and axe-core on every page (signed in and out, 375 and 1280 px) all as expected")

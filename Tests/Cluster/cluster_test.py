@@ -38,6 +38,9 @@ deploy/nginx.conf rendered for those ports (its prefix in the temporary director
 (h) a 10 MiB photo (a PNG of noise, as large as a phone's) uploaded through nginx, as
     deploy/nginx.conf passes it (21 MiB, streamed to the instance): 303, and then each
     instance, asked directly, serves the person's new 96 px photo;
+(i) mail: an address given on A is verified on B; a reset asked for on A is mailed exactly once
+    (one relay, tests/Support/mail_relay.py, with STARTTLS and AUTH), and the link used on A ends
+    the session on B;
 nginx's access log has the client's address and both instances as upstream; a request through
 nginx that claims X-Forwarded-For 198.51.100.23 is logged by the instance that answered as from
 that client (the instances are started with --trusted-proxies 127.0.0.1, where nginx is).
@@ -69,6 +72,7 @@ from urllib.parse import urlencode
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Support"))
 from quotebook_server import Server, check  # noqa: E402  (the path above makes it importable)
+from mail_relay import MailRelay  # noqa: E402  (likewise)
 
 OVERALL_TIMEOUT = 420
 REQUEST_TIMEOUT = 15
@@ -401,6 +405,8 @@ class Cluster:
         self.nginx_port = None
         self.nginx_prefix = os.path.join(self.work, "nginx")
         self.streams = []
+        # One relay (STARTTLS and AUTH) that both instances send mail through.
+        self.relay = MailRelay(os.path.join(self.work, "relay"))
 
     def postgres(self, *arguments, timeout=180):
         result = subprocess.run([os.path.join(self.root, ".ci", "postgres.sh"), *arguments], capture_output=True,
@@ -420,7 +426,8 @@ class Cluster:
                             # Every visitor here is 127.0.0.1, and it makes 13 accounts in seconds:
                             # more than --sign-ups-per-client allows one address by default.
                             arguments=["--database", self.database, "--log-level", "info",
-                                       "--trusted-proxies", "127.0.0.1", "--sign-ups-per-client", "100"], stderr=log)
+                                       "--trusted-proxies", "127.0.0.1", "--sign-ups-per-client", "100",
+                                       *self.relay.arguments], stderr=log)
         finally:
             log.close()
         self.instances[name] = server
@@ -471,6 +478,7 @@ class Cluster:
         problems = []
         for stream in self.streams:
             stream.close()
+        self.relay.stop()
         for name, server in self.instances.items():
             try:
                 server.kill_if_running()
@@ -702,6 +710,57 @@ def check_sessions(cluster, figures):
                    f"other session on A {milliseconds(endings[0])} and {milliseconds(endings[1])} after; deleting "
                    f"the account on B ends its session on A {milliseconds(deleted)} after, and the username is free")
     return ada_cookies, grace_cookies
+
+
+def check_password_reset(cluster, figures):
+    """(i) Mail with two instances: an address given on A is verified on B; a reset asked for on A
+    is mailed exactly once (both instances' senders watch the one outbox); the link sets the
+    password on A, and the session Ella has on B ends at once."""
+    relay = cluster.relay
+    ella_a = Client(cluster.address("A"), {})
+    form = ella_a.get("/signup")
+    signed_up = ella_a.post("/signup", {"username": "ella", "display_name": "Ella", "password": PASSWORD,
+                                        "password_confirmation": PASSWORD, "email": "ella@example.org",
+                                        "csrf_token": field(form.body, "csrf_token")})
+    check(signed_up.status == 303, f"sign-up with an address answered {signed_up.status}")
+    verify = MailRelay.link(relay.wait_for("ella@example.org", "Confirm"), "/email/verify")
+    target = verify[verify.index("/email/verify"):]
+    visitor_b = Client(cluster.address("B"), {})
+    page = visitor_b.get(target)
+    check(page.status == 200, f"the verification link on B answered {page.status}")
+    confirmed = visitor_b.post("/email/verify", {"token": target.split("=", 1)[1], "csrf_token": field(page.body, "csrf_token")})
+    check(confirmed.status == 303, f"confirming the address on B answered {confirmed.status}")
+    ella_b = Client(cluster.address("B"), {})
+    sign_in_with(ella_b, "ella", PASSWORD)
+    check(ella_b.get("/profile/edit").status == 200, "Ella's session on B does not reach her edit page")
+
+    before = len(relay.messages())
+    stranger_a = Client(cluster.address("A"), {})
+    form = stranger_a.get("/password/forgot")
+    asked = stranger_a.post("/password/forgot", {"email": "ella@example.org", "csrf_token": field(form.body, "csrf_token")})
+    check(asked.status == 200, f"asking for a reset link on A answered {asked.status}")
+    reset = MailRelay.link(relay.wait_for("ella@example.org", "Reset", after=before), "/password/reset")
+    # Both senders poll the outbox every few seconds: give the other one time to send it again.
+    time.sleep(6)
+    resets = [m for m in relay.messages()[before:] if "Reset" in m["Subject"]]
+    check(len(resets) == 1, f"the reset mail was sent {len(resets)} times")
+    target = reset[reset.index("/password/reset"):]
+    page = stranger_a.get(target)
+    check(page.status == 200, f"the reset link on A answered {page.status}")
+    new_password = "a new cluster password"
+    done = stranger_a.post("/password/reset", {"token": target.split("=", 1)[1], "password": new_password,
+                                               "password_confirmation": new_password,
+                                               "csrf_token": field(page.body, "csrf_token")})
+    check(done.status == 303 and done.header("Location") == "/login", f"setting the password answered {done.status}")
+    ended = time.monotonic()
+    while ella_b.get("/profile/edit").status != 303:
+        check(time.monotonic() - ended < 2, "Ella's session on B outlived the reset on A by 2 s")
+        time.sleep(0.05)
+    waited = time.monotonic() - ended
+    sign_in_with(Client(cluster.address("B"), {}), "ella", new_password)
+    relay.wait_for("ella@example.org", "password was changed", after=before)
+    figures.append(f"(i) mail: an address given on A verified on B; a reset asked for on A mailed once (through a "
+                   f"relay with STARTTLS and AUTH); the session on B ended {milliseconds(waited)} after the reset on A")
 
 
 def check_live_updates(cluster, ada, figures, label="(b)", edits=LATENCY_EDITS, quote=None, streams=None):
@@ -1076,6 +1135,7 @@ def main():
         cluster.start_nginx()
         ada, grace = check_sessions(cluster, figures)
         check_large_photo(cluster, ada, figures)
+        check_password_reset(cluster, figures)
         quote, streams = check_live_updates(cluster, ada, figures)
         check_conflicts(cluster, ada, grace, figures)
         check_read_your_writes(cluster, ada, figures)

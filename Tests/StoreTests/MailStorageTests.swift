@@ -91,7 +91,7 @@ import Testing
                 #expect(try await mail.requestReset(forAddress: address, allowance: perAddress, now: now) == .queued)
             }
             let composed = try await mail.resolveResetRequests(now: now, allowance: allowance) { user, address in
-                #expect(user == ada && address == "ADA@example.TEST")
+                #expect(user == ada && address == "ada@example.test", "the address as verified, not as typed")
                 return (token(3, .resetPassword), "reset to \(address)")
             }
             #expect(composed == 1)
@@ -108,7 +108,7 @@ import Testing
             #expect(try await sessions.sessions(of: ada).isEmpty)
             #expect(try await mail.resetPassword(tokenHash: SHA256Fixture.id(3), to: PasswordHash(encoded: "$y$x"), now: now) { _, _ in nil } == .deadToken)
             let sent = try await mail.claimMail(now: now, lease: 60, limit: 10).map(\.message)
-            #expect(sent == ["reset to ADA@example.TEST", "notice to ada@example.test for 1"])
+            #expect(sent == ["reset to ada@example.test", "notice to ada@example.test for 1"])
         }
     }
 

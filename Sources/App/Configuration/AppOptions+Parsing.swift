@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Logging
+import Mail
 import Store
 import StorePostgres
 
@@ -107,6 +108,11 @@ extension AppOptions {
         case photoJobsPerPerson = "--photo-jobs-per-person"
         case photoJobsPerClient = "--photo-jobs-per-client"
         case photoUploadsPerAccount = "--photo-uploads-per-account"
+        case smtp = "--smtp"
+        case smtpCA = "--smtp-ca"
+        case mailFrom = "--mail-from"
+        case publicURL = "--public-url"
+        case mailRetryDelay = "--mail-retry-delay"
 
         var takesValue: Bool { self != .dev && self != .secureCookies && self != .metrics }
 
@@ -197,6 +203,32 @@ extension AppOptions {
         case .photoJobsPerPerson: photoLimits.jobsPerPerson = try Self.count(value, source: source)
         case .photoJobsPerClient: photoLimits.jobsPerClient = try Self.count(value, source: source)
         case .photoUploadsPerAccount: photoLimits.uploadsPerAccount = try Self.count(value, source: source)
+        case .smtp:
+            guard !value.isEmpty else {
+                mail.relay = nil
+                return
+            }
+            do {
+                mail.relay = try SMTPRelay(parsing: value)
+            } catch {
+                // The reason names the part at fault and never quotes the URL (or its password).
+                throw ParseError(description: "\(source): \(error)")
+            }
+        case .smtpCA:
+            mail.extraCAFile = value.isEmpty ? nil : value
+        case .mailFrom:
+            switch MailAddress.check(value) {
+            case .success(let address): mail.from = address
+            case .failure(let problem): throw ParseError(description: "\(source) must be an email address (\(problem)), not \(value)")
+            }
+        case .publicURL:
+            guard let url = PublicURL(value) else {
+                throw ParseError(description: "\(source) must be an http:// or https:// address without a query, not \(value)")
+            }
+            mail.publicURL = url
+        case .mailRetryDelay:
+            let pause = try Self.seconds(value, source: source).components
+            mail.firstRetryPause = Double(pause.seconds) + Double(pause.attoseconds) / 1e18
         }
     }
 

@@ -50,6 +50,8 @@ package struct AppOptions: Sendable, Equatable {
     package var maxConnectionsPerClient = HTTPServerConfiguration().maxConnectionsPerClient
     package var maxStreams: Int?
     package var maxStreamsPerClient = HTTPServerConfiguration().maxStreamsPerClient
+    /// Mail: the relay, the sender, the links' address and the pause between tries.
+    package var mail = MailOptions()
 
     package init() {}
 
@@ -126,6 +128,16 @@ package struct AppOptions: Sendable, Equatable {
           --hashing-threads N  threads that hash passwords (default 2)
           --metrics          count requests and store actions; serve them at GET /metrics
                              in the Prometheus text format (without it /metrics is a 404)
+          --smtp URL         smtp://[USER:PASSWORD@]HOST[:PORT]: the relay mail goes through,
+                             with STARTTLS whenever it offers it, and always with a password
+                             (default: each mail is written to the log instead)
+          --smtp-ca FILE     a CA certificate (PEM) to trust for the relay besides the system's
+          --mail-from ADDRESS  the From address of mail (default quotebook@localhost)
+          --public-url URL   the address people reach the app at, e.g.
+                             https://quotes.example.org: links in mail use it (default: the
+                             address the server listens on)
+          --mail-retry-delay SECONDS  the pause after a mail first fails for now; each later
+                             one doubles, to at most an hour, for two days (default 30)
           --trusted-proxies ADDRESSES  comma-separated addresses of load balancers (such as
                              127.0.0.1 for nginx on this machine) whose X-Forwarded-For
                              names the client in the access log (default: none, the

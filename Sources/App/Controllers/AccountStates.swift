@@ -1,3 +1,4 @@
+package import Mail
 package import Store
 
 /// What a person typed into the sign-up form (the passwords are never shown again).
@@ -6,12 +7,15 @@ package struct SignUpForm: Sendable, Equatable {
     package var displayName: String
     package var password: String
     package var passwordConfirmation: String
+    /// Optional; empty for none.
+    package var email: String
 
-    package init(username: String, displayName: String, password: String, passwordConfirmation: String) {
+    package init(username: String, displayName: String, password: String, passwordConfirmation: String, email: String = "") {
         self.username = username
         self.displayName = displayName
         self.password = password
         self.passwordConfirmation = passwordConfirmation
+        self.email = email
     }
 }
 
@@ -26,14 +30,17 @@ package enum SignUpProblem: Sendable, Equatable {
     /// Fewer than ``AccountsController/minimumPasswordLength`` characters.
     case passwordTooShort
     case confirmationMismatch
+    /// The optional email address is not one mail can go to.
+    case invalidEmail(MailAddressProblem)
 }
 
 /// Where signing up stands: still on the form, or done (an outcome the accounts coordinator
 /// reports to its parent, never a page).
 package enum SignUpState: Sendable, Equatable {
     case showing(SignUpFormState)
-    /// The account exists and this session is signed in to it.
-    case signedUp(User, IssuedSession)
+    /// The account exists and this session is signed in to it; `email`: the address to verify,
+    /// if one was given.
+    case signedUp(User, IssuedSession, email: MailAddress?)
 }
 
 /// What the sign-up form shows.

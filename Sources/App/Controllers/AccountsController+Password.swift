@@ -14,15 +14,9 @@ extension AccountsController {
     package func changePassword(
         _ form: PasswordChangeForm, of user: User, current: SessionRecord, client: String?
     ) async throws -> PasswordChangeState {
-        var problems: [PasswordField: PasswordProblem] = [:]
-        if let scalar = TypedText.firstForbiddenScalar(in: form.password, layout: .singleLine) {
-            problems[.password] = .forbiddenCharacter(scalar)
-        } else if form.password.count < Self.minimumPasswordLength {
-            problems[.password] = .tooShort
-        } else if form.password != form.passwordConfirmation {
-            problems[.passwordConfirmation] = .confirmationMismatch
+        if let (isConfirmation, problem) = Self.newPasswordProblem(form.password, confirmation: form.passwordConfirmation) {
+            return .showing(.editing(problems: [isConfirmation ? .passwordConfirmation : .password: problem]))
         }
-        guard problems.isEmpty else { return .showing(.editing(problems: problems)) }
 
         let checked: PasswordHash
         switch try await checkOwnPassword(form.currentPassword, of: user, client: client) {
@@ -56,5 +50,13 @@ extension AccountsController {
             return .overtaken
         case .failure(let rejection): throw AccountsError.unexpected("\(rejection)")
         }
+    }
+
+    /// What is wrong with a new password typed twice, and whether it is the second field's
+    /// fault; nil when it may be chosen. The change and the reset forms both ask.
+    package static func newPasswordProblem(_ password: String, confirmation: String) -> (isConfirmation: Bool, PasswordProblem)? {
+        if let scalar = TypedText.firstForbiddenScalar(in: password, layout: .singleLine) { return (false, .forbiddenCharacter(scalar)) }
+        if password.count < minimumPasswordLength { return (false, .tooShort) }
+        return password == confirmation ? nil : (true, .confirmationMismatch)
     }
 }

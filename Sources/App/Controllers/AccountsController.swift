@@ -1,5 +1,6 @@
 import Basics
 package import Foundation
+import Mail
 package import Store
 
 /// The logic of signing up and signing in: checks the rules, hashes and verifies passwords on
@@ -56,6 +57,14 @@ package struct AccountsController: Sendable {
         } else if form.password != form.passwordConfirmation {
             problems[.passwordConfirmation] = .confirmationMismatch
         }
+        let trimmedEmail = form.email.trimmingCharacters(in: .whitespaces)
+        var email: MailAddress?
+        if !trimmedEmail.isEmpty {
+            switch MailAddress.check(trimmedEmail) {
+            case .success(let address): email = address
+            case .failure(let problem): problems[.email] = .invalidEmail(problem)
+            }
+        }
         let typed = Self.withoutPasswords(form)
         guard problems.isEmpty, let username else { return .showing(.editing(typed, problems: problems)) }
 
@@ -95,7 +104,7 @@ package struct AccountsController: Sendable {
             guard let session = try await sessions.start(for: id, whilePasswordIs: kept, now: now(), userAgent: userAgent) else {
                 throw AccountsError.unexpected("the new account's password changed before its first session")
             }
-            return .signedUp(user, session)
+            return .signedUp(user, session, email: email)
         case .success(let event):
             throw AccountsError.unexpected("\(event)")
         case .failure(.usernameTaken):
@@ -200,7 +209,7 @@ package struct AccountsController: Sendable {
     }
 
     private static func withoutPasswords(_ form: SignUpForm) -> SignUpForm {
-        SignUpForm(username: form.username, displayName: form.displayName, password: "", passwordConfirmation: "")
+        SignUpForm(username: form.username, displayName: form.displayName, password: "", passwordConfirmation: "", email: form.email)
     }
 }
 

@@ -3,14 +3,17 @@ package import Store
 
 /// The logic of a person's export (SPEC.md `GET /profile/export`): their profile, the quotes they
 /// added that still exist, and every version they made, read from the state and the journal.
-/// No HTTP, no HTML, and nothing secret: the state it returns holds no session or token, and the
-/// view writes none of the account's password hash.
+/// No HTTP, no HTML, and no secret but the person's own addresses: the state it returns holds no
+/// session or token, and the view writes none of the account's password hash.
 package struct ExportController: Sendable {
     private let store: any StateStore
+    /// Their email addresses, which are theirs to take with them.
+    private let mail: any MailStorage
     private let now: @Sendable () -> Date
 
-    package init(store: any StateStore, now: @escaping @Sendable () -> Date) {
+    package init(store: any StateStore, mail: any MailStorage, now: @escaping @Sendable () -> Date) {
         self.store = store
+        self.mail = mail
         self.now = now
     }
 
@@ -25,6 +28,6 @@ package struct ExportController: Sendable {
         return .exported(
             ProfileExport(
                 user: person, favourite: person.favourite.flatMap { state.quotes[$0] }, addedQuotes: added, versions: versions,
-                exportedAt: now()))
+                email: try await mail.addresses(of: user), exportedAt: now()))
     }
 }

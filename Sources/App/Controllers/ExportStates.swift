@@ -9,9 +9,15 @@ package struct ProfileExport: Sendable, Equatable {
     package var addedQuotes: [Quote]
     /// Every version they made, of any quote (deleted ones too), oldest first.
     package var versions: [MadeVersion]
+    /// Their verified address and the one waiting for its link.
+    package var email: EmailAddresses
     package var exportedAt: Date
 
-    package init(user: User, favourite: Quote?, addedQuotes: [Quote], versions: [MadeVersion], exportedAt: Date) {
+    package init(
+        user: User, favourite: Quote?, addedQuotes: [Quote], versions: [MadeVersion], email: EmailAddresses = EmailAddresses(),
+        exportedAt: Date
+    ) {
+        self.email = email
         self.user = user
         self.favourite = favourite
         self.addedQuotes = addedQuotes

@@ -56,10 +56,12 @@ package final class AppCoordinator: HTTPResponder {
         let cookies = AppCookies(isSecure: dependencies.secureCookies)
         let devices = KnownDeviceCookie(bookSecret: dependencies.csrfKey, names: cookies)
         self.devices = devices
-        accounts = AccountsCoordinator(accounts: accountsController, profiles: profileController, devices: devices)
+        let emailController = EmailController(
+            accounts: accountsController, mailroom: dependencies.mailroom, attempts: dependencies.signInFailures)
+        accounts = AccountsCoordinator(accounts: accountsController, emails: emailController, profiles: profileController, devices: devices)
         profiles = ProfilesCoordinator(
-            controller: profileController, accounts: accountsController,
-            exports: ExportController(store: store, now: dependencies.now))
+            controller: profileController, accounts: accountsController, emails: emailController,
+            exports: ExportController(store: store, mail: dependencies.mailroom.storage, now: dependencies.now))
         let live = dependencies.live
         system = SystemCoordinator(
             staticFiles: dependencies.staticFiles, metrics: dependencies.metrics,

@@ -6,11 +6,13 @@ import Store
 package struct ProfilesCoordinator: FlowCoordinator {
     private let controller: ProfileController
     private let accounts: AccountsController
+    private let emails: EmailController
     private let exports: ExportController
 
-    package init(controller: ProfileController, accounts: AccountsController, exports: ExportController) {
+    package init(controller: ProfileController, accounts: AccountsController, emails: EmailController, exports: ExportController) {
         self.controller = controller
         self.accounts = accounts
+        self.emails = emails
         self.exports = exports
     }
 
@@ -29,7 +31,8 @@ package struct ProfilesCoordinator: FlowCoordinator {
                 case .notFound: .present(ErrorView.page(for: .notFound))
                 }
             }
-        case .passwordForm, .changePassword, .sessions, .endSession, .endOtherSessions, .deletionForm, .deleteAccount:
+        case .passwordForm, .changePassword, .emailForm, .changeEmail, .sessions, .endSession, .endOtherSessions, .deletionForm,
+            .deleteAccount:
             // The root lets only signed-in people through to these.
             guard let user = visitor.user, let session = visitor.session else { return .now(.present(ErrorView.page(for: .notFound))) }
             return security(route, user: user, session: session, context)
@@ -38,7 +41,10 @@ package struct ProfilesCoordinator: FlowCoordinator {
             guard let user = visitor.user else { return .now(.present(ErrorView.page(for: .notFound))) }
             switch route {
             case .mine: return .now(.push(ProfilesRoute.show(user.username)))
-            case .edit: return .now(.present(ProfileView.page(for: controller.edit(user.id))))
+            case .edit:
+                return .later { [controller, emails] in
+                    .present(ProfileView.page(for: controller.edit(user.id), email: try await emails.addresses(of: user.id)))
+                }
             case .updateName:
                 let name = form[ProfileField.displayName] ?? ""
                 return .later { [controller] in Self.finish(try await controller.changeDisplayName(of: user.id, to: name)) }
@@ -71,11 +77,28 @@ package struct ProfilesCoordinator: FlowCoordinator {
                 currentPassword: form[PasswordField.currentPassword] ?? "", password: form[PasswordField.password] ?? "",
                 passwordConfirmation: form[PasswordField.passwordConfirmation] ?? "")
             let client = AccountsCoordinator.client(of: context.request)
-            return .later { [accounts] in
+            return .later { [accounts, emails] in
                 switch try await accounts.changePassword(typed, of: user, current: session, client: client) {
-                case .showing(let page): .present(PasswordView.page(for: page))
-                case let .changed(username, replacement): .finished(.passwordChanged(replacement, username))
-                case .overtaken: .finished(.signedOut)
+                case .showing(let page):
+                    return .present(PasswordView.page(for: page))
+                case let .changed(username, replacement):
+                    try await emails.noticePasswordChanged(of: user)
+                    return .finished(.passwordChanged(replacement, username))
+                case .overtaken:
+                    return .finished(.signedOut)
+                }
+            }
+        case .emailForm:
+            return .later { [emails] in .present(EmailView.page(for: try await emails.form(of: user.id))) }
+        case .changeEmail:
+            let form = context.form
+            let typed = form[EmailField.email] ?? ""
+            let password = form[EmailField.currentPassword] ?? ""
+            let client = AccountsCoordinator.client(of: context.request)
+            return .later { [emails] in
+                switch try await emails.changeAddress(to: typed, currentPassword: password, of: user, client: client) {
+                case .showing(let page): .present(EmailView.page(for: page))
+                case .requested: .push(ProfilesRoute.edit)
                 }
             }
         case .sessions:

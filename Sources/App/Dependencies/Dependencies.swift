@@ -15,6 +15,8 @@ package struct Dependencies: Sendable {
     /// Failed sign-ins per username, for the throttle: in memory for SQLite (one process), in
     /// the database for PostgreSQL (shared by the instances).
     package var signInFailures: any SignInFailureStorage
+    /// Email addresses, mail links and the outbox, and how pages queue mail.
+    package var mailroom: Mailroom
     /// The threads that hash passwords (never an event loop or the cooperative pool).
     package var hashingPool: BlockingThreadPool
     /// What those threads run: yescrypt; tests count or hold the checks with a stand-in.
@@ -44,7 +46,7 @@ package struct Dependencies: Sendable {
 
     package init(
         store: Store, sessionStorage: any SessionStorage, photoStorage: any PhotoStorage,
-        signInFailures: any SignInFailureStorage, hashingPool: BlockingThreadPool,
+        signInFailures: any SignInFailureStorage, mailroom: Mailroom, hashingPool: BlockingThreadPool,
         passwordCrypt: PasswordCryptClient = .yescrypt, photoProcessing: PhotoProcessing = PhotoProcessing(), accountLimits: AccountLimits = AccountLimits(), csrfKey: [UInt8],
         secureCookies: Bool, now: @escaping @Sendable () -> Date, templates: PageRenderer.Source,
         staticFiles: StaticFiles, isDevelopment: Bool, logger: Logger, metrics: MetricsRegistry? = nil,
@@ -54,6 +56,7 @@ package struct Dependencies: Sendable {
         self.sessionStorage = sessionStorage
         self.photoStorage = photoStorage
         self.signInFailures = signInFailures
+        self.mailroom = mailroom
         self.hashingPool = hashingPool
         self.passwordCrypt = passwordCrypt
         self.photoProcessing = photoProcessing

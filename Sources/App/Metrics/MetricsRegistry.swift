@@ -7,6 +7,7 @@
 package final class MetricsRegistry: Sendable {
     package let requests = HTTPRequestCounters()
     package let actions = ActionCounters()
+    package let mail = MailCounters()
 
     package init() {}
 
@@ -16,7 +17,7 @@ package final class MetricsRegistry: Sendable {
     }
 
     /// Every counter in the Prometheus text format (``PrometheusText``): requests, then
-    /// actions, each family's samples in a fixed order, counters at zero left out.
+    /// actions, each family's samples in a fixed order, counters at zero left out (but mail's, a fixed set).
     package func exposition() -> String {
         var text = PrometheusText()
         text.appendCounter(
@@ -34,6 +35,11 @@ package final class MetricsRegistry: Sendable {
                     ([("kind", counter.key.kind), ("outcome", "refused"), ("reason", reason)], counter.count)
                 }
             })
+        text.appendCounter(
+            "quotebook_mail_total",
+            help: "Queued mail by outcome: sent (accepted by the relay), retried (failed for now, queued again), failed (given up).",
+            // Every outcome, 0 included: the set is fixed, and a rate needs the series from its start.
+            samples: MailCounters.Outcome.allCases.map { ([("outcome", $0.rawValue)], mail.value($0)) })
         return text.text
     }
 }

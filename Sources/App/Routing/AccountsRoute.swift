@@ -12,20 +12,36 @@ package enum AccountsRoute: Route {
     case signIn
     /// `POST /logout`
     case signOut
+    /// `GET /password/forgot`
+    case forgotForm
+    /// `POST /password/forgot`
+    case forgot
+    /// `GET /password/reset?token=T`: the mailed link (a dead token gets the 410 page).
+    case resetForm(token: String)
+    /// `POST /password/reset`
+    case reset
+    /// `GET /email/verify?token=T`: the mailed link opens a page with one button, since mail
+    /// scanners open links.
+    case verifyForm(token: String)
+    /// `POST /email/verify`
+    case verify
 
     package static func routes(at segments: [String], query: URLEncodedForm) -> [AccountsRoute] {
         switch segments {
         case ["signup"]: [.signUpForm, .signUp]
         case ["login"]: [.signInForm(returnTo: query[SignInField.returnTo.rawValue].flatMap(ReturnPath.init)), .signIn]
         case ["logout"]: [.signOut]
+        case ["password", "forgot"]: [.forgotForm, .forgot]
+        case ["password", "reset"]: [.resetForm(token: query[ResetPasswordField.token.rawValue] ?? ""), .reset]
+        case ["email", "verify"]: [.verifyForm(token: query[VerifyEmailField.token.rawValue] ?? ""), .verify]
         default: []
         }
     }
 
     package var method: HTTPMethod {
         switch self {
-        case .signUpForm, .signInForm: .get
-        case .signUp, .signIn, .signOut: .post
+        case .signUpForm, .signInForm, .forgotForm, .resetForm, .verifyForm: .get
+        case .signUp, .signIn, .signOut, .forgot, .reset, .verify: .post
         }
     }
 
@@ -34,12 +50,17 @@ package enum AccountsRoute: Route {
         case .signUpForm, .signUp: ["signup"]
         case .signInForm, .signIn: ["login"]
         case .signOut: ["logout"]
+        case .forgotForm, .forgot: ["password", "forgot"]
+        case .resetForm, .reset: ["password", "reset"]
+        case .verifyForm, .verify: ["email", "verify"]
         }
     }
 
     package var queryItems: [(name: String, value: String)] {
         switch self {
         case .signInForm(let returnTo?): [(SignInField.returnTo.rawValue, returnTo.rawValue)]
+        case .resetForm(let token): [(ResetPasswordField.token.rawValue, token)]
+        case .verifyForm(let token): [(VerifyEmailField.token.rawValue, token)]
         default: []
         }
     }
@@ -47,8 +68,17 @@ package enum AccountsRoute: Route {
     package var access: RouteAccess {
         switch self {
         case .signUpForm, .signUp: .signedOut
-        case .signInForm, .signIn: .anyone
+        case .signInForm, .signIn, .forgotForm, .forgot, .resetForm, .reset, .verifyForm, .verify: .anyone
         case .signOut: .signedIn
+        }
+    }
+
+    /// The link pages answer from account storage (is the token alive?), which changes without
+    /// the state: never a 304.
+    package var isTaggedByState: Bool {
+        switch self {
+        case .resetForm, .verifyForm: false
+        default: true
         }
     }
 
@@ -60,6 +90,12 @@ package enum AccountsRoute: Route {
         case .signInForm: "accounts_sign_in_form"
         case .signIn: "accounts_sign_in"
         case .signOut: "accounts_sign_out"
+        case .forgotForm: "accounts_forgot_form"
+        case .forgot: "accounts_forgot"
+        case .resetForm: "accounts_reset_form"
+        case .reset: "accounts_reset"
+        case .verifyForm: "accounts_verify_form"
+        case .verify: "accounts_verify"
         }
     }
 }

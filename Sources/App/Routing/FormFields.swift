@@ -14,6 +14,8 @@ package enum SignUpField: String, FormField {
     case displayName = "display_name"
     case password
     case passwordConfirmation = "password_confirmation"
+    /// Optional: verified by a mailed link, as on `/profile/email`.
+    case email
 }
 
 /// `POST /login`; `return_to` also travels in the sign-in page's query.
@@ -51,4 +53,27 @@ package enum PasswordField: String, FormField {
 /// The delete-account form: the password, to confirm.
 package enum AccountDeletionField: String, FormField {
     case password
+}
+
+/// `POST /profile/email`: the new address, and the current password to prove it is them.
+package enum EmailField: String, FormField {
+    case email
+    case currentPassword = "current_password"
+}
+
+/// `POST /password/forgot`.
+package enum ForgotPasswordField: String, FormField {
+    case email
+}
+
+/// `POST /email/verify`: the link's token, carried from the page the link opened.
+package enum VerifyEmailField: String, FormField {
+    case token
+}
+
+/// `POST /password/reset`: the link's token and the new password, twice.
+package enum ResetPasswordField: String, FormField {
+    case token
+    case password
+    case passwordConfirmation = "password_confirmation"
 }

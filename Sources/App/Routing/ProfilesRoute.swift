@@ -21,6 +21,10 @@ package enum ProfilesRoute: Route {
     case updatePhoto
     /// `POST /profile/photo/delete`
     case removePhoto
+    /// `GET /profile/email`: your address and the form to set or change it.
+    case emailForm
+    /// `POST /profile/email`
+    case changeEmail
     /// `GET /profile/password`
     case passwordForm
     /// `POST /profile/password`
@@ -55,6 +59,7 @@ package enum ProfilesRoute: Route {
             case ["profile", "photo"]: return [.updatePhoto]
             case ["profile", "photo", "delete"]: return [.removePhoto]
             case ["profile", "password"]: return [.passwordForm, .changePassword]
+            case ["profile", "email"]: return [.emailForm, .changeEmail]
             case ["profile", "sessions"]: return [.sessions]
             case ["profile", "sessions", "end-others"]: return [.endOtherSessions]
             case ["profile", "delete"]: return [.deletionForm, .deleteAccount]
@@ -75,8 +80,9 @@ package enum ProfilesRoute: Route {
 
     package var method: HTTPMethod {
         switch self {
-        case .show, .photo, .smallPhoto, .mine, .edit, .passwordForm, .sessions, .deletionForm, .export: .get
-        case .updateName, .updatePhoto, .removePhoto, .changePassword, .endSession, .endOtherSessions, .deleteAccount: .post
+        case .show, .photo, .smallPhoto, .mine, .edit, .passwordForm, .emailForm, .sessions, .deletionForm, .export: .get
+        case .updateName, .updatePhoto, .removePhoto, .changePassword, .changeEmail, .endSession, .endOtherSessions, .deleteAccount:
+            .post
         }
     }
 
@@ -91,6 +97,7 @@ package enum ProfilesRoute: Route {
         case .updatePhoto: ["profile", "photo"]
         case .removePhoto: ["profile", "photo", "delete"]
         case .passwordForm, .changePassword: ["profile", "password"]
+        case .emailForm, .changeEmail: ["profile", "email"]
         case .sessions: ["profile", "sessions"]
         case .endSession(let handle): ["profile", "sessions", handle.text, "end"]
         case .endOtherSessions: ["profile", "sessions", "end-others"]
@@ -102,8 +109,8 @@ package enum ProfilesRoute: Route {
     package var access: RouteAccess {
         switch self {
         case .show, .photo, .smallPhoto: .anyone
-        case .mine, .edit, .updateName, .updatePhoto, .removePhoto, .passwordForm, .changePassword, .sessions, .endSession,
-            .endOtherSessions, .deletionForm, .deleteAccount, .export:
+        case .mine, .edit, .updateName, .updatePhoto, .removePhoto, .passwordForm, .changePassword, .emailForm, .changeEmail,
+            .sessions, .endSession, .endOtherSessions, .deletionForm, .deleteAccount, .export:
             .signedIn
         }
     }
@@ -116,11 +123,12 @@ package enum ProfilesRoute: Route {
         }
     }
 
-    /// The sessions page shows account storage, which changes without the state: never a 304. The
-    /// export is a download, never kept (`no-store`), so it has no tag to revalidate.
+    /// The sessions, email and edit pages show account storage (sessions, addresses), which
+    /// changes without the state: never a 304. The export is a download, never kept
+    /// (`no-store`), so it has no tag to revalidate.
     package var isTaggedByState: Bool {
         switch self {
-        case .sessions, .export: false
+        case .sessions, .export, .emailForm, .edit: false
         default: true
         }
     }
@@ -137,6 +145,8 @@ package enum ProfilesRoute: Route {
         case .updatePhoto: "profiles_update_photo"
         case .removePhoto: "profiles_remove_photo"
         case .passwordForm: "profiles_password_form"
+        case .emailForm: "profiles_email_form"
+        case .changeEmail: "profiles_change_email"
         case .changePassword: "profiles_change_password"
         case .sessions: "profiles_sessions"
         case .endSession: "profiles_end_session"

@@ -140,6 +140,12 @@ package final class SessionKeeper: Sendable {
         return ended.count
     }
 
+    /// Forgets the sessions with these ids, which storage already ended (a reset ends them in
+    /// its own transaction).
+    package func forget(_ ended: [[UInt8]]) {
+        for id in ended { cache.forget(id) }
+    }
+
     /// `user`'s password hash, from account storage.
     package func passwordHash(of user: UserID) async throws(StoreError) -> PasswordHash? {
         try await storage.passwordHash(of: user)

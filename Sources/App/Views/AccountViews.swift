@@ -13,6 +13,7 @@ package enum SignUpView {
         let signInURL: String
         let username: String
         let displayName: String
+        let email: String
         let errors: [SignUpField: String]
         /// Why the form came back though nothing in it was wrong.
         let message: String?
@@ -20,7 +21,8 @@ package enum SignUpView {
         var templateValue: TemplateValue {
             var values: [String: TemplateValue] = [
                 "action": .string(action), "signInURL": .string(signInURL), "username": .string(username),
-                "displayName": .string(displayName), "hasErrors": .bool(!errors.isEmpty), "fields": SignUpView.fieldNames,
+                "displayName": .string(displayName), "email": .string(email), "hasErrors": .bool(!errors.isEmpty),
+                "fields": SignUpView.fieldNames,
                 "message": message.map(TemplateValue.string) ?? .null,
             ]
             for field in SignUpField.allCases {
@@ -53,7 +55,7 @@ package enum SignUpView {
             template: .signUp, status: status, headers: headers,
             context: Context(
                 action: AccountsRoute.signUp.path, signInURL: AccountsRoute.signInForm(returnTo: nil).path,
-                username: form.username, displayName: form.displayName,
+                username: form.username, displayName: form.displayName, email: form.email,
                 errors: Dictionary(uniqueKeysWithValues: problems.map { ($0.key, Self.message(for: $0.value, in: $0.key)) }),
                 message: message))
     }
@@ -69,6 +71,7 @@ package enum SignUpView {
         case .displayName(let problem): QuoteEditView.message(for: problem, field: "the name others see")
         case .passwordTooShort: "Please choose a password of at least \(AccountsController.minimumPasswordLength) characters."
         case .confirmationMismatch: "The two passwords differ. Please type the same password twice."
+        case .invalidEmail(let problem): AddressProblemText.sentence(for: problem)
         }
     }
 }
@@ -93,6 +96,7 @@ package enum SignInView {
                 "action": .string(action), "signUpURL": .string(signUpURL), "username": .string(username),
                 "returnTo": returnTo.map(TemplateValue.string) ?? .null, "message": message.map(TemplateValue.string) ?? .null,
                 "usernameError": usernameError.map(TemplateValue.string) ?? .null, "fields": SignInView.fieldNames,
+                "forgotURL": .string(AccountsRoute.forgotForm.path),
             ])
         }
     }

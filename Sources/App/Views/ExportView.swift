@@ -50,6 +50,8 @@ enum ExportView {
         let favourite: Favourite?
         let hasPhoto: Bool
         let photoPath: String?
+        let email: String?
+        let pendingEmail: String?
 
         init(_ export: ProfileExport) {
             let user = export.user
@@ -59,11 +61,13 @@ enum ExportView {
             favourite = export.favourite.map(Favourite.init)
             hasPhoto = user.photo != nil
             photoPath = PhotoVersion.urls(of: user)?.large
+            email = export.email.verified
+            pendingEmail = export.email.pending
         }
 
         enum Key: String, CodingKey {
             case username, displayName = "display_name", joinedAt = "joined_at", favourite, hasPhoto = "has_photo"
-            case photoPath = "photo_path"
+            case photoPath = "photo_path", email, pendingEmail = "pending_email"
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -74,6 +78,8 @@ enum ExportView {
             try container.encode(favourite, forKey: .favourite)
             try container.encode(hasPhoto, forKey: .hasPhoto)
             try container.encode(photoPath, forKey: .photoPath)
+            try container.encode(email, forKey: .email)
+            try container.encode(pendingEmail, forKey: .pendingEmail)
         }
     }
 

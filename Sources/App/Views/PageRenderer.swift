@@ -144,7 +144,8 @@ package struct PageRenderer: Sendable {
         headers.add(name: "Content-Type", value: "text/html; charset=utf-8")
         // A page that answers with an error has no ETag to revalidate with and is rarely asked
         // for again, so nothing may keep it at all.
-        headers.add(name: "Cache-Control", value: status.code < 400 ? "private, no-cache" : "no-store")
+        // A page that carries a secret (a mail link's token) says `no-store` itself.
+        if extra["Cache-Control"] == nil { headers.add(name: "Cache-Control", value: status.code < 400 ? "private, no-cache" : "no-store") }
         for (name, value) in extra { headers.add(name: name, value: value) }
         return HTTPResponse(status: status, headers: headers, body: html)
     }

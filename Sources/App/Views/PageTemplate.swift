@@ -16,6 +16,14 @@ package enum PageTemplate: String, CaseIterable, Sendable {
     case profilePassword = "profile_password"
     case profileSessions = "profile_sessions"
     case profileDelete = "profile_delete"
+    case profileEmail = "profile_email"
+    case emailVerify = "email_verify"
+    case passwordForgot = "password_forgot"
+    case passwordReset = "password_reset"
+    /// A mail link that no longer works (410).
+    case linkDead = "link_dead"
+    /// A partial: a person's verified and pending addresses (the email and edit pages).
+    case emailStatus = "email_status"
     case error
     /// A partial: the hidden CSRF field every POST form includes.
     case csrfField = "csrf_field"

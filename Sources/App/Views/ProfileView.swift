@@ -1,5 +1,5 @@
 package import HTTPServer
-import Store
+package import Store
 import Templates
 
 /// Renders ``ProfileState``: a profile page, or the edit forms (200; 422 for a wrong display
@@ -64,9 +64,11 @@ package enum ProfileView {
         let displayName: String
         let nameError: String?
         let photoError: String?
+        /// The person's addresses, when the page was asked for (not after a failed change).
+        var email: EmailAddresses? = nil
 
         var templateValue: TemplateValue {
-            .object([
+            var values: [String: TemplateValue] = [
                 "person": person.templateValue, "displayName": .string(displayName),
                 "nameError": nameError.map(TemplateValue.string) ?? .null, "photoError": photoError.map(TemplateValue.string) ?? .null,
                 "nameAction": .string(ProfilesRoute.updateName.path), "photoAction": .string(ProfilesRoute.updatePhoto.path),
@@ -75,7 +77,11 @@ package enum ProfileView {
                 "deleteURL": .string(ProfilesRoute.deletionForm.path),
                 "exportURL": .string(ProfilesRoute.export.path),
                 "maximumPhotoMiB": .int(ProfileController.maximumPhotoBytes / 1_048_576), "fields": ProfileView.fieldNames,
-            ])
+                "emailURL": .string(ProfilesRoute.emailForm.path), "emailAction": .string(ProfilesRoute.changeEmail.path),
+                "emailFields": EmailView.fieldNames,
+            ]
+            values["email"] = email.map { TemplateValue.object(EmailView.addressValues($0)) } ?? .null
+            return .object(values)
         }
     }
 
@@ -89,7 +95,8 @@ package enum ProfileView {
         return key
     }
 
-    package static func page(for state: ProfileState) -> Page {
+    /// `email`: the person's addresses, shown on the edit page with the form to change them.
+    package static func page(for state: ProfileState, email: EmailAddresses? = nil) -> Page {
         switch state {
         case let .presenting(profile, isOwn):
             Page(
@@ -103,7 +110,8 @@ package enum ProfileView {
                 template: .profileEdit, status: problem == nil ? .ok : .unprocessableContent,
                 context: EditContext(
                     person: PersonContext(profile.user, photoAlt: "Your photo"), displayName: displayName,
-                    nameError: problem.map { QuoteEditView.message(for: $0, field: "the name others see") }, photoError: nil))
+                    nameError: problem.map { QuoteEditView.message(for: $0, field: "the name others see") }, photoError: nil,
+                    email: email))
         case let .failed(profile, failure):
             Page(
                 template: .profileEdit, status: status(for: failure),

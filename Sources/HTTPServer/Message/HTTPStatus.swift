@@ -23,6 +23,7 @@ package struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     package static let methodNotAllowed = HTTPStatus(code: 405, reason: "Method Not Allowed")
     package static let requestTimeout = HTTPStatus(code: 408, reason: "Request Timeout")
     package static let conflict = HTTPStatus(code: 409, reason: "Conflict")
+    package static let gone = HTTPStatus(code: 410, reason: "Gone")
     package static let lengthRequired = HTTPStatus(code: 411, reason: "Length Required")
     package static let contentTooLarge = HTTPStatus(code: 413, reason: "Content Too Large")
     package static let uriTooLong = HTTPStatus(code: 414, reason: "URI Too Long")

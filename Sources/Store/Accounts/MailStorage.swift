@@ -120,7 +120,8 @@ package protocol MailStorage: Sendable {
 
     /// Turns kept reset requests into mail, each in one transaction with the request's deletion:
     /// for the account whose verified address it names (none: the request is only deleted),
-    /// within the account's `allowance`, `compose` gives the link's token and the mail, both
+    /// within the account's `allowance`, `compose` (given the account and its verified address,
+    /// as stored rather than as typed) gives the link's token and the mail, both
     /// kept, and the account's older reset links die. Returns how many mails were queued.
     func resolveResetRequests(
         now: Date, allowance: @escaping @Sendable (UserID) -> MailAllowance,

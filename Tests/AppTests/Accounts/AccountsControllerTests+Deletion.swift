@@ -12,7 +12,7 @@ extension AccountsControllerTests {
     @Test func aPasswordChangeRacingTheAccountsDeletionLeavesNothingStored() async throws {
         let storage = AccountStorageDouble()
         let (controller, store, _) = try make(storage: storage)
-        guard case let .signedUp(user, session) = try await controller.signUp(form("ada"), client: nil) else {
+        guard case let .signedUp(user, session, _) = try await controller.signUp(form("ada"), client: nil) else {
             Issue.record("not signed up")
             return
         }

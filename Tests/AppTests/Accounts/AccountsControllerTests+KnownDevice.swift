@@ -12,7 +12,7 @@ extension AccountsControllerTests {
     /// Signs up "ada" and locks her username with five strangers' wrong passwords, each from an
     /// address of its own; returns the account and a device known to it.
     func lockedAda(_ controller: AccountsController) async throws -> (User, SessionRecord) {
-        guard case let .signedUp(ada, session) = try await controller.signUp(form("ada"), client: nil) else {
+        guard case let .signedUp(ada, session, _) = try await controller.signUp(form("ada"), client: nil) else {
             throw AccountsError.unexpected("not signed up")
         }
         for stranger in 1...5 { _ = try await signIn(controller, "ada", "a guess", from: "198.51.100.\(stranger)") }
@@ -43,7 +43,7 @@ extension AccountsControllerTests {
 
     @Test func aKnownBrowsersOwnFailuresAreLimitedOnTheirOwn() async throws {
         let (controller, _, _) = try make()
-        guard case let .signedUp(ada, _) = try await controller.signUp(form("ada"), client: nil) else {
+        guard case let .signedUp(ada, _, _) = try await controller.signUp(form("ada"), client: nil) else {
             Issue.record("not signed up")
             return
         }
@@ -83,7 +83,7 @@ extension AccountsControllerTests {
 
     @Test func theOwnersOwnWrongPasswordsHaveTheirOwnLimitAndCountTowardsTheUsername() async throws {
         let (controller, _, _) = try make()
-        guard case let .signedUp(ada, session) = try await controller.signUp(form("ada"), client: nil) else {
+        guard case let .signedUp(ada, session, _) = try await controller.signUp(form("ada"), client: nil) else {
             Issue.record("not signed up")
             return
         }

@@ -41,7 +41,7 @@ extension AccountsControllerTests {
     @Test func aSignInCheckedBeforeAPasswordChangeStartsNoSessionAfterIt() async throws {
         let gate = CountingPasswordCrypt(holdingChecks: true)
         let (owner, attacker, storage) = try owner(andAttackerHeldAt: gate)
-        guard case let .signedUp(ada, session) = try await owner.signUp(form("ada"), client: nil) else {
+        guard case let .signedUp(ada, session, _) = try await owner.signUp(form("ada"), client: nil) else {
             Issue.record("not signed up")
             return
         }
@@ -69,7 +69,7 @@ extension AccountsControllerTests {
     @Test func aSignInCheckedBeforeTheAccountsDeletionStartsNoSessionAfterIt() async throws {
         let gate = CountingPasswordCrypt(holdingChecks: true)
         let (owner, attacker, storage) = try owner(andAttackerHeldAt: gate)
-        guard case let .signedUp(ada, _) = try await owner.signUp(form("ada"), client: nil) else {
+        guard case let .signedUp(ada, _, _) = try await owner.signUp(form("ada"), client: nil) else {
             Issue.record("not signed up")
             return
         }
@@ -87,7 +87,7 @@ extension AccountsControllerTests {
     @Test func aChangeCheckedBeforeTheOwnersChangeCompletedIsOvertaken() async throws {
         let gate = CountingPasswordCrypt(holdingChecks: true)
         let (owner, thief, storage) = try owner(andAttackerHeldAt: gate)
-        guard case let .signedUp(ada, stolen) = try await owner.signUp(form("ada"), client: nil),
+        guard case let .signedUp(ada, stolen, _) = try await owner.signUp(form("ada"), client: nil),
             case .signedIn(_, let mine, _) = try await owner.signIn(username: "ada", password: "long enough", returnTo: nil, client: nil)
         else {
             Issue.record("not signed in twice")
@@ -123,7 +123,7 @@ extension AccountsControllerTests {
     @Test func aChangeOvertakenByAnotherChangeSignsItsBrowserOut() async throws {
         let storage = AccountStorageDouble()
         let (controller, _, _) = try make(storage: storage)
-        guard case let .signedUp(ada, session) = try await controller.signUp(form("ada"), client: nil) else {
+        guard case let .signedUp(ada, session, _) = try await controller.signUp(form("ada"), client: nil) else {
             Issue.record("not signed up")
             return
         }
@@ -140,7 +140,7 @@ extension AccountsControllerTests {
     @Test func aDeletionCheckedBeforeAChangeIsRefused() async throws {
         let gate = CountingPasswordCrypt(holdingChecks: true)
         let (owner, other, _) = try owner(andAttackerHeldAt: gate)
-        guard case let .signedUp(ada, session) = try await owner.signUp(form("ada"), client: nil) else {
+        guard case let .signedUp(ada, session, _) = try await owner.signUp(form("ada"), client: nil) else {
             Issue.record("not signed up")
             return
         }

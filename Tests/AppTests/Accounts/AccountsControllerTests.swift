@@ -32,7 +32,7 @@ import Testing
 
     @Test func signingUpCreatesTheAccountWithAHashAndASession() async throws {
         let (controller, store, _) = try make()
-        guard case let .signedUp(user, session) = try await controller.signUp(form("Ada_Lovelace"), client: nil) else {
+        guard case let .signedUp(user, session, _) = try await controller.signUp(form("Ada_Lovelace"), client: nil) else {
             Issue.record("not signed up")
             return
         }

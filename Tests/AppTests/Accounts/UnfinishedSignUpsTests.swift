@@ -91,7 +91,7 @@ import Testing
         await #expect(throws: StoreError.self) { try await controller.signUp(form, client: nil) }
         #expect(store.state.users.isEmpty)
         await storage.setRefusesPasswords(false)
-        guard case .signedUp(let user, _) = try await controller.signUp(form, client: nil) else {
+        guard case .signedUp(let user, _, _) = try await controller.signUp(form, client: nil) else {
             Issue.record("the second try did not sign up")
             return
         }

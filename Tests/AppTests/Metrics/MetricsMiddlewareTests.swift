@@ -39,6 +39,12 @@ import Testing
                 quotebook_actions_total{kind="edit_quote",outcome="applied"} 1
                 quotebook_actions_total{kind="edit_quote",outcome="refused",reason="quote_not_found"} 1
                 quotebook_actions_total{kind="edit_quote",outcome="refused",reason="stale_version"} 2
+                # HELP quotebook_mail_total Queued mail by outcome: sent (accepted by the relay), retried (failed for now, \
+                queued again), failed (given up).
+                # TYPE quotebook_mail_total counter
+                quotebook_mail_total{outcome="sent"} 0
+                quotebook_mail_total{outcome="retried"} 0
+                quotebook_mail_total{outcome="failed"} 0
 
                 """)
     }
