@@ -3,8 +3,8 @@
 
 usage: hostile_test.py QUOTEBOOK_EXECUTABLE REPOSITORY_ROOT [--only NAME,...]
 
-NAME: slow-bodies, connection-flood, stream-flood, signin-flood, lockout, photo-flood, inputs,
-signin-race, photo-churn.
+NAME: slow-bodies, connection-flood, stream-flood, signin-flood, lockout, photo-flood,
+forgot-flood, inputs, signin-race, forgot-race, photo-churn.
 
 Starts the (release) executable on a free loopback port with a fresh data directory. Each attack
 below runs from loopback addresses of its own (127.0.0.x, x >= 2; Linux routes all of 127/8 to
@@ -393,6 +393,21 @@ def signin_flood(attack, index, deadline):
     visitor.close()
 
 
+def forgot_flood(attack, index, deadline):
+    """The forgot-password form hammered from one address, for addresses nobody has (issue 30):
+    ten an hour are kept, every other one is a 429 at once, and nothing is mailed meanwhile (the
+    server runs without --smtp: each mail would go to its log)."""
+    visitor = Visitor(attack.server, "127.0.0.15")
+    visitor.get("/password/forgot")
+    while time.monotonic() < deadline and not attack.stop.is_set():
+        address = "nobody%06d@example.org" % random.randrange(10**6)
+        status, _, _ = visitor.post("/password/forgot", {"email": address})
+        attack.count(f"forgot {status}")
+        if status in (429, 503):
+            time.sleep(0.01)  # an attacker may well not wait; the bound on this loop's rate is ours
+    visitor.close()
+
+
 ATTACKS = {
     "slow-bodies": (slow_bodies, 12),
     "connection-flood": (connection_flood, 1),
@@ -400,6 +415,7 @@ ATTACKS = {
     "signin-flood": (signin_flood, 4),
     "lockout": (lockout, 3),
     "photo-flood": (photo_flood, 4),
+    "forgot-flood": (forgot_flood, 4),
 }
 
 # What an attack needs made before it starts (an account of its own), by name.
@@ -469,6 +485,10 @@ def check_attack_outcomes(name, counts):
         check(counts.get("a stranger's right password 429", 0) == 1,
               f"lockout: the username was not locked for a browser it does not know: {counts}")
         check(counts.get("guess 401", 0) <= 5 * 2, f"lockout: more than 5 guesses a minute were checked: {counts}")
+    elif name == "forgot-flood":
+        check(counts.get("forgot 200", 0) <= 10, f"forgot-flood: more than 10 requests an hour kept from one address: {counts}")
+        check(counts.get("forgot 429", 0) > 0, f"forgot-flood: nothing refused: {counts}")
+        check(all(k in ("forgot 200", "forgot 429") for k in counts), f"forgot-flood: {counts}")
     elif name == "photo-flood":
         check(counts.get("upload 503", 0) > 0, f"photo-flood: four uploads at once were all taken: {counts}")
         check(all(k in ("upload 303", "upload 503") for k in counts), f"photo-flood: {counts}")
@@ -545,6 +565,31 @@ def signin_race(server):
     print(f"  sign-in race: {checked} password checks of 60 guesses; the right password then 429", flush=True)
 
 
+def forgot_race(server):
+    """40 reset requests for one address at once, each from an address of its own (127.0.1.x): at
+    most 3 are kept (3 an hour per typed address, issue 30), the same for an address nobody has."""
+    statuses = []
+    lock = threading.Lock()
+    prepared = [presession(server, f"127.0.1.{index + 1}") for index in range(40)]
+
+    def ask(index):
+        visitor = Visitor(server, f"127.0.1.{index + 1}")
+        visitor.cookies, visitor.token = dict(prepared[index][0]), prepared[index][1]
+        status, _, _ = visitor.post("/password/forgot", {"email": "raced@example.org"})
+        visitor.close()
+        with lock:
+            statuses.append(status)
+    workers = [threading.Thread(target=ask, args=(i,), daemon=True) for i in range(40)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=60)
+    kept = statuses.count(200)
+    check(len(statuses) == 40, f"forgot race: {len(statuses)} of 40 answered")
+    check(1 <= kept <= 3 and statuses.count(429) == 40 - kept, f"forgot race: {kept} of 40 kept, statuses {sorted(set(statuses))}")
+    print(f"  forgot race: {kept} of 40 requests for one address kept, the rest 429", flush=True)
+
+
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
@@ -577,6 +622,8 @@ def main():
                 hostile_inputs(server)
             if not only or "signin-race" in only:
                 signin_race(server)
+            if not only or "forgot-race" in only:
+                forgot_race(server)
             if not only or "photo-churn" in only:
                 photo_churn(server, data)
             legit.visitor.close()
