@@ -124,7 +124,9 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["App", "Store", "StoreSQLite", "StorePostgres", "StoreBackend", "Templates", "HTTPServer", "TestSupport", "quotebook"],
+            dependencies: [
+                "App", "Store", "StoreSQLite", "StorePostgres", "StoreBackend", "Templates", "HTTPServer", "TestSupport", "quotebook", "Mail",
+            ],
             swiftSettings: strictSettings
         ),
     ],

@@ -2,6 +2,7 @@ import App
 import Foundation
 import HTTPServer
 import Logging
+import Mail
 import Store
 import StoreBackend
 import StoreSQLite
@@ -71,7 +72,15 @@ import Testing
         #expect(try await zelda.submit("/quotes/\(quote.id)", ["text": "Words that outlive their maker, edited", "author": "Anonymous", "version": "1"], formPage: "/quotes/\(quote.id)/edit").status == .seeOther)
         #expect(try await zelda.submit("/quotes/\(quote.id)/favorite", [:], formPage: "/quotes/\(quote.id)").status == .seeOther)
         #expect(try await zelda.upload("/profile/photo", field: "photo", filename: "me.png", contentType: "image/png", bytes: try await TestPhotos.png(3)).status == .seeOther)
+        // A verified address, and a new one waiting for its link, whose mail is still in the outbox.
+        let addresses = ["zelda@old.example", "zelda@new.example"]
+        #expect(try await zelda.submit("/profile/email", ["email": addresses[0], "current_password": TestApp.password], formPage: "/profile/email").status == .seeOther)
+        let mail = try #require(await app.deliverMail().last)
+        let token = try #require(mail.text.components(separatedBy: "?token=").dropFirst().first?.prefix { !$0.isWhitespace })
+        #expect(try await zelda.submit("/email/verify", ["token": String(token)], formPage: "/email/verify?token=\(token)").status == .seeOther)
+        #expect(try await zelda.submit("/profile/email", ["email": addresses[1], "current_password": TestApp.password], formPage: "/profile/email").status == .seeOther)
         let id = try #require(app.store.state.user(named: Username(Self.username)!)?.id)
+        #expect(try await app.mailStorage.addresses(of: id) == EmailAddresses(verified: addresses[0], pending: addresses[1]))
         let hash = try #require(try await app.sessionStorage.passwordHash(of: id)).encoded
         let photoHashes = try await app.photoStorage.storedHashes()
         #expect(photoHashes.count == 2, "the 512 px and 96 px versions")
@@ -83,6 +92,8 @@ import Testing
         #expect(await phone.get("/profile").status == .seeOther, "and on the phone")
         #expect(try await app.sessionStorage.sessions(of: id).isEmpty)
         #expect(try await app.sessionStorage.passwordHash(of: id) == nil)
+        #expect(try await app.mailStorage.addresses(of: id) == EmailAddresses())
+        #expect(try await app.mailStorage.claimMail(now: TestApp.fixedNow, lease: 1, limit: 10).isEmpty, "the unsent mail went too")
         #expect(try await app.photoStorage.storedHashes().isEmpty, "the photo's bytes are freed")
         #expect(await app.get("/users/\(Self.username)").status == .notFound)
         let page = await app.get("/quotes/\(quote.id)")
@@ -102,11 +113,12 @@ import Testing
         #expect(signIn.status == .unauthorized)
         await app.close()
 
-        // The close checkpoints: no file of the book holds the name, display name, hash or photo.
+        // The close checkpoints: no file of the book holds the name, display name, hash, photo or
+        // either address.
         for name in try FileManager.default.contentsOfDirectory(atPath: directory.url.path) {
             let bytes = try #require(FileManager.default.contents(atPath: directory.url.appendingPathComponent(name).path))
             let text = String(decoding: bytes.map { UInt16($0) }, as: UTF16.self)
-            for secret in [Self.username, Self.displayName, hash] + photoHashes { #expect(!text.contains(secret), "\(name) holds \(secret.prefix(12))…") }
+            for secret in [Self.username, Self.displayName, hash] + photoHashes + addresses { #expect(!text.contains(secret), "\(name) holds \(secret.prefix(12))…") }
         }
 
         // `quotebook check`: the erased journal replays to the snapshot taken after the deletion.

@@ -104,6 +104,9 @@ import Testing
                 "notice to \(address) for \(user.rawValue)"
             }
             #expect(outcome == .reset(ada, endedSessions: [session.id]))
+            // A sign-in whose check of the old password began before the reset starts no session.
+            let late = SessionRecord(id: SHA256Fixture.id(41), userID: ada, createdAt: now, lastUsedAt: now)
+            #expect(try await sessions.insert(late, ifPasswordIs: PasswordHash(encoded: "$y$old")) == false)
             #expect(try await sessions.passwordHash(of: ada) == PasswordHash(encoded: "$y$new"))
             #expect(try await sessions.sessions(of: ada).isEmpty)
             #expect(try await mail.resetPassword(tokenHash: SHA256Fixture.id(3), to: PasswordHash(encoded: "$y$x"), now: now) { _, _ in nil } == .deadToken)
