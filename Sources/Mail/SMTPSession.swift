@@ -39,7 +39,10 @@ struct SMTPSession {
         if let credentials = relay.credentials {
             try authenticate(credentials, offered: extensions, on: connection)
         }
-        try exchange("MAIL FROM:<\(from.text)>", name: "MAIL FROM", expecting: [250], on: connection)
+        // A refused sender or refused credentials (below) are the operator's to fix (--mail-from,
+        // --smtp): the mail waits for that, never given up. Only the recipient or the message
+        // itself refused for good (5xx to RCPT, DATA or the data) gives a mail up.
+        try exchange("MAIL FROM:<\(from.text)>", name: "MAIL FROM", expecting: [250], permanentOn5xx: false, on: connection)
         try exchange("RCPT TO:<\(to.text)>", name: "RCPT TO", expecting: [250, 251], on: connection)
         try exchange("DATA", name: "DATA", expecting: [354], on: connection)
         try connection.send(SMTPData.stuffed(data), deadline: Deadline(after: timeouts.data), step: "sending the message")
@@ -71,13 +74,13 @@ struct SMTPSession {
         guard connection.isEncrypted else { throw .temporary("refusing to send credentials to \(connection.peer) without TLS") }
         if extensions.authMechanisms.contains("PLAIN") {
             let token = Self.base64([0] + Array(credentials.user.utf8) + [0] + Array(credentials.password.utf8))
-            try exchange("AUTH PLAIN \(token)", name: "AUTH PLAIN", expecting: [235], on: connection)
+            try exchange("AUTH PLAIN \(token)", name: "AUTH PLAIN", expecting: [235], permanentOn5xx: false, on: connection)
         } else if extensions.authMechanisms.contains("LOGIN") {
             let user = Self.base64(Array(credentials.user.utf8))
             let password = Self.base64(Array(credentials.password.utf8))
-            try exchange("AUTH LOGIN", name: "AUTH LOGIN", expecting: [334], on: connection)
-            try exchange(user, name: "AUTH LOGIN's user name", expecting: [334], on: connection)
-            try exchange(password, name: "AUTH LOGIN's password", expecting: [235], on: connection)
+            try exchange("AUTH LOGIN", name: "AUTH LOGIN", expecting: [334], permanentOn5xx: false, on: connection)
+            try exchange(user, name: "AUTH LOGIN's user name", expecting: [334], permanentOn5xx: false, on: connection)
+            try exchange(password, name: "AUTH LOGIN's password", expecting: [235], permanentOn5xx: false, on: connection)
         } else {
             throw .temporary("\(connection.peer) offers no AUTH PLAIN or LOGIN (offered: \(extensions.authMechanisms.sorted()))")
         }

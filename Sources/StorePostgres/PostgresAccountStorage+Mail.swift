@@ -6,6 +6,10 @@ package import Store
 /// counted under a transaction-scoped advisory lock on their key (instances count one after the
 /// other), and reset requests and due mail claimed with `FOR UPDATE SKIP LOCKED`, so each goes to
 /// one instance (https://www.postgresql.org/docs/15/sql-select.html#SQL-FOR-UPDATE-SHARE).
+///
+/// Rows are locked in one order everywhere, so no two transactions wait for each other: the
+/// person's `password` row, then their `email` row, then their tokens (as a change of password
+/// and ``deleteSecrets(of:)`` take them).
 extension PostgresAccountStorage: MailStorage {
     package func addresses(of user: UserID) async throws(StoreError) -> EmailAddresses {
         let rows = try await query(
@@ -16,11 +20,16 @@ extension PostgresAccountStorage: MailStorage {
     }
 
     package func requestAddress(
-        _ address: String, of user: UserID, token: MailToken, mails: [String], allowance: MailAllowance, now: Date
+        _ address: String, of user: UserID, whilePasswordIs hash: PasswordHash, token: MailToken, mails: [String],
+        allowance: MailAllowance, now: Date
     ) async throws(StoreError) -> MailQueueOutcome {
         let tables = self.tables
         let id = String(user.rawValue)
         return try await sessionsTransaction("request email address") { connection throws(StoreError) -> MailQueueOutcome in
+            // Locked while this runs: a change of the password waits for it, and then kills the
+            // link made here; one that came first is seen.
+            let current = try connection.query("SELECT hash FROM \(tables.password) WHERE user_id = $1 FOR SHARE", [id]).rows
+            guard current.first?.string(at: 0) == hash.encoded else { return .passwordChanged }
             if let wait = try Self.spend(allowance, now: now, on: connection, tables: tables) { return .limited(retryAfter: wait) }
             try connection.query(
                 """
@@ -47,13 +56,20 @@ extension PostgresAccountStorage: MailStorage {
     package func verifyAddress(tokenHash: [UInt8], now: Date) async throws(StoreError) -> AddressVerification {
         let tables = self.tables
         return try await sessionsTransaction("verify email address") { connection throws(StoreError) -> AddressVerification in
+            // The email row before the token, in the order erasure takes them.
+            guard let owner = try Self.liveOwner(of: tokenHash, .verifyAddress, now: now, on: connection, tables: tables) else {
+                return .deadToken
+            }
+            try connection.query("SELECT 1 FROM \(tables.email) WHERE user_id = $1 FOR UPDATE", [String(owner.rawValue)])
             guard let (user, address) = try Self.useToken(tokenHash, .verifyAddress, now: now, on: connection, tables: tables),
                 let address
             else { return .deadToken }
             let key = address.lowercased()
             let id = String(user.rawValue)
+            // Two accounts verifying one address at once: the second waits here, then sees the first.
+            try connection.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 1))", ["verified:" + key])
             let holders = try connection.query(
-                "SELECT user_id FROM \(tables.email) WHERE verified_key = $1 AND user_id <> $2 FOR UPDATE", [key, id]
+                "SELECT user_id FROM \(tables.email) WHERE verified_key = $1 AND user_id <> $2", [key, id]
             ).rows
             guard holders.isEmpty else { return .takenByAnother }
             try connection.query(
@@ -119,6 +135,11 @@ extension PostgresAccountStorage: MailStorage {
         let tables = self.tables
         let channel = self.channel
         return try await sessionsTransaction("reset password") { connection throws(StoreError) -> PasswordResetOutcome in
+            // The password row before the token, in the order a change of password takes them.
+            guard let owner = try Self.liveOwner(of: tokenHash, .resetPassword, now: now, on: connection, tables: tables) else {
+                return .deadToken
+            }
+            try connection.query("SELECT 1 FROM \(tables.password) WHERE user_id = $1 FOR UPDATE", [String(owner.rawValue)])
             guard let (user, _) = try Self.useToken(tokenHash, .resetPassword, now: now, on: connection, tables: tables) else {
                 return .deadToken
             }
@@ -160,7 +181,7 @@ extension PostgresAccountStorage: MailStorage {
         let tables = self.tables
         return try await sessionsTransaction("claim mail") { connection throws(StoreError) -> [QueuedMail] in
             try connection.query("DELETE FROM \(tables.mailToken) WHERE expires_at <= $1", [Self.seconds(now)])
-            try connection.query("DELETE FROM \(tables.mailAllowance) WHERE at <= $1", [Self.seconds(now.addingTimeInterval(-86_400))])
+            try connection.query("DELETE FROM \(tables.mailAllowance) WHERE at <= $1", [Self.seconds(now.addingTimeInterval(-3_600))])
             let rows = try connection.query(
                 """
                 UPDATE \(tables.outbox) SET claimed_until = $2 WHERE id IN (
@@ -175,21 +196,28 @@ extension PostgresAccountStorage: MailStorage {
                 guard let id = try row.int64(at: 0), let message = row.string(at: 1), let attempts = try row.int64(at: 2) else {
                     throw Self.missing("queued mail")
                 }
-                mails.append(QueuedMail(id: id, message: message, attempts: Int(attempts), queuedAt: try Self.date(row, at: 3)))
+                mails.append(
+                    QueuedMail(
+                        id: id, message: message, attempts: Int(attempts), queuedAt: try Self.date(row, at: 3),
+                        claimedUntil: now.addingTimeInterval(lease)))
             }
             return mails.sorted { $0.id < $1.id }
         }
     }
 
-    package func finishMail(id: Int64) async throws(StoreError) {
-        try await query("finish mail", on: sessions, "DELETE FROM \(tables.outbox) WHERE id = $1", [String(id)])
+    package func finishMail(_ mail: QueuedMail) async throws(StoreError) {
+        try await query(
+            "finish mail", on: sessions, "DELETE FROM \(tables.outbox) WHERE id = $1 AND claimed_until = $2",
+            [String(mail.id), Self.seconds(mail.claimedUntil)])
     }
 
-    package func retryMail(id: Int64, at date: Date) async throws(StoreError) {
+    package func retryMail(_ mail: QueuedMail, at date: Date) async throws(StoreError) {
         try await query(
             "retry mail", on: sessions,
-            "UPDATE \(tables.outbox) SET attempts = attempts + 1, next_attempt_at = $1, claimed_until = NULL WHERE id = $2",
-            [Self.seconds(date), String(id)])
+            """
+            UPDATE \(tables.outbox) SET attempts = attempts + 1, next_attempt_at = $1, claimed_until = NULL
+            WHERE id = $2 AND claimed_until = $3
+            """, [Self.seconds(date), String(mail.id), Self.seconds(mail.claimedUntil)])
     }
 
     /// Counts one mail against `allowance`, under a lock on its key for the transaction; the
@@ -208,6 +236,17 @@ extension PostgresAccountStorage: MailStorage {
         }
         try connection.query("INSERT INTO \(tables.mailAllowance) (key, at) VALUES ($1, $2)", [allowance.key, seconds(now)])
         return nil
+    }
+
+    /// Whose live token `hash` of `purpose` is, without locking it.
+    private static func liveOwner(
+        of hash: [UInt8], _ purpose: MailTokenPurpose, now: Date, on connection: PostgresConnection, tables: Tables
+    ) throws(StoreError) -> UserID? {
+        let rows = try connection.query(
+            "SELECT user_id FROM \(tables.mailToken) WHERE hash = $1 AND purpose = $2 AND expires_at > $3",
+            [PostgresBytea.encode(hash), purpose.rawValue, seconds(now)]
+        ).rows
+        return try rows.first.flatMap { row throws(StoreError) in try row.int64(at: 0) }.map { UserID(Int($0)) }
     }
 
     /// Deletes the live token `hash` of `purpose`, returning whose it was and the address it was

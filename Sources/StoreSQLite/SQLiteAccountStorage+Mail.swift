@@ -13,11 +13,14 @@ extension SQLiteAccountStorage: MailStorage {
     }
 
     package func requestAddress(
-        _ address: String, of user: UserID, token: MailToken, mails: [String], allowance: MailAllowance, now: Date
+        _ address: String, of user: UserID, whilePasswordIs hash: PasswordHash, token: MailToken, mails: [String],
+        allowance: MailAllowance, now: Date
     ) throws(StoreError) -> MailQueueOutcome {
         let connection = try open(for: "request email address")
         let id = SQLiteStatement.Value.integer(Int64(user.rawValue))
         return try connection.transaction { () throws(StoreError) -> MailQueueOutcome in
+            let current = try connection.prepare("SELECT hash FROM password WHERE user_id = ?").rows([id]) { $0.text(at: 0) }.first
+            guard current == hash.encoded else { return .passwordChanged }
             if let wait = try Self.spend(allowance, now: now, on: connection) { return .limited(retryAfter: wait) }
             try connection.prepare(
                 "INSERT INTO email (user_id, pending) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET pending = excluded.pending"
@@ -120,7 +123,7 @@ extension SQLiteAccountStorage: MailStorage {
         let time = SQLiteStatement.Value.real(now.timeIntervalSince1970)
         return try connection.transaction { () throws(StoreError) -> [QueuedMail] in
             try connection.prepare("DELETE FROM mail_token WHERE expires_at <= ?").run([time])
-            try connection.prepare("DELETE FROM mail_allowance WHERE at <= ? - 86400").run([time])
+            try connection.prepare("DELETE FROM mail_allowance WHERE at <= ? - 3600").run([time])
             let due = try connection.prepare(
                 """
                 SELECT id, message, attempts, queued_at FROM outbox
@@ -129,22 +132,23 @@ extension SQLiteAccountStorage: MailStorage {
             ).rows([time, .integer(Int64(limit))]) {
                 QueuedMail(
                     id: $0.int(at: 0), message: $0.text(at: 1), attempts: Int($0.int(at: 2)),
-                    queuedAt: Date(timeIntervalSince1970: $0.real(at: 3)))
+                    queuedAt: Date(timeIntervalSince1970: $0.real(at: 3)), claimedUntil: now + lease)
             }
             let hold = try connection.prepare("UPDATE outbox SET claimed_until = ? WHERE id = ?")
-            for mail in due { try hold.run([.real(now.timeIntervalSince1970 + lease), .integer(mail.id)]) }
+            for mail in due { try hold.run([.real(mail.claimedUntil.timeIntervalSince1970), .integer(mail.id)]) }
             return due
         }
     }
 
-    package func finishMail(id: Int64) throws(StoreError) {
-        try open(for: "finish mail").prepare("DELETE FROM outbox WHERE id = ?").run([.integer(id)])
+    package func finishMail(_ mail: QueuedMail) throws(StoreError) {
+        try open(for: "finish mail").prepare("DELETE FROM outbox WHERE id = ? AND claimed_until = ?")
+            .run([.integer(mail.id), .real(mail.claimedUntil.timeIntervalSince1970)])
     }
 
-    package func retryMail(id: Int64, at date: Date) throws(StoreError) {
+    package func retryMail(_ mail: QueuedMail, at date: Date) throws(StoreError) {
         try open(for: "retry mail").prepare(
-            "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, claimed_until = NULL WHERE id = ?"
-        ).run([.real(date.timeIntervalSince1970), .integer(id)])
+            "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, claimed_until = NULL WHERE id = ? AND claimed_until = ?"
+        ).run([.real(date.timeIntervalSince1970), .integer(mail.id), .real(mail.claimedUntil.timeIntervalSince1970)])
     }
 
     /// Counts one mail against `allowance`; the seconds until it has room again when it is spent

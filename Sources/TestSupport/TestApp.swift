@@ -91,7 +91,7 @@ package struct TestApp: Sendable {
             sessionStorage: storage.sessions,
             photoStorage: storage.photos,
             signInFailures: storage.signInFailures,
-            mailroom: Mailroom(storage: storage.mail, composer: composer, bookSecret: bookSecret, wake: {}),
+            mailroom: Mailroom(storage: storage.mail, composer: composer, bookSecret: bookSecret, logger: logger, wake: {}),
             hashingPool: hashingPool,
             passwordCrypt: passwordCrypt,
             photoProcessing: photoProcessing,

@@ -199,7 +199,9 @@ let dependencies = Dependencies(
     sessionStorage: accountStorage.sessions,
     photoStorage: accountStorage.photos,
     signInFailures: accountStorage.signInFailures,
-    mailroom: Mailroom(storage: accountStorage.mail, composer: mailComposer, bookSecret: csrfKey, wake: { mailSender.wake() }),
+    mailroom: Mailroom(
+        storage: accountStorage.mail, composer: mailComposer, bookSecret: csrfKey, logger: logger.labeled("mail"),
+        wake: { mailSender.wake() }),
     hashingPool: hashingPool,
     photoProcessing: PhotoProcessing(limits: options.photoLimits),
     accountLimits: options.accountLimits,

@@ -40,15 +40,17 @@ struct RealSMTPServerTests {
         #expect(entry.rcptTos == ["reader@localhost"])
     }
 
-    @Test func wrongPasswordIsPermanent() async throws {
+    /// A refused password is the operator's to fix: the mail waits for that (temporary), rather
+    /// than being given up while the relay is misconfigured.
+    @Test func wrongPasswordIsTemporary() async throws {
         let server = try Self.server()
         var relay = server.relay
         relay.credentials?.password = "not-the-password"
         let transport = try SMTPTransport(relay: relay, extraCAFile: server.caFile, heloName: "quotes.example", timeouts: Self.timeouts)
         let message = Self.message()
         let error = await SMTPProtocolTests.failure(of: transport, delivering: message)
-        guard case .permanent(let text) = error else {
-            Issue.record("expected a permanent failure, got \(String(describing: error))")
+        guard case .temporary(let text) = error else {
+            Issue.record("expected a temporary failure, got \(String(describing: error))")
             return
         }
         #expect(text.contains("535"), "\(text)")

@@ -64,6 +64,19 @@ struct SMTPProtocolTests {
         ("553 5.1.3 bad address", "permanent"),
     ]
 
+    /// A refused sender is the operator's to fix (--mail-from): the mail waits, never given up.
+    @Test func aRefusedSenderIsTemporary() async throws {
+        let server = try ScriptedSMTPServer(respond: ScriptedSMTPServer.relay(mail: .reply("553 5.7.1 sender not allowed")))
+        let transport = try Self.transport(port: server.port)
+        let error = try #require(await Self.failure(of: transport))
+        guard case .temporary(let message) = error else {
+            Issue.record("expected a temporary failure, got \(error)")
+            return
+        }
+        #expect(message.contains("553"))
+        #expect(!(await server.transcript()).contains("RCPT"))
+    }
+
     @Test(arguments: recipientRefusals)
     func classifiesRecipientRefusals(reply: String, kind: String) async throws {
         let server = try ScriptedSMTPServer(respond: ScriptedSMTPServer.relay(rcpt: .reply(reply)))

@@ -97,7 +97,7 @@ final class ScriptedSMTPServer: Sendable {
     /// A well-behaved relay offering `extensions` in its EHLO reply, answering RCPT TO with
     /// `rcpt`, DATA with `data`, and the end of the data with `endOfData`.
     static func relay(
-        extensions: [String] = ["8BITMIME"], rcpt: ScriptedReply = .reply("250 2.1.5 OK"),
+        extensions: [String] = ["8BITMIME"], mail: ScriptedReply = .reply("250 2.1.0 OK"), rcpt: ScriptedReply = .reply("250 2.1.5 OK"),
         data: ScriptedReply = .reply("354 go ahead"), endOfData: ScriptedReply = .reply("250 2.0.0 queued")
     ) -> @Sendable (String) -> ScriptedReply {
         { line in
@@ -106,7 +106,7 @@ final class ScriptedSMTPServer: Sendable {
                 let lines = ["scripted.test"] + extensions
                 return .reply(lines.enumerated().map { "250" + ($0.offset == lines.count - 1 ? " " : "-") + $0.element })
             case "HELO": return .reply("250 scripted.test")
-            case "MAIL": return .reply("250 2.1.0 OK")
+            case "MAIL": return mail
             case "RCPT": return rcpt
             case "DATA": return data
             case ".": return endOfData

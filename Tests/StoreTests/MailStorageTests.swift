@@ -16,20 +16,30 @@ import Testing
 
     func allowance(_ user: UserID) -> MailAllowance { MailAllowance(key: MailAllowance.accountKey(user), limit: 3, window: 3_600) }
 
+    /// The password hash accounts 1 and 2 have in ``ready(_:)``.
+    static let hash = PasswordHash(encoded: "$y$test")
+
+    /// An instance on `database` where accounts 1 and 2 have a password (``hash``).
+    func ready(_ database: AccountDatabase) async throws -> AccountStorage {
+        let accounts = try await database.makeInstance()
+        for user in [UserID(1), UserID(2)] { try await accounts.sessions.setPasswordHash(Self.hash, of: user) }
+        return accounts
+    }
+
     @Test(arguments: AccountBackend.configured)
     func anAddressIsPendingUntilItsLinkIsFollowedOnceAndTheOldOneStaysMeanwhile(backend: AccountBackend) async throws {
         try await backend.withDatabase { database in
-            let mail = try await database.makeInstance().mail
+            let mail = try await ready(database).mail
             let ada = UserID(1)
             #expect(try await mail.addresses(of: ada) == EmailAddresses())
-            #expect(try await mail.requestAddress("ada@old.test", of: ada, token: token(1, .verifyAddress), mails: ["m1"], allowance: allowance(ada), now: now) == .queued)
+            #expect(try await mail.requestAddress("ada@old.test", of: ada, whilePasswordIs: Self.hash, token: token(1, .verifyAddress), mails: ["m1"], allowance: allowance(ada), now: now) == .queued)
             #expect(try await mail.addresses(of: ada) == EmailAddresses(pending: "ada@old.test"))
             #expect(try await mail.verifyAddress(tokenHash: SHA256Fixture.id(1), now: now) == .verified(ada, address: "ada@old.test"))
             #expect(try await mail.verifyAddress(tokenHash: SHA256Fixture.id(1), now: now) == .deadToken, "used once")
             #expect(try await mail.addresses(of: ada) == EmailAddresses(verified: "ada@old.test"))
 
-            _ = try await mail.requestAddress("ada@new.test", of: ada, token: token(2, .verifyAddress), mails: [], allowance: allowance(ada), now: now)
-            _ = try await mail.requestAddress("ada@newer.test", of: ada, token: token(3, .verifyAddress), mails: [], allowance: allowance(ada), now: now)
+            _ = try await mail.requestAddress("ada@new.test", of: ada, whilePasswordIs: Self.hash, token: token(2, .verifyAddress), mails: [], allowance: allowance(ada), now: now)
+            _ = try await mail.requestAddress("ada@newer.test", of: ada, whilePasswordIs: Self.hash, token: token(3, .verifyAddress), mails: [], allowance: allowance(ada), now: now)
             #expect(try await mail.addresses(of: ada) == EmailAddresses(verified: "ada@old.test", pending: "ada@newer.test"), "the old one stays in use")
             #expect(try await mail.verifyAddress(tokenHash: SHA256Fixture.id(2), now: now) == .deadToken, "a newer link was sent")
             #expect(try await mail.tokenOwner(hash: SHA256Fixture.id(3), purpose: .resetPassword, now: now) == nil, "another purpose")
@@ -44,9 +54,9 @@ import Testing
     @Test(arguments: AccountBackend.configured)
     func anAddressVerifiedByOneAccountCannotBeVerifiedByAnother(backend: AccountBackend) async throws {
         try await backend.withDatabase { database in
-            let mail = try await database.makeInstance().mail
-            _ = try await mail.requestAddress("same@example.test", of: UserID(1), token: token(1, .verifyAddress), mails: [], allowance: allowance(UserID(1)), now: now)
-            _ = try await mail.requestAddress("SAME@Example.test", of: UserID(2), token: token(2, .verifyAddress), mails: [], allowance: allowance(UserID(2)), now: now)
+            let mail = try await ready(database).mail
+            _ = try await mail.requestAddress("same@example.test", of: UserID(1), whilePasswordIs: Self.hash, token: token(1, .verifyAddress), mails: [], allowance: allowance(UserID(1)), now: now)
+            _ = try await mail.requestAddress("SAME@Example.test", of: UserID(2), whilePasswordIs: Self.hash, token: token(2, .verifyAddress), mails: [], allowance: allowance(UserID(2)), now: now)
             #expect(try await mail.verifyAddress(tokenHash: SHA256Fixture.id(1), now: now) == .verified(UserID(1), address: "same@example.test"))
             #expect(try await mail.verifyAddress(tokenHash: SHA256Fixture.id(2), now: now) == .takenByAnother)
             #expect(try await mail.addresses(of: UserID(2)).verified == nil)
@@ -56,21 +66,18 @@ import Testing
     @Test(arguments: AccountBackend.configured)
     func anAccountGetsThreeAddressMailsAnHourAndNothingPastThemIsKept(backend: AccountBackend) async throws {
         try await backend.withDatabase { database in
-            let first = try await database.makeInstance().mail, second = try await database.makeInstance().mail
+            let first = try await ready(database).mail, second = try await database.makeInstance().mail
             let ada = UserID(1)
             for (index, storage) in [first, second, first].enumerated() {
-                let outcome = try await storage.requestAddress(
-                    "a\(index)@x.test", of: ada, token: token(UInt8(index), .verifyAddress), mails: ["m\(index)"], allowance: allowance(ada),
+                let outcome = try await storage.requestAddress("a\(index)@x.test", of: ada, whilePasswordIs: Self.hash, token: token(UInt8(index), .verifyAddress), mails: ["m\(index)"], allowance: allowance(ada),
                     now: now.addingTimeInterval(Double(index) * 60))
                 #expect(outcome == .queued)
             }
-            let refused = try await second.requestAddress(
-                "a3@x.test", of: ada, token: token(9, .verifyAddress), mails: ["m3"], allowance: allowance(ada), now: now.addingTimeInterval(600))
+            let refused = try await second.requestAddress("a3@x.test", of: ada, whilePasswordIs: Self.hash, token: token(9, .verifyAddress), mails: ["m3"], allowance: allowance(ada), now: now.addingTimeInterval(600))
             #expect(refused == .limited(retryAfter: 3_000), "an hour after the first")
             #expect(try await first.addresses(of: ada).pending == "a2@x.test")
             #expect(try await first.claimMail(now: now.addingTimeInterval(600), lease: 60, limit: 10).map(\.message) == ["m0", "m1", "m2"])
-            #expect(try await second.requestAddress(
-                "a4@x.test", of: ada, token: token(10, .verifyAddress), mails: [], allowance: allowance(ada), now: now.addingTimeInterval(3_601)) == .queued)
+            #expect(try await second.requestAddress("a4@x.test", of: ada, whilePasswordIs: Self.hash, token: token(10, .verifyAddress), mails: [], allowance: allowance(ada), now: now.addingTimeInterval(3_601)) == .queued)
         }
     }
 
@@ -81,7 +88,7 @@ import Testing
             let mail = accounts.mail, sessions = accounts.sessions
             let ada = UserID(1)
             try await sessions.setPasswordHash(PasswordHash(encoded: "$y$old"), of: ada)
-            _ = try await mail.requestAddress("ada@example.test", of: ada, token: token(1, .verifyAddress), mails: [], allowance: allowance(ada), now: now)
+            _ = try await mail.requestAddress("ada@example.test", of: ada, whilePasswordIs: PasswordHash(encoded: "$y$old"), token: token(1, .verifyAddress), mails: [], allowance: allowance(ada), now: now)
             let perAddress = MailAllowance(key: "address:x", limit: 10, window: 3_600)
             #expect(try await mail.requestReset(forAddress: "ada@example.test", allowance: perAddress, now: now) == .queued)
             #expect(try await mail.resolveResetRequests(now: now, allowance: allowance, compose: { _, _ in (token(2, .resetPassword), "reset") }) == 0,
@@ -116,17 +123,31 @@ import Testing
     }
 
     @Test(arguments: AccountBackend.configured)
-    func aChangedPasswordKillsEveryLink(backend: AccountBackend) async throws {
+    func aChangedPasswordKillsEveryLinkAndALinkAskedForUnderTheOldOneIsNeverMade(backend: AccountBackend) async throws {
         try await backend.withDatabase { database in
             let accounts = try await database.makeInstance()
-            let ada = UserID(1), old = PasswordHash(encoded: "$y$old")
+            let ada = UserID(1), old = PasswordHash(encoded: "$y$old"), new = PasswordHash(encoded: "$y$new")
             try await accounts.sessions.setPasswordHash(old, of: ada)
-            _ = try await accounts.mail.requestAddress("ada@example.test", of: ada, token: token(1, .verifyAddress), mails: [], allowance: allowance(ada), now: now)
-            #expect(try await accounts.sessions.replacePasswordHash(of: ada, checked: old, with: PasswordHash(encoded: "$y$new")))
+            _ = try await accounts.mail.requestAddress(
+                "ada@example.test", of: ada, whilePasswordIs: old, token: token(1, .verifyAddress), mails: [], allowance: allowance(ada), now: now)
+            #expect(try await accounts.sessions.replacePasswordHash(of: ada, checked: old, with: new))
             #expect(try await accounts.mail.verifyAddress(tokenHash: SHA256Fixture.id(1), now: now) == .deadToken)
-            _ = try await accounts.mail.requestAddress("ada@example.test", of: ada, token: token(2, .verifyAddress), mails: [], allowance: allowance(ada), now: now)
+            // A request whose password check began before the change comes after it: nothing kept.
+            let late = try await accounts.mail.requestAddress(
+                "eve@example.test", of: ada, whilePasswordIs: old, token: token(3, .verifyAddress), mails: ["to eve"], allowance: allowance(ada), now: now)
+            #expect(late == .passwordChanged)
+            #expect(try await accounts.mail.tokenOwner(hash: SHA256Fixture.id(3), purpose: .verifyAddress, now: now) == nil)
+            #expect(try await accounts.mail.addresses(of: ada).pending == "ada@example.test")
+            #expect(try await accounts.mail.claimMail(now: now, lease: 60, limit: 10).isEmpty)
+            _ = try await accounts.mail.requestAddress(
+                "ada@example.test", of: ada, whilePasswordIs: new, token: token(2, .verifyAddress), mails: [], allowance: allowance(ada), now: now)
             #expect(try await accounts.sessions.replacePasswordHash(of: ada, checked: old, with: PasswordHash(encoded: "$y$x")) == false)
             #expect(try await accounts.mail.tokenOwner(hash: SHA256Fixture.id(2), purpose: .verifyAddress, now: now) == ada, "a refused change kills nothing")
+            try await accounts.sessions.deleteSecrets(of: ada)
+            let erased = try await accounts.mail.requestAddress(
+                "ada@example.test", of: ada, whilePasswordIs: new, token: token(4, .verifyAddress), mails: [], allowance: allowance(ada), now: now)
+            #expect(erased == .passwordChanged, "nothing is kept for an account erased meanwhile")
+            #expect(try await accounts.mail.addresses(of: ada) == EmailAddresses())
         }
     }
 
@@ -140,11 +161,19 @@ import Testing
             #expect(claimed.map(\.message) == ["one"])
             #expect(try await second.claimMail(now: now, lease: 60, limit: 10).map(\.message) == ["two"], "held mail is not claimed twice")
             #expect(try await second.claimMail(now: now.addingTimeInterval(30), lease: 60, limit: 10).isEmpty)
-            try await first.retryMail(id: claimed[0].id, at: now.addingTimeInterval(120))
-            #expect(try await second.claimMail(now: now.addingTimeInterval(61), lease: 60, limit: 10).map(\.message) == ["two"], "its lease ended")
+            try await first.retryMail(claimed[0], at: now.addingTimeInterval(120))
+            let lapsed = try await second.claimMail(now: now.addingTimeInterval(61), lease: 60, limit: 10)
+            #expect(lapsed.map(\.message) == ["two"], "its lease ended")
             let again = try await second.claimMail(now: now.addingTimeInterval(200), lease: 60, limit: 10)
             #expect(again.map(\.message) == ["one", "two"] && again[0].attempts == 1)
-            for mail in again { try await second.finishMail(id: mail.id) }
+            // The claim of "two" made at 61 s lapsed at 121 s and was taken again at 200 s: the
+            // first holder's answer changes nothing, the new holder's counts.
+            try await second.retryMail(lapsed[0], at: now.addingTimeInterval(10_000))
+            try await second.finishMail(lapsed[0])
+            #expect(try await first.claimMail(now: now.addingTimeInterval(300), lease: 60, limit: 10).map(\.message) == ["one", "two"],
+                "fenced: still there, and claimable once the new claim lapsed")
+            let last = try await first.claimMail(now: now.addingTimeInterval(400), lease: 60, limit: 10)
+            for mail in last { try await first.finishMail(mail) }
             #expect(try await first.claimMail(now: now.addingTimeInterval(10_000), lease: 60, limit: 10).isEmpty)
         }
     }
@@ -169,12 +198,12 @@ import Testing
     @Test(arguments: AccountBackend.configured)
     func erasureForgetsTheAddressesLinksAndUnsentMail(backend: AccountBackend) async throws {
         try await backend.withDatabase { database in
-            let accounts = try await database.makeInstance()
+            let accounts = try await ready(database)
             let mail = accounts.mail
             let ada = UserID(1), bea = UserID(2)
-            _ = try await mail.requestAddress("ada@example.test", of: ada, token: token(1, .verifyAddress), mails: ["to ada"], allowance: allowance(ada), now: now)
+            _ = try await mail.requestAddress("ada@example.test", of: ada, whilePasswordIs: Self.hash, token: token(1, .verifyAddress), mails: ["to ada"], allowance: allowance(ada), now: now)
             _ = try await mail.verifyAddress(tokenHash: SHA256Fixture.id(1), now: now)
-            _ = try await mail.requestAddress("ada2@example.test", of: ada, token: token(2, .verifyAddress), mails: ["to ada2"], allowance: allowance(ada), now: now)
+            _ = try await mail.requestAddress("ada2@example.test", of: ada, whilePasswordIs: Self.hash, token: token(2, .verifyAddress), mails: ["to ada2"], allowance: allowance(ada), now: now)
             _ = try await mail.requestReset(forAddress: "ada@example.test", allowance: MailAllowance(key: "k", limit: 10, window: 3_600), now: now)
             try await mail.queueMail("to bea", about: bea, now: now)
             #expect(try await accounts.sessions.storedAccountIDs().contains(ada))
@@ -184,7 +213,8 @@ import Testing
             #expect(try await mail.resolveResetRequests(now: now, allowance: allowance, compose: { _, _ in (token(5, .resetPassword), "x") }) == 0)
             #expect(try await mail.claimMail(now: now, lease: 60, limit: 10).map(\.message) == ["to bea"])
             #expect(try await accounts.sessions.storedAccountIDs().contains(ada) == false)
-            #expect(try await mail.requestAddress("ada3@example.test", of: ada, token: token(3, .verifyAddress), mails: [], allowance: allowance(ada), now: now) == .queued,
+            try await accounts.sessions.setPasswordHash(Self.hash, of: ada)  // an account given the id anew, as a test may
+            #expect(try await mail.requestAddress("ada3@example.test", of: ada, whilePasswordIs: Self.hash, token: token(3, .verifyAddress), mails: [], allowance: allowance(ada), now: now) == .queued,
                 "the allowance went too")
         }
     }

@@ -1,5 +1,6 @@
 import Basics
 import Foundation
+import Logging
 package import Mail
 package import Store
 
@@ -48,32 +49,55 @@ package struct EmailController: Sendable {
         if addresses.verified?.lowercased() == address.text.lowercased() {
             return .showing(.editing(addresses, typed: typed, problems: [.email: .alreadyVerified]))
         }
+        let checked: PasswordHash
         switch try await accounts.checkOwnPassword(currentPassword, of: user, client: client) {
         case .refused(let refusal): return .showing(.refused(addresses, typed: typed, refusal))
         case .wrong: return .showing(.editing(addresses, typed: typed, problems: [.currentPassword: .wrongCurrentPassword]))
-        case .right: break
+        case .right(let hash): checked = hash
         }
-        switch try await request(address, for: user, replacing: addresses.verified) {
+        switch try await request(address, for: user, replacing: addresses.verified, whilePasswordIs: checked) {
         case .queued: return .requested
         case .limited(let seconds): return .showing(.limited(addresses, typed: typed, retryAfter: Int(seconds)))
+        // Changed (or the account deleted) from another browser since the check: the password
+        // typed is not the current one after all, and nothing was kept.
+        case .passwordChanged: return .showing(.editing(addresses, typed: typed, problems: [.currentPassword: .wrongCurrentPassword]))
         }
     }
 
     /// Keeps `address` as `user`'s pending address and queues its link, and a notice to the
     /// verified address it is `replacing`, in one transaction within the account's hourly
-    /// allowance. Sign-up asks this for the address given there.
-    package func request(_ address: MailAddress, for user: User, replacing verified: String?) async throws(StoreError) -> MailQueueOutcome {
+    /// allowance, while their password is still `hash` (so no link outlives a change of the
+    /// password that raced it).
+    func request(
+        _ address: MailAddress, for user: User, replacing verified: String?, whilePasswordIs hash: PasswordHash
+    ) async throws(StoreError) -> MailQueueOutcome {
         let date = now
         let token = MailLinkToken.make(.verifyAddress, now: date)
         let composer = mailroom.composer
-        var mails = [MailComposer.encode(composer.verification(to: address, username: user.username, token: token.text, at: date))]
+        var mails = [
+            MailComposer.encode(
+                composer.verification(to: address, username: user.username, token: token.text, at: date), linkExpiresAt: token.record.expiresAt)
+        ]
         if let verified, let old = MailAddress(verified) {
             mails.append(MailComposer.encode(composer.addressChanging(to: old, username: user.username, at: date)))
         }
         let outcome = try await mailroom.storage.requestAddress(
-            address.text, of: user.id, token: token.record, mails: mails, allowance: MailSender.allowance(of: user.id), now: date)
+            address.text, of: user.id, whilePasswordIs: hash, token: token.record, mails: mails,
+            allowance: MailSender.allowance(of: user.id), now: date)
         if outcome == .queued { mailroom.wake() }
         return outcome
+    }
+
+    /// The address given at sign-up: its link, under the new account's password. Never throws:
+    /// the account exists, and a failure here (logged) leaves the address for the person to
+    /// give again on their profile.
+    package func requestAtSignUp(_ address: MailAddress, for user: User) async {
+        do {
+            guard let hash = try await accounts.sessions.passwordHash(of: user.id) else { return }
+            _ = try await request(address, for: user, replacing: nil, whilePasswordIs: hash)
+        } catch {
+            mailroom.logger.warning("could not keep the address given at sign-up by account \(user.id): \(error)")
+        }
     }
 
     /// The page a verification link opens: a button while the link lives.
@@ -106,7 +130,8 @@ package struct EmailController: Sendable {
         let date = now
         if let client, case .refused(let seconds) = try await forgotLimit.reserve(client, now: date) { return .limited(retryAfter: seconds) }
         switch try await mailroom.storage.requestReset(forAddress: address.text, allowance: mailroom.resetAllowance(for: address.text), now: date) {
-        case .queued:
+        case .queued, .passwordChanged:
+            // (A reset request checks no password: `passwordChanged` is never its answer.)
             mailroom.wake()
             return .requested
         case .limited(let seconds):
@@ -157,11 +182,17 @@ package struct EmailController: Sendable {
         }
     }
 
-    /// Tells `user`'s verified address, if any, that their password was changed on the profile.
-    package func noticePasswordChanged(of user: User) async throws(StoreError) {
-        guard let verified = try await addresses(of: user.id).verified, let address = MailAddress(verified) else { return }
-        let message = mailroom.composer.passwordChanged(to: address, username: user.username, byReset: false, at: now)
-        try await mailroom.storage.queueMail(MailComposer.encode(message), about: user.id, now: now)
-        mailroom.wake()
+    /// Tells `user`'s verified address, if any, that their password was changed on the profile,
+    /// queued just after the change. Never throws: the change holds, and its browser keeps its
+    /// new session whatever happens to the notice (a failure is logged).
+    package func noticePasswordChanged(of user: User) async {
+        do {
+            guard let verified = try await addresses(of: user.id).verified, let address = MailAddress(verified) else { return }
+            let message = mailroom.composer.passwordChanged(to: address, username: user.username, byReset: false, at: now)
+            try await mailroom.storage.queueMail(MailComposer.encode(message), about: user.id, now: now)
+            mailroom.wake()
+        } catch {
+            mailroom.logger.warning("could not queue the password-change notice of account \(user.id): \(error)")
+        }
     }
 }

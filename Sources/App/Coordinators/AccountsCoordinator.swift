@@ -39,7 +39,7 @@ package struct AccountsCoordinator: FlowCoordinator {
                     return .present(SignUpView.page(for: page))
                 case let .signedUp(user, session, email):
                     // A new account's first address mail is within its allowance.
-                    if let email { _ = try await emails.request(email, for: user, replacing: nil) }
+                    if let email { await emails.requestAtSignUp(email, for: user) }
                     return .finished(.signedIn(session, returnTo: nil))
                 }
             }

@@ -82,7 +82,7 @@ package struct ProfilesCoordinator: FlowCoordinator {
                 case .showing(let page):
                     return .present(PasswordView.page(for: page))
                 case let .changed(username, replacement):
-                    try await emails.noticePasswordChanged(of: user)
+                    await emails.noticePasswordChanged(of: user)
                     return .finished(.passwordChanged(replacement, username))
                 case .overtaken:
                     return .finished(.signedOut)

@@ -86,14 +86,21 @@ package struct MailComposer: Sendable {
             messageID: MailMessage.newMessageID(domain: from.domain))
     }
 
-    /// `message` as the outbox keeps it.
-    package static func encode(_ message: MailMessage) -> String {
-        // Encoding a struct of strings and a date cannot fail.
-        (try? String(decoding: JSONEncoder().encode(message), as: UTF8.self)) ?? ""
+    /// A mail as the outbox keeps it: the message, and when the link in it dies (a mail whose
+    /// link is dead is not worth sending: it is given up).
+    package struct Queued: Codable, Sendable, Equatable {
+        package var message: MailMessage
+        package var linkExpiresAt: Date?
     }
 
-    /// A message the outbox kept; nil when it does not decode (then it is given up and logged).
-    package static func decode(_ text: String) -> MailMessage? {
-        try? JSONDecoder().decode(MailMessage.self, from: Data(text.utf8))
+    /// `message` as the outbox keeps it.
+    package static func encode(_ message: MailMessage, linkExpiresAt: Date? = nil) -> String {
+        // Encoding a struct of strings and dates cannot fail.
+        (try? String(decoding: JSONEncoder().encode(Queued(message: message, linkExpiresAt: linkExpiresAt)), as: UTF8.self)) ?? ""
+    }
+
+    /// A mail the outbox kept; nil when it does not decode (then it is given up and logged).
+    package static func decode(_ text: String) -> Queued? {
+        try? JSONDecoder().decode(Queued.self, from: Data(text.utf8))
     }
 }

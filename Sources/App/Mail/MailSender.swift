@@ -100,10 +100,9 @@ package final class MailSender: Sendable {
         var sent = 0
         do {
             try await resolveResets()
-            while true {
-                let due = try await storage.claimMail(now: now(), lease: Self.lease, limit: 10)
-                if due.isEmpty { break }
-                for mail in due where try await deliver(mail) { sent += 1 }
+            // One mail a claim: a claim's lease covers one delivery's timeouts, never a queue's.
+            while let mail = try await storage.claimMail(now: now(), lease: Self.lease, limit: 1).first {
+                if try await deliver(mail) { sent += 1 }
             }
         } catch {
             logger.warning("outbox: \(error) (tried again in a few seconds)")
@@ -117,18 +116,24 @@ package final class MailSender: Sendable {
             guard let name = username(user), let address = MailAddress(verified) else { return nil }
             let token = MailLinkToken.make(.resetPassword, now: date)
             let message = composer.passwordReset(to: address, username: name, token: token.text, at: date)
-            return (token.record, MailComposer.encode(message))
+            return (token.record, MailComposer.encode(message, linkExpiresAt: token.record.expiresAt))
         }
     }
 
     /// Hands `mail` to the transport; true when it was accepted.
     private func deliver(_ mail: QueuedMail) async throws(StoreError) -> Bool {
-        guard let message = MailComposer.decode(mail.message) else {
+        guard let queued = MailComposer.decode(mail.message) else {
             logger.error("outbox: mail \(mail.id) cannot be read; given up")
             try await finish(mail, .failed)
             return false
         }
+        let message = queued.message
         let name = "mail <\(message.messageID)> to a recipient at \(message.to.domain)"
+        if let expiry = queued.linkExpiresAt, expiry <= now() {
+            logger.warning("outbox: \(name) given up: its link died before it could be sent")
+            try await finish(mail, .failed)
+            return false
+        }
         var refusal: MailDeliveryError?
         do throws(MailDeliveryError) {
             try await transport.deliver(message)
@@ -141,13 +146,13 @@ package final class MailSender: Sendable {
             return true
         }
         let date = now()
-        switch failure {
+        switch failure.withoutAddresses {
         case .permanent(let reason):
             logger.error("outbox: the relay refused \(name) for good, given up: \(reason)")
         case .temporary(let reason) where date.timeIntervalSince(mail.queuedAt) < retry.giveUpAfter:
             let pause = retry.pause(afterAttempts: mail.attempts + 1)
             logger.warning("outbox: \(name) failed for now, tried again in \(Int(pause)) s: \(reason)")
-            try await storage.retryMail(id: mail.id, at: date + pause)
+            try await storage.retryMail(mail, at: date + pause)
             counters?.count(.retried)
             return false
         case .temporary(let reason):
@@ -159,7 +164,23 @@ package final class MailSender: Sendable {
 
     /// Deletes `mail` from the outbox and counts what became of it.
     private func finish(_ mail: QueuedMail, _ outcome: MailCounters.Outcome) async throws(StoreError) {
-        try await storage.finishMail(id: mail.id)
+        try await storage.finishMail(mail)
         counters?.count(outcome)
+    }
+}
+
+extension MailDeliveryError {
+    /// The same failure with every word holding an `@` replaced: a relay's refusal often
+    /// repeats the recipient (`550 5.1.1 <bob@example.org>: Recipient address rejected`), and
+    /// addresses never reach the log.
+    var withoutAddresses: MailDeliveryError {
+        func scrub(_ text: String) -> String {
+            text.split(separator: " ", omittingEmptySubsequences: false).map { $0.contains("@") ? "<address>" : String($0) }
+                .joined(separator: " ")
+        }
+        switch self {
+        case .temporary(let reason): return .temporary(scrub(reason))
+        case .permanent(let reason): return .permanent(scrub(reason))
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Basics
+package import Logging
 package import Store
 
 /// What the pages need of mail: storage for addresses, links and the outbox; the composer; a
@@ -7,6 +8,8 @@ package import Store
 package struct Mailroom: Sendable {
     package let storage: any MailStorage
     package let composer: MailComposer
+    /// For what cannot be queued and must not fail a page (a notice after the change it tells of).
+    package let logger: Logger
     private let key: [UInt8]
     private let wakeSender: @Sendable () -> Void
 
@@ -17,9 +20,12 @@ package struct Mailroom: Sendable {
     /// - Parameters:
     ///   - bookSecret: the book's secret; the allowance key is derived from it.
     ///   - wake: asks the sender to look at the outbox now.
-    package init(storage: any MailStorage, composer: MailComposer, bookSecret: [UInt8], wake: @escaping @Sendable () -> Void) {
+    package init(
+        storage: any MailStorage, composer: MailComposer, bookSecret: [UInt8], logger: Logger, wake: @escaping @Sendable () -> Void
+    ) {
         self.storage = storage
         self.composer = composer
+        self.logger = logger
         key = HMACSHA256.authenticationCode(for: Array("quotebook mail allowance".utf8), key: bookSecret)
         wakeSender = wake
     }

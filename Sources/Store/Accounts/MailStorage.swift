@@ -55,6 +55,9 @@ package enum MailQueueOutcome: Sendable, Equatable {
     case queued
     /// The allowance is spent; nothing was kept. Retry after this many seconds.
     case limited(retryAfter: TimeInterval)
+    /// The account's password is no longer the one checked (changed, reset or erased since):
+    /// nothing was kept, so no link outlives the password it was asked for with.
+    case passwordChanged
 }
 
 /// What following a verification link did.
@@ -81,12 +84,16 @@ package struct QueuedMail: Sendable, Equatable {
     /// Deliveries tried before this one.
     package var attempts: Int
     package var queuedAt: Date
+    /// The end of this claim: what fences ``MailStorage/finishMail(_:)`` and
+    /// ``MailStorage/retryMail(_:at:)`` against a claim that lapsed and was taken by another.
+    package var claimedUntil: Date
 
-    package init(id: Int64, message: String, attempts: Int, queuedAt: Date) {
+    package init(id: Int64, message: String, attempts: Int, queuedAt: Date, claimedUntil: Date) {
         self.id = id
         self.message = message
         self.attempts = attempts
         self.queuedAt = queuedAt
+        self.claimedUntil = claimedUntil
     }
 }
 
@@ -99,11 +106,14 @@ package protocol MailStorage: Sendable {
     /// `user`'s addresses (both nil when they have none).
     func addresses(of user: UserID) async throws(StoreError) -> EmailAddresses
 
-    /// One transaction: counts a mail against `allowance` (nothing kept past it); makes
-    /// `address` `user`'s pending address; replaces their verification links with `token`; and
-    /// queues `mails` (the link to the new address, a notice to the old one).
+    /// One transaction: while `user`'s password hash is still `hash` (the one the caller
+    /// checked or set; with several instances its row is locked while this runs), counts a mail
+    /// against `allowance` (nothing kept past it); makes `address` `user`'s pending address;
+    /// replaces their verification links with `token`; and queues `mails` (the link to the new
+    /// address, a notice to the old one).
     func requestAddress(
-        _ address: String, of user: UserID, token: MailToken, mails: [String], allowance: MailAllowance, now: Date
+        _ address: String, of user: UserID, whilePasswordIs hash: PasswordHash, token: MailToken, mails: [String],
+        allowance: MailAllowance, now: Date
     ) async throws(StoreError) -> MailQueueOutcome
 
     /// The account a live (unused, unexpired) token of `purpose` belongs to, if any.
@@ -140,12 +150,13 @@ package protocol MailStorage: Sendable {
 
     /// Up to `limit` mails due by `now` that no one else holds, oldest first, each held for
     /// `lease` seconds (with several instances: claimed with `FOR UPDATE SKIP LOCKED`, so each
-    /// mail goes to one sender). Also forgets expired links and spent allowances.
+    /// mail goes to one sender). Also forgets expired links, and allowances older than an hour
+    /// (every allowance's window).
     func claimMail(now: Date, lease: TimeInterval, limit: Int) async throws(StoreError) -> [QueuedMail]
 
-    /// The mail was delivered, or given up: deleted.
-    func finishMail(id: Int64) async throws(StoreError)
+    /// The mail was delivered, or given up: deleted, unless its claim lapsed and another took it.
+    func finishMail(_ mail: QueuedMail) async throws(StoreError)
 
-    /// Delivery failed for now: tried again at `date`.
-    func retryMail(id: Int64, at date: Date) async throws(StoreError)
+    /// Delivery failed for now: tried again at `date`, unless its claim lapsed and another took it.
+    func retryMail(_ mail: QueuedMail, at date: Date) async throws(StoreError)
 }

@@ -1,6 +1,7 @@
 import App
 import Foundation
 import HTTPServer
+import Logging
 import Mail
 import Store
 import Synchronization
@@ -288,12 +289,23 @@ import Testing
         clock.advance(2)
         #expect(await app.deliverMail().count == 1, "delivered once the relay is back")
         #expect(app.metrics?.mail.value(.sent) == 1)
-        app.mailbox.fail(with: .permanent("550 no such user"))
+        // A relay's refusal that repeats the recipient: given up, and the address kept out of the log.
+        app.mailbox.fail(with: .permanent("550 5.1.1 <bob@example.org>: Recipient address rejected"))
         _ = try await signUp(app, "bob", email: "bob@example.org")
         await app.deliverMail()
         #expect(app.metrics?.mail.value(.failed) == 1)
+        let log = app.logSink.entries.map(\.message).joined(separator: "\n")
+        #expect(log.contains("Recipient address rejected") && !log.contains("bob@example.org"))
         app.mailbox.fail(with: nil)
         clock.advance(86_400)
         #expect(await app.deliverMail().count == 1, "given up, never sent")
+        // A link's mail still failing when its link dies is given up: it would only lead to a 410.
+        app.mailbox.fail(with: .temporary("connection refused"))
+        _ = try await signUp(app, "cyd", email: "cyd@example.org")
+        await app.deliverMail()
+        app.mailbox.fail(with: nil)
+        clock.advance(30 * 60 + 1)
+        #expect(await app.deliverMail().count == 1, "not sent with a dead link")
+        #expect(app.metrics?.mail.value(.failed) == 2)
     }
 }
