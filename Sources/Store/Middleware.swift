@@ -42,9 +42,12 @@ package struct ActionLogMiddleware: StoreMiddleware {
         if let quote = event.quoteID { line += " quote=\(quote)" }
         switch event {
         case .userSignedUp(let user), .profileChanged(let user), .photoChanged(let user, _), .passwordChanged(let user),
-            .accountDeleted(let user, _), .erasedEntryReplayed(let user):
+            .accountDeleted(let user, _), .erasedEntryReplayed(let user), .roleChanged(let user), .suspended(let user),
+            .unsuspended(let user):
             line += " user=\(user)"
-        case .quoteAdded, .quoteEdited, .quoteRestored, .quoteDeleted: break
+        case .quoteReported(let report, _), .reportDismissed(let report):
+            line += " report=\(report)"
+        case .quoteAdded, .quoteEdited, .quoteRestored, .quoteDeleted, .quoteHidden, .quoteUnhidden: break
         }
         if let actor = action.actor { line += " by=\(actor)" }
         return line
@@ -66,6 +69,13 @@ extension AppAction {
         case .passwordChanged: "password_changed"
         case .deleteAccount: "delete_account"
         case .erased: "erased"
+        case .setRole: "set_role"
+        case .reportQuote: "report_quote"
+        case .dismissReport: "dismiss_report"
+        case .hideQuote: "hide_quote"
+        case .unhideQuote: "unhide_quote"
+        case .suspend: "suspend"
+        case .unsuspend: "unsuspend"
         }
     }
 
@@ -74,9 +84,11 @@ extension AppAction {
         switch self {
         case .addQuote(_, let user, _), .editQuote(_, _, _, let user, _), .restoreQuote(_, _, _, let user, _): user
         case .deleteQuote(_, let user, _), .changeDisplayName(let user, _, _), .setPhoto(let user, _, _),
-            .setFavourite(let user, _, _), .passwordChanged(let user, _), .deleteAccount(let user, _):
+            .setFavourite(let user, _, _), .passwordChanged(let user, _), .deleteAccount(let user, _),
+            .reportQuote(_, let user, _, _), .dismissReport(_, let user, _), .hideQuote(_, let user, _, _),
+            .unhideQuote(_, let user, _, _), .suspend(_, let user, _, _), .unsuspend(_, let user, _, _):
             user
-        case .signUp, .erased: nil
+        case .signUp, .erased, .setRole: nil
         }
     }
 }
@@ -92,6 +104,9 @@ extension ActionRejection {
         case .usernameTaken: "username_taken"
         case .invalidDisplayName: "invalid_display_name"
         case .notAllowed: "not_allowed"
+        case .alreadyReported: "already_reported"
+        case .reportNotFound: "report_not_found"
+        case .invalidReason: "invalid_reason"
         }
     }
 }

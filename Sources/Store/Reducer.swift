@@ -55,6 +55,41 @@ package enum AppReducer {
         case let .setFavourite(id, quoteID, _):
             guard state.users[id] != nil else { throw .userNotFound(id) }
             guard state.quotes[quoteID] != nil else { throw .quoteNotFound(quoteID) }
+
+        case let .setRole(id, _, _):
+            guard state.users[id] != nil else { throw .userNotFound(id) }
+
+        case let .reportQuote(id, reporter, reason, _):
+            guard state.users[reporter] != nil else { throw .userNotFound(reporter) }
+            guard state.quotes[id] != nil else { throw .quoteNotFound(id) }
+            if let open = state.moderation.openReport(of: id, by: reporter) { throw .alreadyReported(open.id) }
+            if let problem = ModerationState.problem(withReason: reason) { throw .invalidReason(problem) }
+
+        case let .dismissReport(id, moderator, _):
+            guard state.moderation.isModerator(moderator) else { throw .notAllowed }
+            guard state.moderation.reports[id] != nil else { throw .reportNotFound(id) }
+
+        case let .hideQuote(id, moderator, reason, _):
+            guard state.moderation.isModerator(moderator) else { throw .notAllowed }
+            guard state.quotes[id] != nil else { throw .quoteNotFound(id) }
+            if let problem = ModerationState.problem(withReason: reason) { throw .invalidReason(problem) }
+
+        case let .unhideQuote(id, moderator, reason, _):
+            guard state.moderation.isModerator(moderator) else { throw .notAllowed }
+            guard state.moderation.hidden[id] != nil else { throw .quoteNotFound(id) }
+            if let problem = ModerationState.problem(withReason: reason) { throw .invalidReason(problem) }
+
+        case let .suspend(id, moderator, reason, _), let .unsuspend(id, moderator, reason, _):
+            guard state.moderation.isModerator(moderator) else { throw .notAllowed }
+            guard state.users[id] != nil else { throw .userNotFound(id) }
+            // Moderators are not moderated: the operator takes the role first.
+            guard !state.moderation.isModerator(id) else { throw .notAllowed }
+            if case .suspend = action {
+                guard state.moderation.suspended[id] == nil else { throw .notAllowed }
+            } else {
+                guard state.moderation.suspended[id] != nil else { throw .notAllowed }
+            }
+            if let problem = ModerationState.problem(withReason: reason) { throw .invalidReason(problem) }
         }
     }
 
@@ -119,6 +154,11 @@ package enum AppReducer {
             return .passwordChanged(id)
 
         case let .deleteAccount(id, _):
+            // Their role, suspension and open reports go with them (the reports were erased from
+            // the journal with their other entries); the log keeps what moderators did.
+            state.moderation.moderators.remove(id)
+            state.moderation.suspended[id] = nil
+            state.moderation.reports = state.moderation.reports.filter { $0.value.reporter != id }
             // Replayed after its person's entries were erased, there is no one left to remove.
             guard let user = state.users.removeValue(forKey: id) else { return .accountDeleted(id, photo: nil) }
             if state.userIDsByName[user.username] == id { state.userIDsByName[user.username] = nil }
@@ -129,7 +169,76 @@ package enum AppReducer {
             // matters for: either way, ids up to it are taken.
             if id.rawValue >= state.nextUserID.rawValue { state.nextUserID = UserID(id.rawValue + 1) }
             return .erasedEntryReplayed(id)
+
+        case let .setRole(id, role, date):
+            return setRole(id, role, at: date, in: &state)
+        case let .reportQuote(quote, reporter, reason, date):
+            return report(quote, by: reporter, reason: reason, at: date, in: &state)
+        case let .dismissReport(id, moderator, date):
+            let report = state.moderation.reports.removeValue(forKey: id)
+            state.moderation.log.append(
+                ModerationEntry(kind: .reportDismissed, note: ModerationNote(by: moderator, reason: "", at: date), quote: report?.quote))
+            return .reportDismissed(id)
+        case let .hideQuote(id, moderator, reason, date):
+            return hide(id, note: ModerationNote(by: moderator, reason: QuoteDraft.trimmingWhitespace(reason), at: date), in: &state)
+        case let .unhideQuote(id, moderator, reason, date):
+            return unhide(id, note: ModerationNote(by: moderator, reason: QuoteDraft.trimmingWhitespace(reason), at: date), in: &state)
+        case let .suspend(id, moderator, reason, date):
+            let note = ModerationNote(by: moderator, reason: QuoteDraft.trimmingWhitespace(reason), at: date)
+            state.moderation.suspended[id] = note
+            state.moderation.log.append(ModerationEntry(kind: .suspended, note: note, user: id))
+            return .suspended(id)
+        case let .unsuspend(id, moderator, reason, date):
+            let note = ModerationNote(by: moderator, reason: QuoteDraft.trimmingWhitespace(reason), at: date)
+            state.moderation.suspended[id] = nil
+            state.moderation.log.append(ModerationEntry(kind: .unsuspended, note: note, user: id))
+            return .unsuspended(id)
         }
+    }
+
+    private static func setRole(_ id: UserID, _ role: Role, at date: Date, in state: inout AppState) -> AppEvent {
+        switch role {
+        case .moderator: state.moderation.moderators.insert(id)
+        case .member: state.moderation.moderators.remove(id)
+        }
+        let note = ModerationNote(by: nil, reason: "", at: date)
+        state.moderation.log.append(ModerationEntry(kind: role == .moderator ? .roleGiven : .roleTaken, note: note, user: id))
+        return .roleChanged(id)
+    }
+
+    private static func report(_ quote: QuoteID, by reporter: UserID, reason: String, at date: Date, in state: inout AppState) -> AppEvent {
+        let id = state.moderation.nextReportID
+        state.moderation.reports[id] = Report(id: id, quote: quote, reporter: reporter, reason: QuoteDraft.trimmingWhitespace(reason), at: date)
+        state.moderation.nextReportID = ReportID(id.rawValue + 1)
+        return .quoteReported(id, by: reporter)
+    }
+
+    /// Moves quote `id` out of the book (every list, search and feed reads ``AppState/quotes``)
+    /// into the hidden ones, closing its reports.
+    private static func hide(_ id: QuoteID, note: ModerationNote, in state: inout AppState) -> AppEvent {
+        guard let quote = state.quotes.removeValue(forKey: id) else { return .quoteHidden(id) }
+        if let index = state.quoteOrder.lastIndex(of: id) { state.quoteOrder.remove(at: index) }
+        state.searchIndex.remove(id)
+        if state.lastChangedQuote == id { state.lastChangedQuote = state.quoteOrder.last }
+        state.moderation.hidden[id] = HiddenQuote(quote: quote, note: note)
+        state.moderation.reports = state.moderation.reports.filter { $0.value.quote != id }
+        state.moderation.log.append(ModerationEntry(kind: .quoteHidden, note: note, quote: id))
+        return .quoteHidden(id)
+    }
+
+    /// Puts hidden quote `id` back in its place: ids are given in the order quotes are added.
+    private static func unhide(_ id: QuoteID, note: ModerationNote, in state: inout AppState) -> AppEvent {
+        guard let hidden = state.moderation.hidden.removeValue(forKey: id) else { return .quoteUnhidden(id) }
+        state.quotes[id] = hidden.quote
+        var low = 0, high = state.quoteOrder.count
+        while low < high {
+            let middle = (low + high) / 2
+            if state.quoteOrder[middle].rawValue < id.rawValue { low = middle + 1 } else { high = middle }
+        }
+        state.quoteOrder.insert(id, at: low)
+        state.searchIndex.update(id, text: hidden.quote.text, author: hidden.quote.author)
+        state.moderation.log.append(ModerationEntry(kind: .quoteUnhidden, note: note, quote: id))
+        return .quoteUnhidden(id)
     }
 
     /// Makes `draft` the current text of quote `id` as its next version; returns that version

@@ -25,6 +25,13 @@ import Testing
             .setPhoto(UserID(2), PhotoReference(hash: "cd34", mediaType: "image/webp", small: "ef56"), at: date),
             .setFavourite(UserID(2), QuoteID(2), at: date),
             .deleteQuote(QuoteID(3), by: UserID(2), at: date),
+            // Moderation: a moderator, a hidden quote, an open report, a suspension and the log.
+            .signUp(try #require(Username("mod")), displayName: "Mod", at: date),
+            .setRole(UserID(3), .moderator, at: date),
+            .reportQuote(QuoteID(2), by: UserID(1), reason: "Spam <b>", at: date),
+            .reportQuote(QuoteID(4), by: UserID(2), reason: "Line one\nline two", at: date),
+            .hideQuote(QuoteID(4), by: UserID(3), reason: "Duplicate of 2", at: date),
+            .suspend(UserID(2), by: UserID(3), reason: "Vandal", at: date),
         ]
         for action in actions { _ = try AppReducer.reduce(&state, action) }
         return state
@@ -64,9 +71,32 @@ import Testing
         }
         #expect(throws: SnapshotFormatError.self) { try decode(bytes + [0]) }
         var otherVersion = bytes
-        otherVersion[4] = 3
+        otherVersion[4] = 4
         #expect(throws: SnapshotFormatError.self) { try decode(otherVersion) }
         #expect(throws: SnapshotFormatError.self) { try decode(Array("{\"quotes\": {}}".utf8)) }
+    }
+
+    /// A version 2 snapshot (before moderation) is read as a state with no moderation at all.
+    @Test func aSnapshotFromBeforeModerationHasNone() throws {
+        var state = try richState()
+        state.moderation = ModerationState()
+        var bytes = SnapshotFormat.encode(state)
+        // An empty moderation section: three counts, the next report id (1, zig-zag 2), two counts.
+        let section: [UInt8] = [0, 0, 0, 2, 0, 0]
+        #expect(Array(bytes[(bytes.count - 4 - section.count)..<(bytes.count - 4)]) == section)
+        bytes.removeSubrange((bytes.count - 4 - section.count)..<(bytes.count - 4))
+        bytes[4] = 2
+        #expect(try decode(bytes) == state)
+        #expect(!SnapshotFormat.isCurrent(bytes), "written again in this version")
+    }
+
+    @Test func moderationComesBack() throws {
+        let moderation = try decode(SnapshotFormat.encode(try richState())).moderation
+        #expect(moderation.moderators == [UserID(3)])
+        #expect(moderation.hidden[QuoteID(4)]?.note.reason == "Duplicate of 2")
+        #expect(moderation.reports.values.map(\.reason) == ["Spam <b>"], "the hidden quote's report closed")
+        #expect(moderation.suspended[UserID(2)]?.by == UserID(3))
+        #expect(moderation.log.map(\.kind) == [.roleGiven, .quoteHidden, .suspended])
     }
 
     @Test func idsPastTheJournalAreRefused() throws {

@@ -219,7 +219,8 @@ package struct QuoteController: Sendable {
             return .conflict(current: current, mine: QuoteForm(id: id, draft: draft, version: current.version))
         case .failure(.invalidQuote(let problems)):
             return .editing(QuoteForm(id: id, draft: draft, version: baseVersion), problems: problems)
-        case .failure(.userNotFound), .failure(.usernameTaken), .failure(.invalidDisplayName), .failure(.notAllowed):
+        case .failure(.userNotFound), .failure(.usernameTaken), .failure(.invalidDisplayName), .failure(.notAllowed),
+            .failure(.alreadyReported), .failure(.reportNotFound), .failure(.invalidReason):
             // An edit is never refused for an account's reason; answer as for a vanished quote.
             return .notFound
         }

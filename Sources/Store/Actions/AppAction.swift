@@ -36,6 +36,21 @@ package enum AppAction: Codable, Sendable, Equatable {
     /// account it was. Written only by a journal over such entries, never dispatched. Replays as
     /// the account's id being taken, so the ids given after it are the same as before.
     case erased(UserID)
+    /// Gives or takes the moderator role: the operator's `quotebook user role`, never a page.
+    case setRole(UserID, Role, at: Date)
+    /// Reports a visible quote to the moderators, with a reason; the reducer gives the report the
+    /// next id. One open report per person and quote.
+    case reportQuote(QuoteID, by: UserID, reason: String, at: Date)
+    /// A moderator closes a report without acting on its quote.
+    case dismissReport(ReportID, by: UserID, at: Date)
+    /// A moderator takes a quote out of the book for everyone but moderators; its reports close.
+    case hideQuote(QuoteID, by: UserID, reason: String, at: Date)
+    /// A moderator brings a hidden quote back.
+    case unhideQuote(QuoteID, by: UserID, reason: String, at: Date)
+    /// A moderator suspends an account (not a moderator's): it can no longer sign in.
+    case suspend(UserID, by: UserID, reason: String, at: Date)
+    /// A moderator lifts a suspension.
+    case unsuspend(UserID, by: UserID, reason: String, at: Date)
 }
 
 /// What an applied action did, handed to the caller and to observers.
@@ -58,6 +73,17 @@ package enum AppEvent: Sendable, Equatable {
     case accountDeleted(UserID, photo: PhotoReference?)
     /// Replaying an erased entry: nothing but the id being taken.
     case erasedEntryReplayed(UserID)
+    /// A person was given or lost the moderator role.
+    case roleChanged(UserID)
+    /// `reporter` reported a quote.
+    case quoteReported(ReportID, by: UserID)
+    case reportDismissed(ReportID)
+    /// The quote left the book for everyone but moderators (its open pages drop it).
+    case quoteHidden(QuoteID)
+    case quoteUnhidden(QuoteID)
+    /// The person was suspended (their sessions are ended by whoever dispatched it) or let back.
+    case suspended(UserID)
+    case unsuspended(UserID)
 }
 
 /// Why the reducer refused an action: nothing was stored.
@@ -69,16 +95,36 @@ package enum ActionRejection: Error, Sendable, Equatable {
     case userNotFound(UserID)
     case usernameTaken(Username)
     case invalidDisplayName(FieldProblem)
-    /// The person may not do this to the quote (deleting one someone else added).
+    /// The person may not do this to the quote (deleting one someone else added), or may not
+    /// moderate, or may not be moderated (a moderator).
     case notAllowed
+    /// The person already has an open report of this quote.
+    case alreadyReported(ReportID)
+    case reportNotFound(ReportID)
+    /// A moderation reason (or a report's) that cannot be kept.
+    case invalidReason(FieldProblem)
 }
 
 extension AppEvent {
     /// The quote this event changed, if it changed one.
     package var quoteID: QuoteID? {
         switch self {
-        case .quoteAdded(let id), .quoteEdited(let id, _), .quoteRestored(let id, _), .quoteDeleted(let id): id
-        case .userSignedUp, .profileChanged, .photoChanged, .passwordChanged, .accountDeleted, .erasedEntryReplayed: nil
+        case .quoteAdded(let id), .quoteEdited(let id, _), .quoteRestored(let id, _), .quoteDeleted(let id), .quoteHidden(let id),
+            .quoteUnhidden(let id):
+            id
+        case .userSignedUp, .profileChanged, .photoChanged, .passwordChanged, .accountDeleted, .erasedEntryReplayed, .roleChanged,
+            .quoteReported, .reportDismissed, .suspended, .unsuspended:
+            nil
+        }
+    }
+
+    /// The quote whose history this event's journal entry belongs to: ``quoteID`` for a new
+    /// version or a deletion, nil for hiding and unhiding, which are no versions (a quote's history
+    /// numbers its versions by their entries' order among the quote's).
+    package var historyQuoteID: QuoteID? {
+        switch self {
+        case .quoteHidden, .quoteUnhidden: nil
+        default: quoteID
         }
     }
 
@@ -86,9 +132,10 @@ extension AppEvent {
     package var personID: UserID? {
         switch self {
         case .userSignedUp(let id), .profileChanged(let id), .photoChanged(let id, _), .passwordChanged(let id),
-            .accountDeleted(let id, _), .erasedEntryReplayed(let id):
+            .accountDeleted(let id, _), .erasedEntryReplayed(let id), .roleChanged(let id), .quoteReported(_, let id),
+            .suspended(let id), .unsuspended(let id):
             id
-        case .quoteAdded, .quoteEdited, .quoteRestored, .quoteDeleted: nil
+        case .quoteAdded, .quoteEdited, .quoteRestored, .quoteDeleted, .reportDismissed, .quoteHidden, .quoteUnhidden: nil
         }
     }
 
@@ -105,6 +152,13 @@ extension AppEvent {
         case .passwordChanged: "password_changed"
         case .accountDeleted: "account_deleted"
         case .erasedEntryReplayed: "erased_entry_replayed"
+        case .roleChanged: "role_changed"
+        case .quoteReported: "quote_reported"
+        case .reportDismissed: "report_dismissed"
+        case .quoteHidden: "quote_hidden"
+        case .quoteUnhidden: "quote_unhidden"
+        case .suspended: "suspended"
+        case .unsuspended: "unsuspended"
         }
     }
 }

@@ -26,7 +26,7 @@ package struct JournalRecord: Sendable, Equatable {
 
     /// `action`, indexed by what applying it did.
     package init(_ action: AppAction, event: AppEvent) {
-        self.init(action, quote: event.quoteID, person: event.personID)
+        self.init(action, quote: event.historyQuoteID, person: event.personID)
     }
 }
 

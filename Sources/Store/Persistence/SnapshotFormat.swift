@@ -4,7 +4,7 @@ import Foundation
 /// quotes the JSON it replaced made start-up take 1.4 s, nearly all in `JSONDecoder`; this one
 /// (28 MB, half of it the search index) loads in about 46 ms (`ScaleBenchmark phases`).
 ///
-/// Layout, version 2 (integers are LEB128, signed ones zig-zag; strings are a byte length and
+/// Layout, version 3 (integers are LEB128, signed ones zig-zag; strings are a byte length and
 /// UTF-8; dates the 8 little-endian bytes of their `timeIntervalSinceReferenceDate`):
 ///
 ///     "QBSS" version
@@ -15,6 +15,7 @@ import Foundation
 ///       photo: 0, or 1 hash mediaType, or 2 hash mediaType smallHash
 ///     nameCount { username id }                                                      (by name)
 ///     foldFingerprint chunkCount { byteCount bytes ends[256] as UInt32 LE }
+///     moderation (SnapshotFormat+Moderation.swift; not in version 2)
 ///     "END."
 ///
 /// The search index is stored as it is, so start-up copies it instead of folding 100,000
@@ -26,9 +27,11 @@ import Foundation
 /// the snapshot is derived data, and the store then replays the whole journal.
 package enum SnapshotFormat {
     static let magic: [UInt8] = Array("QBSS".utf8)
-    static let version: UInt64 = 2
+    static let version: UInt64 = 3
     /// The version whose users carried a password hash.
     static let versionWithSecrets: UInt64 = 1
+    /// The version before moderation (``encodeModeration(_:into:)``): read as having none.
+    static let versionBeforeModeration: UInt64 = 2
 
     /// Whether `bytes` are a snapshot in this build's version (a version 1 snapshot holds
     /// password hashes and should be replaced).
@@ -57,14 +60,7 @@ package enum SnapshotFormat {
         writer.count(ordered.count)
         for id in ordered {
             guard let quote = state.quotes[id] else { continue }
-            writer.signed(quote.id.rawValue)
-            writer.string(quote.text)
-            writer.string(quote.author)
-            writer.signed(quote.version)
-            writer.optional(quote.addedBy?.rawValue)
-            writer.date(quote.addedAt)
-            writer.optional(quote.updatedBy?.rawValue)
-            writer.date(quote.updatedAt)
+            encode(quote, into: &writer)
         }
         writer.count(state.quoteOrder.count)
         var previous = 0
@@ -102,6 +98,7 @@ package enum SnapshotFormat {
             writer.raw(chunk.bytes)
             writer.fixed32(chunk.ends)
         }
+        encodeModeration(state.moderation, into: &writer)
         writer.raw(trailer)
         return writer.bytes
     }
@@ -117,7 +114,7 @@ package enum SnapshotFormat {
         var reader = SnapshotReader(buffer)
         guard try reader.raw(magic.count) == magic else { throw SnapshotFormatError(description: "not a binary snapshot") }
         let found = try reader.unsigned()
-        guard found == version || found == versionWithSecrets else {
+        guard found == version || found == versionBeforeModeration || found == versionWithSecrets else {
             throw SnapshotFormatError(description: "snapshot version \(found), not \(version)")
         }
         var state = AppState()
@@ -132,10 +129,7 @@ package enum SnapshotFormat {
 
         let quoteCount = try reader.count()
         for _ in 0..<quoteCount {
-            let quote = Quote(
-                id: QuoteID(try reader.signed()), text: try reader.string(), author: try reader.string(),
-                version: try reader.signed(), addedBy: try reader.optional().map { UserID($0) }, addedAt: try reader.date(),
-                updatedBy: try reader.optional().map { UserID($0) }, updatedAt: try reader.date())
+            let quote = try self.quote(from: &reader)
             guard quoteIDs.contains(quote.id.rawValue), state.quotes[quote.id] == nil else {
                 throw SnapshotFormatError(description: "quote id \(quote.id) repeated or out of range")
             }
@@ -193,6 +187,7 @@ package enum SnapshotFormat {
             chunk.deriveFilters()
             chunks.append(chunk)
         }
+        if found == version { state.moderation = try decodeModeration(from: &reader, quoteIDs: quoteIDs) }
         guard try reader.raw(trailer.count) == trailer, reader.isAtEnd else {
             throw SnapshotFormatError(description: "does not end where it should")
         }

@@ -24,6 +24,8 @@ package struct AppState: Sendable, Equatable {
     /// Every quote's folded text and author, for search; derived from ``quotes`` and kept in
     /// step with it by the reducer.
     package var searchIndex = QuoteSearchIndex()
+    /// Moderators, suspensions, hidden quotes, open reports and the moderation log.
+    package var moderation = ModerationState()
 
     package init() {}
 

@@ -85,7 +85,8 @@ package struct QuoteVersion: Sendable, Equatable {
                     version: number, text: clean.text, author: clean.author, editedBy: user, editedAt: date, restoredFrom: from))
             case .deleteQuote:
                 return []
-            case .signUp, .changeDisplayName, .setPhoto, .setFavourite, .passwordChanged, .deleteAccount, .erased:
+            case .signUp, .changeDisplayName, .setPhoto, .setFavourite, .passwordChanged, .deleteAccount, .erased, .setRole,
+                .reportQuote, .dismissReport, .hideQuote, .unhideQuote, .suspend, .unsuspend:
                 continue
             }
         }
