@@ -74,3 +74,14 @@ package enum StoreError: Error, CustomStringConvertible, Equatable {
         }
     }
 }
+
+extension StoreError {
+    /// The reason of a ``dataDirectory(path:reason:)`` whose lock another process holds.
+    package static let dataDirectoryInUse = "another Quotebook process is using it"
+
+    /// Whether this is a data directory another process (a running server) has locked.
+    package var isDataDirectoryInUse: Bool {
+        if case .dataDirectory(_, let reason) = self { return reason == Self.dataDirectoryInUse }
+        return false
+    }
+}

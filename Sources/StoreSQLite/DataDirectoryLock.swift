@@ -23,7 +23,7 @@ final class DataDirectoryLock {
             let code = errno
             Glibc.close(fd)
             fd = -1
-            let reason = code == EWOULDBLOCK ? "another Quotebook process is using it" : "cannot lock \(path): errno \(code)"
+            let reason = code == EWOULDBLOCK ? StoreError.dataDirectoryInUse : "cannot lock \(path): errno \(code)"
             throw StoreError.dataDirectory(path: directory, reason: reason)
         }
     }

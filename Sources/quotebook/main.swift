@@ -66,6 +66,34 @@ case .addUser(let username, let displayName, let parsed):
     let stream = outcome.exitCode == 0 ? FileHandle.standardOutput : FileHandle.standardError
     stream.write(Data("quotebook user add: \(outcome.message)\n".utf8))
     exit(outcome.exitCode)
+case .setRole(let username, let role, let parsed):
+    let roleLogger = Logger(label: "quotebook", level: .warning, sink: StandardErrorLogSink())
+    let roleStore: Store
+    let roleAccounts: AccountStorage
+    do {
+        let opened = try await backend(of: parsed).open(logger: roleLogger)
+        roleAccounts = opened.accounts
+        roleStore = try Store(journal: opened.journal, seed: SeedContent.actions(at: Date()), logger: roleLogger)
+    } catch let error as StoreError where error.isDataDirectoryInUse {
+        // A server holds the SQLite book: it makes the change when it next starts.
+        guard let name = Username(username) else { fail("no account is called \(username)") }
+        do {
+            try PendingRoles(dataDirectory: parsed.dataDirectory).add(name, role)
+        } catch {
+            fail("a server is using \(parsed.dataDirectory.path) and the change could not be kept for it: \(error)")
+        }
+        FileHandle.standardOutput.write(Data(
+            "quotebook user role: a server is using \(parsed.dataDirectory.path): \(name) becomes a \(role.rawValue) when it next starts\n".utf8))
+        exit(0)
+    } catch {
+        fail("\(error)")
+    }
+    let roleOutcome = await RoleCommand.run(username: username, role: role, store: roleStore, now: Date())
+    await roleStore.close()
+    await roleAccounts.close()
+    (roleOutcome.exitCode == 0 ? FileHandle.standardOutput : FileHandle.standardError)
+        .write(Data("quotebook user role: \(roleOutcome.message)\n".utf8))
+    exit(roleOutcome.exitCode)
 case .backup(let file, let parsed):
     let outcome = BackupCommand.run(file: file) { try backend(of: parsed).backup(to: $0) }
     let stream = outcome.exitCode == 0 ? FileHandle.standardOutput : FileHandle.standardError
@@ -153,6 +181,12 @@ do {
     if let failure { logger.warning("could not remove a sign-up cut short (tried again at the next start): \(failure)") }
 } catch {
     logger.warning("could not look for sign-ups cut short (tried again at the next start): \(error)")
+}
+// Role changes `quotebook user role` kept while this book's last server held it (SQLite).
+if options.database == nil {
+    for message in await PendingRoles(dataDirectory: options.dataDirectory).apply(to: store, now: Date()) {
+        logger.notice("quotebook user role, kept for this start: \(message)")
+    }
 }
 // Photos nobody refers to: left by a process killed mid-upload, or kept by versions that never
 // deleted a replaced photo. Before serving, so with SQLite no upload is in flight.

@@ -6,7 +6,7 @@ import Store
 
 /// The cases of ``QuotesRoute`` without their values, each with an example value.
 enum QuotesRouteKind: CaseIterable {
-    case home, list, new, create, show, edit, update, favourite, delete, history, restore, events
+    case home, list, new, create, show, edit, update, favourite, delete, history, restore, events, report, reported
 
     var example: QuotesRoute {
         switch self {
@@ -22,6 +22,8 @@ enum QuotesRouteKind: CaseIterable {
         case .edit: .edit(QuoteID(42))
         case .update: .update(QuoteID(7))
         case .favourite: .favourite(QuoteID(8))
+        case .report: .report(QuoteID(11))
+        case .reported: .reported(QuoteID(12))
         }
     }
 }
@@ -41,6 +43,8 @@ extension QuotesRoute {
         case .edit: .edit
         case .update: .update
         case .favourite: .favourite
+        case .report: .report
+        case .reported: .reported
         }
     }
 }
@@ -157,6 +161,33 @@ extension SystemRoute {
         case .health: .health
         case .metrics: .metrics
         case .developmentEvents: .developmentEvents
+        }
+    }
+}
+
+/// The cases of ``ModerationRoute`` without their values, each with an example value.
+enum ModerationRouteKind: CaseIterable {
+    case queue, log, dismiss, hide, unhide
+
+    var example: ModerationRoute {
+        switch self {
+        case .queue: .queue
+        case .log: .log
+        case .dismiss: .dismiss(ReportID(3))
+        case .hide: .hide(QuoteID(4))
+        case .unhide: .unhide(QuoteID(5))
+        }
+    }
+}
+
+extension ModerationRoute {
+    var kind: ModerationRouteKind {
+        switch self {
+        case .queue: .queue
+        case .log: .log
+        case .dismiss: .dismiss
+        case .hide: .hide
+        case .unhide: .unhide
         }
     }
 }

@@ -12,6 +12,7 @@ import Testing
     static let systemRoutes = SystemRouteKind.allCases.map(\.example)
     static let accountRoutes = AccountsRouteKind.allCases.map(\.example)
     static let profileRoutes = ProfilesRouteKind.allCases.map(\.example)
+    static let moderationRoutes = ModerationRouteKind.allCases.map(\.example)
 
     /// Which enums claim `route`'s path and query: exactly its own must, with the same case.
     func claims(_ route: some Route) throws -> [String] {
@@ -32,6 +33,7 @@ import Testing
         check(AccountsRoute.self)
         check(ProfilesRoute.self)
         check(SystemRoute.self)
+        check(ModerationRoute.self)
         return claimed
     }
 
@@ -53,6 +55,12 @@ import Testing
     @Test(arguments: profileRoutes)
     func profilesRouteRoundTrips(route: ProfilesRoute) throws {
         #expect(try claims(route) == ["ProfilesRoute"])
+    }
+
+    @Test(arguments: moderationRoutes)
+    func moderationRouteRoundTrips(route: ModerationRoute) throws {
+        #expect(try claims(route) == ["ModerationRoute"])
+        #expect(route.access == .moderators)
     }
 
     @Test func protectedRoutesNeedSignInAndSignUpNeedsSignedOut() {
@@ -105,6 +113,7 @@ import Testing
         #expect(SystemRouteKind.allCases.map(\.example.kind) == SystemRouteKind.allCases)
         #expect(AccountsRouteKind.allCases.map(\.example.kind) == AccountsRouteKind.allCases)
         #expect(ProfilesRouteKind.allCases.map(\.example.kind) == ProfilesRouteKind.allCases)
+        #expect(ModerationRouteKind.allCases.map(\.example.kind) == ModerationRouteKind.allCases)
     }
 
     @Test(arguments: PublicAsset.allCases)

@@ -50,6 +50,9 @@ Chromium the way a new person would:
   Tests/Support/mail_relay.py): sign-up with an address, the link from the mail confirms it (a
   page with one button), sign out, *Forgot your password?*, the reset link from the mail, a new
   password; the old one gets a 401, the new one signs in, a notice arrives, the used link is 410;
+- moderation (a third server): the operator makes Moe a moderator (`quotebook user role`), Kim
+  adds a quote, Lou reports it (thanked), Moe finds it through *Moderation* and hides it, the log
+  says so, and a visitor no longer finds it (404 on its page); Lou meets the 403 page;
 - on a 375 px wide window no page scrolls sideways;
 - axe-core (Tests/Browser/accessibility.py) finds no violation on any page the flow lands on,
   at 375 px and 1280 px: every page `expect_page` sees, signed in and signed out, the forms with
@@ -949,6 +952,71 @@ def recovery_flow(executable, root, work, drivers, servers):
         relay.stop()
 
 
+# --- moderation (issue 31) -----------------------------------------------------------------------
+
+MOE = {"username": "moe", "password": "moderating since 1999"}
+
+
+def moderation_flow(executable, root, work, drivers, servers):
+    """The operator makes Moe a moderator (`quotebook user role`, before the server starts); Kim
+    adds a quote, Lou reports it, Moe finds it on the moderation page and hides it, and it is
+    gone for a visitor: home, the list, search and its own page (404)."""
+    import subprocess
+    data = os.path.join(work, "moderation-data")
+    for arguments, stdin in ((["user", "add", MOE["username"]], MOE["password"] + "\n"), (["user", "role", MOE["username"], "moderator"], "")):
+        result = subprocess.run([executable, *arguments, "--data", data], input=stdin.encode(), capture_output=True, timeout=60)
+        check(result.returncode == 0, f"quotebook {' '.join(arguments)} failed: {result.stderr.decode()}")
+    server = Server(executable, root, data)
+    servers.append(server)
+    url = server.url
+    kim, lou, moe, visitor = browser(), browser(), browser(), browser()
+    drivers.extend([kim, lou, moe, visitor])
+    for driver, person in ((kim, {"username": "kim", "display_name": "Kim", "password": "kim's password 1"}),
+                           (lou, {"username": "lou", "display_name": "Lou", "password": "lou's password 1"})):
+        visit(driver, url + "/signup")
+        sign_up(driver, person)
+        expect_page(driver, "/", what=f"{person['username']} signing up")
+        check("Moderation" not in nav_items(driver), "a member's navigation offers Moderation")
+    visit(kim, url + "/quotes/new")
+    fill(kim, "text", "Buy cheap watches at example.com")
+    fill(kim, "author", "A spammer")
+    submit(kim, form_with(kim, "#text"))
+    quote = path(kim)
+    check(quote.startswith("/quotes/"), f"adding a quote landed on {kim.current_url}")
+
+    visit(lou, url + quote)
+    lou.find_element(By.CSS_SELECTOR, "main details.report summary").click()
+    fill(lou, "report-reason", "Spam: an advert, not a quote")
+    submit_button(lou, "Send report")
+    expect_page(lou, quote, what="sending a report")
+    check("Thank you" in text_of(lou, "main [role=status]:not([hidden])"), "no thanks after reporting")
+
+    visit(moe, url + "/login")
+    sign_in(moe, MOE["username"], MOE["password"])
+    expect_page(moe, "/", what="the moderator signing in")
+    click_link(moe, "Moderation", within="header nav")
+    expect_page(moe, "/moderation", what="the moderation page")
+    check("Spam: an advert, not a quote" in text_of(moe, "main"), "the report is not on the moderation page")
+    screenshot(moe, "moderation")
+    expect_no_sideways_scroll(moe)
+    fill(moe, moe.find_element(By.CSS_SELECTOR, "main textarea[id^=hide-reason]").get_attribute("id"), "An advert")
+    submit_button(moe, "Hide quote")
+    expect_page(moe, "/moderation", what="hiding the quote")
+    visit(moe, url + "/moderation/log")
+    check("hid quote" in text_of(moe, "main"), "the log does not show the hiding")
+    screenshot(moe, "moderation-log")
+    expect_no_sideways_scroll(moe)
+
+    visit(visitor, url + "/")
+    check("Buy cheap watches" not in text_of(visitor, "main"), "the hidden quote is still on the home page")
+    visit(visitor, url + "/quotes?q=watches")
+    check("Buy cheap watches" not in text_of(visitor, "main"), "the hidden quote is still found")
+    visit(visitor, url + quote, expected_status=404)
+    visit(lou, url + "/moderation", expected_status=403)
+    audit.check()
+    server.stop()
+
+
 def flow_with_files(executable, root, work, drivers, servers):
     """``flow`` with its data directory and the three upload files made in `work`."""
     files = {"photo": os.path.join(work, "photo.jpg"), "fake": os.path.join(work, "notes.png"),
@@ -960,6 +1028,7 @@ def flow_with_files(executable, root, work, drivers, servers):
         out.write("This is a text file, not a picture.\n")
     flow(executable, root, os.path.join(work, "data"), files, drivers, servers)
     recovery_flow(executable, root, work, drivers, servers)
+    moderation_flow(executable, root, work, drivers, servers)
 
 
 if __name__ == "__main__":
@@ -969,5 +1038,6 @@ if __name__ == "__main__":
         "remove), restart keeping the session, sign out, sign in (401, then return_to), sessions (sign out "
         "everywhere else), export download, change password (422, then for real), delete account (422, then for real: both "
         "browsers signed out, a former member, 404, 401), a lockout (429 in a browser the account "
-        "does not know, its own signs in), an address verified and a password reset by mailed links, phone layout "
+        "does not know, its own signs in), an address verified and a password reset by mailed links, a report "
+        "and a hidden quote, phone layout "
         "and axe-core on every page (signed in and out, 375 and 1280 px) all as expected")

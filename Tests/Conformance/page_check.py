@@ -256,6 +256,25 @@ def collect(server, relay):
         visitor.post("/password/forgot", {"email": "nobody@example.org"}, token_from="/password/forgot")
     keep("429 forgot password", 429, visitor.post("/password/forgot", {"email": "nobody@example.org"},
                                                   token_from="/password/forgot"))
+
+    # Moderation (issue 31): a report, the moderator's pages (Moe was made one before the server
+    # started), the quote page after a report, and the refusals.
+    reported = ada.post(quote + "/report", {"reason": "Markup <b>in</b> a reason"}, token_from=quote)
+    if reported.status != 303:
+        fail(f"reporting a quote answered {reported.status_line}")
+    keep("quote after a report, signed in", 200, ada.get(reported.header("Location")))
+    keep("422 report", 422, grace.post(quote + "/report", {"reason": " "}, token_from=quote))
+    keep("403 moderation, a member", 403, ada.get("/moderation"))
+    moe = Client(server)
+    if moe.post("/login", {"username": "moe", "password": PASSWORD}, token_from="/login").status != 303:
+        fail("the moderator could not sign in")
+    keep("moderation, a moderator", 200, moe.get("/moderation"))
+    keep("422 hide without a reason", 422, moe.post(quote + "/hide", {"reason": ""}, token_from="/moderation"))
+    if moe.post(quote + "/hide", {"reason": "Hidden <i>for</i> the check"}, token_from="/moderation").status != 303:
+        fail("hiding a quote did not answer 303")
+    keep("moderation with a hidden quote, a moderator", 200, moe.get("/moderation"))
+    keep("moderation log, a moderator", 200, moe.get("/moderation/log"))
+    keep("home, a moderator", 200, moe.get("/"))
     return pages
 
 
@@ -266,8 +285,13 @@ def main():
     executable, root = sys.argv[1], sys.argv[2]
     work = tempfile.mkdtemp(prefix="quotebook-pages-")
     relay = MailRelay(os.path.join(work, "relay"))
+    data = os.path.join(work, "data")
+    for arguments, stdin in ((["user", "add", "moe"], PASSWORD + "\n"), (["user", "role", "moe", "moderator"], "")):
+        made = subprocess.run([executable, *arguments, "--data", data], input=stdin.encode(), capture_output=True, timeout=60)
+        if made.returncode != 0:
+            fail(f"quotebook {' '.join(arguments)}: {made.stderr.decode()}")
     try:
-        server = Server(executable, root, os.path.join(work, "data"), arguments=relay.arguments)
+        server = Server(executable, root, data, arguments=relay.arguments)
         try:
             pages = collect(server, relay)
             server.stop()

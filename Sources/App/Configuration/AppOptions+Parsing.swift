@@ -26,10 +26,18 @@ extension AppOptions {
         }
     }
 
-    /// `user add NAME [--display-name NAME] [options]`.
+    /// `user add NAME [--display-name NAME] [options]`, `user role NAME moderator|member [options]`.
     fileprivate static func parseUserCommand(_ words: [String], environment: [String: String]) throws(ParseError) -> Command {
+        if words.first == "role" {
+            guard words.count >= 3, !words[1].hasPrefix("-"), let role = Role(rawValue: words[2]) else {
+                throw ParseError(description: "usage: quotebook user role NAME moderator|member [--data DIR | --database URL]")
+            }
+            return .setRole(username: words[1], role: role, options: try parseOptions(Array(words.dropFirst(3)), environment: environment))
+        }
         guard words.first == "add", words.count >= 2, !words[1].hasPrefix("-") else {
-            throw ParseError(description: "usage: quotebook user add NAME [--display-name NAME] [--data DIR | --database URL]")
+            throw ParseError(
+                description: "usage: quotebook user add NAME [--display-name NAME] [--data DIR | --database URL]\n"
+                    + "       quotebook user role NAME moderator|member [--data DIR | --database URL]")
         }
         var rest: [String] = []
         var displayName: String?

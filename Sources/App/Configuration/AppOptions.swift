@@ -1,7 +1,7 @@
 package import Foundation
 package import HTTPServer
 package import Logging
-import Store
+package import Store
 package import StorePostgres
 
 /// The command line and `QUOTEBOOK_*` environment, parsed: flags win over the environment,
@@ -78,6 +78,8 @@ package struct AppOptions: Sendable, Equatable {
         case render([String])
         /// `quotebook user add NAME [--display-name NAME]`: the password comes from standard input.
         case addUser(username: String, displayName: String?, options: AppOptions)
+        /// `quotebook user role NAME moderator|member`: see ``RoleCommand``.
+        case setRole(username: String, role: Role, options: AppOptions)
         /// `quotebook backup FILE [--data DIR]`: see ``BackupCommand``.
         case backup(file: String, options: AppOptions)
         /// `quotebook check [--data DIR | --database URL]`: see ``CheckCommand``.
@@ -101,6 +103,7 @@ package struct AppOptions: Sendable, Equatable {
         Usage: quotebook [options]
                quotebook render NAME [--templates DIR] [--repeat N] < context.json
                quotebook user add NAME [--display-name NAME] [--data DIR | --database URL] < password
+               quotebook user role NAME moderator|member [--data DIR | --database URL]
                quotebook backup FILE [--data DIR]
                quotebook check [--data DIR | --database URL]
 

@@ -20,6 +20,7 @@ package final class AppCoordinator: HTTPResponder {
     private let accounts: AccountsCoordinator
     private let profiles: ProfilesCoordinator
     private let system: SystemCoordinator
+    private let moderation: ModerationCoordinator
     /// Fans the store's quote changes out to open quote pages.
     private let feed: QuoteFeed
     private let sessions: SessionKeeper
@@ -52,7 +53,9 @@ package final class AppCoordinator: HTTPResponder {
             addressLimits: AddressLimits(storage: dependencies.signInFailures, limits: dependencies.accountLimits), now: dependencies.now)
         let feed = QuoteFeed(store: store, heartbeatInterval: dependencies.live.heartbeatInterval)
         store.observe { feed.publish($0) }
-        quotes = QuotesCoordinator(controller: QuoteController(store: store, now: dependencies.now), feed: feed)
+        let moderationController = ModerationController(store: store, attempts: dependencies.signInFailures, now: dependencies.now)
+        quotes = QuotesCoordinator(controller: QuoteController(store: store, now: dependencies.now), feed: feed, moderation: moderationController)
+        moderation = ModerationCoordinator(controller: moderationController)
         let cookies = AppCookies(isSecure: dependencies.secureCookies)
         let devices = KnownDeviceCookie(bookSecret: dependencies.csrfKey, names: cookies)
         self.devices = devices
@@ -181,6 +184,7 @@ package final class AppCoordinator: HTTPResponder {
         case .accounts(let route): accounts.start(route, context)
         case .profiles(let route): profiles.start(route, context)
         case .system(let route): system.start(route, context)
+        case .moderation(let route): moderation.start(route, context)
         }
     }
 

@@ -9,10 +9,13 @@ import Store
 package struct QuotesCoordinator: FlowCoordinator {
     private let controller: QuoteController
     private let feed: QuoteFeed
+    /// Reports, which a quote's page sends to the moderators.
+    private let moderation: ModerationController
 
-    package init(controller: QuoteController, feed: QuoteFeed) {
+    package init(controller: QuoteController, feed: QuoteFeed, moderation: ModerationController) {
         self.controller = controller
         self.feed = feed
+        self.moderation = moderation
     }
 
     /// Pages that read the store's current state answer at once; saving, deleting, history from
@@ -36,6 +39,16 @@ package struct QuotesCoordinator: FlowCoordinator {
             }
         case .show(let id):
             return .now(.present(QuoteView.page(for: controller.show(id, viewer: visitor.user?.id))))
+        case .reported(let id):
+            return .now(.present(QuoteView.page(for: controller.show(id, viewer: visitor.user?.id), after: .reported)))
+        case .report(let id):
+            guard let user = visitor.user?.id else { return .now(.present(ErrorView.page(for: .notFound))) }
+            let reason = form[ModerationField.reason] ?? ""
+            return .later { [controller, moderation] in
+                let outcome = try await moderation.report(id, reason: reason, by: user)
+                if outcome == .reported { return .push(QuotesRoute.reported(id)) }
+                return .present(QuoteView.page(for: controller.show(id, viewer: user), after: outcome))
+            }
         case .edit(let id):
             return .now(.present(QuoteEditView.page(for: controller.edit(id))))
         case .new:

@@ -11,6 +11,7 @@ package enum AppRoute: Hashable, Sendable {
     case accounts(AccountsRoute)
     case profiles(ProfilesRoute)
     case system(SystemRoute)
+    case moderation(ModerationRoute)
 
     /// The route of `method` at `segments`: the first area whose paths include `segments`
     /// decides (its route, or its 405).
@@ -19,6 +20,7 @@ package enum AppRoute: Hashable, Sendable {
         if let match = area(AccountsRoute.self, method, segments, query, AppRoute.accounts) { return match }
         if let match = area(ProfilesRoute.self, method, segments, query, AppRoute.profiles) { return match }
         if let match = area(SystemRoute.self, method, segments, query, AppRoute.system) { return match }
+        if let match = area(ModerationRoute.self, method, segments, query, AppRoute.moderation) { return match }
         return .notFound
     }
 
@@ -39,6 +41,7 @@ package enum AppRoute: Hashable, Sendable {
         case .accounts(let route): route
         case .profiles(let route): route
         case .system(let route): route
+        case .moderation(let route): route
         }
     }
 
@@ -48,6 +51,7 @@ package enum AppRoute: Hashable, Sendable {
         case .accounts(let route): route.method
         case .profiles(let route): route.method
         case .system(let route): route.method
+        case .moderation(let route): route.method
         }
     }
 
@@ -57,6 +61,7 @@ package enum AppRoute: Hashable, Sendable {
         case .accounts(let route): route.access
         case .profiles(let route): route.access
         case .system(let route): route.access
+        case .moderation(let route): route.access
         }
     }
 
@@ -66,6 +71,7 @@ package enum AppRoute: Hashable, Sendable {
         case .accounts(let route): route.metricsLabel
         case .profiles(let route): route.metricsLabel
         case .system(let route): route.metricsLabel
+        case .moderation(let route): route.metricsLabel
         }
     }
 
@@ -89,7 +95,7 @@ package enum AppRoute: Hashable, Sendable {
         guard method == .get, access != .signedOut else { return false }
         switch self {
         case .quotes(.events), .profiles(.photo), .system, .accounts: return false
-        case .quotes, .profiles: return true
+        case .quotes, .profiles, .moderation: return true
         }
     }
 

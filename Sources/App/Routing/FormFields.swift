@@ -55,6 +55,11 @@ package enum AccountDeletionField: String, FormField {
     case password
 }
 
+/// `POST /quotes/{id}/report` and the moderators' forms: why.
+package enum ModerationField: String, FormField {
+    case reason
+}
+
 /// `POST /profile/email`: the new address, and the current password to prove it is them.
 package enum EmailField: String, FormField {
     case email

@@ -32,6 +32,10 @@ package enum QuotesRoute: Route {
     case restore(QuoteID)
     /// `GET /quotes/{id}/events`: a `text/event-stream` of the quote's changes.
     case events(QuoteID)
+    /// `POST /quotes/{id}/report` (`reason`): report it to the moderators.
+    case report(QuoteID)
+    /// `GET /quotes/{id}?reported=1`: the quote's page after reporting it, thanking the reporter.
+    case reported(QuoteID)
 
     package static func routes(at segments: [String], query: URLEncodedForm) -> [QuotesRoute] {
         switch segments.count {
@@ -46,7 +50,7 @@ package enum QuotesRoute: Route {
             return [.new]
         case 2 where segments[0] == "quotes":
             guard let id = PathSegments.identifier(segments[1]).map({ QuoteID($0) }) else { return [] }
-            return [.show(id), .update(id)]
+            return [query[Self.reportedKey] == "1" ? .reported(id) : .show(id), .update(id)]
         case 3 where segments[0] == "quotes":
             guard let id = PathSegments.identifier(segments[1]).map({ QuoteID($0) }) else { return [] }
             switch segments[2] {
@@ -56,6 +60,7 @@ package enum QuotesRoute: Route {
             case "history": return [.history(id, page: page(in: query))]
             case "restore": return [.restore(id)]
             case "events": return [.events(id)]
+            case "report": return [.report(id)]
             default: return []
             }
         default:
@@ -65,8 +70,8 @@ package enum QuotesRoute: Route {
 
     package var method: HTTPMethod {
         switch self {
-        case .home, .list, .new, .show, .edit, .history, .events: .get
-        case .create, .update, .favourite, .delete, .restore: .post
+        case .home, .list, .new, .show, .reported, .edit, .history, .events: .get
+        case .create, .update, .favourite, .delete, .restore, .report: .post
         }
     }
 
@@ -75,13 +80,14 @@ package enum QuotesRoute: Route {
         case .home: []
         case .list, .create: ["quotes"]
         case .new: ["quotes", "new"]
-        case .show(let id), .update(let id): ["quotes", id.description]
+        case .show(let id), .update(let id), .reported(let id): ["quotes", id.description]
         case .edit(let id): ["quotes", id.description, "edit"]
         case .favourite(let id): ["quotes", id.description, "favorite"]
         case .delete(let id): ["quotes", id.description, "delete"]
         case .history(let id, _): ["quotes", id.description, "history"]
         case .restore(let id): ["quotes", id.description, "restore"]
         case .events(let id): ["quotes", id.description, "events"]
+        case .report(let id): ["quotes", id.description, "report"]
         }
     }
 
@@ -91,9 +97,13 @@ package enum QuotesRoute: Route {
             (search.isEmpty ? [] : [(QuoteSearchField.query.rawValue, search)]) + (page == 1 ? [] : [("page", String(page))])
         case .history(_, let page):
             page == 1 ? [] : [("page", String(page))]
+        case .reported: [(Self.reportedKey, "1")]
         default: []
         }
     }
+
+    /// The query parameter of ``reported(_:)``.
+    private static let reportedKey = "reported"
 
     /// The `page` query parameter: 1 when absent, 0 when it is not a positive number in
     /// canonical form (so every page has one address).
@@ -104,7 +114,7 @@ package enum QuotesRoute: Route {
     package var access: RouteAccess {
         switch self {
         case .home, .list, .show, .history, .events: .anyone
-        case .new, .create, .edit, .update, .favourite, .delete, .restore: .signedIn
+        case .new, .create, .edit, .update, .favourite, .delete, .restore, .report, .reported: .signedIn
         }
     }
 
@@ -123,6 +133,8 @@ package enum QuotesRoute: Route {
         case .history: "quotes_history"
         case .restore: "quotes_restore"
         case .events: "quotes_events"
+        case .report: "quotes_report"
+        case .reported: "quotes_reported"
         }
     }
 }

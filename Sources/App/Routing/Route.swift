@@ -32,6 +32,8 @@ package enum RouteAccess: Sendable, Equatable {
     case signedIn
     /// Only for people not signed in (sign-up); someone signed in is sent home.
     case signedOut
+    /// Moderators only: signed out as ``signedIn``; a member gets the 403 page.
+    case moderators
 }
 
 /// The outcome of matching a request against one route enum.

@@ -81,10 +81,12 @@ package struct PageRenderer: Sendable {
     private func render(
         _ page: Page, content: PageContentKey, visitor: Visitor, skeletons: PageSkeletons, library: TemplateLibrary
     ) throws -> [UInt8] {
-        let viewer = visitor.user.map(LayoutContext.Viewer.init)
+        let viewer = visitor.user.map { LayoutContext.Viewer($0) }
         var values = [viewer?.displayName ?? "", viewer?.profileURL ?? "", visitor.csrfToken ?? ""]
-        // An empty value could make a section render differently from its non-empty marker.
-        guard viewer == nil || !(values[0].isEmpty || values[1].isEmpty), visitor.csrfToken?.isEmpty != true else {
+        // An empty value could make a section render differently from its non-empty marker. A
+        // moderator's navigation has a link members' has not: their pages are rendered whole,
+        // never from a skeleton members share.
+        guard !visitor.isModerator, viewer == nil || !(values[0].isEmpty || values[1].isEmpty), visitor.csrfToken?.isEmpty != true else {
             return try render(page, visitor: visitor, with: library)
         }
         let key = PageSkeletons.Key(
@@ -168,21 +170,24 @@ struct LayoutContext: TemplateObject, TemplateValueConvertible {
     struct Viewer: Equatable {
         let displayName: String
         let profileURL: String
+        /// The moderators' page, in a moderator's navigation only.
+        var isModerator = false
 
-        init(displayName: String, profileURL: String) {
+        init(displayName: String, profileURL: String, isModerator: Bool = false) {
             self.displayName = displayName
             self.profileURL = profileURL
+            self.isModerator = isModerator
         }
 
-        init(_ user: User) {
-            self.init(displayName: user.displayName, profileURL: ProfilesRoute.show(user.username).path)
+        init(_ user: User, isModerator: Bool = false) {
+            self.init(displayName: user.displayName, profileURL: ProfilesRoute.show(user.username).path, isModerator: isModerator)
         }
     }
 
     init(page: any TemplateValueConvertible & Sendable, visitor: Visitor, showsErrorDetails: Bool, reloadsOnChange: Bool) {
         self.init(
-            page: page, viewer: visitor.user.map(Viewer.init), csrfToken: visitor.csrfToken, showsErrorDetails: showsErrorDetails,
-            reloadsOnChange: reloadsOnChange)
+            page: page, viewer: visitor.user.map { Viewer($0, isModerator: visitor.isModerator) }, csrfToken: visitor.csrfToken,
+            showsErrorDetails: showsErrorDetails, reloadsOnChange: reloadsOnChange)
     }
 
     init(page: any TemplateValueConvertible & Sendable, viewer: Viewer?, csrfToken: String?, showsErrorDetails: Bool, reloadsOnChange: Bool) {
@@ -193,6 +198,7 @@ struct LayoutContext: TemplateObject, TemplateValueConvertible {
                     "displayName": .string(viewer.displayName),
                     "profileURL": .string(viewer.profileURL),
                     "signOutURL": .string(AccountsRoute.signOut.path),
+                    "moderationURL": viewer.isModerator ? .string(ModerationRoute.queue.path) : .null,
                 ])
             } ?? .null
         csrf = csrfToken.map { .object(["field": .string(CSRFField.token.rawValue), "token": .string($0)]) } ?? .null

@@ -22,6 +22,8 @@ package enum PageTemplate: String, CaseIterable, Sendable {
     case passwordReset = "password_reset"
     /// A mail link that no longer works (410).
     case linkDead = "link_dead"
+    case moderation
+    case moderationLog = "moderation_log"
     /// A partial: a person's verified and pending addresses (the email and edit pages).
     case emailStatus = "email_status"
     case error

@@ -1,4 +1,4 @@
-import HTTPServer
+package import HTTPServer
 import Store
 import Templates
 
@@ -15,12 +15,18 @@ package enum QuoteView {
         /// itself (`Public/live.js`); without the script the page is the same and a reload shows changes.
         let eventsURL: String
         let liveScript: String
+        /// Where a signed-in person reports it to the moderators.
+        let reportURL: String
+        /// A sentence above the quote: thanks for a report, or why it was not taken.
+        var notice: QuoteNotice? = nil
 
         var templateValue: TemplateValue {
             .object([
                 "quote": quote.templateValue, "favouriteURL": .string(favouriteURL), "isFavourite": .bool(isFavourite),
                 "historyURL": .string(historyURL), "deleteURL": deleteURL.map(TemplateValue.string) ?? .null,
-                "eventsURL": .string(eventsURL), "liveScript": .string(liveScript),
+                "eventsURL": .string(eventsURL), "liveScript": .string(liveScript), "reportURL": .string(reportURL),
+                "reasonField": .string(ModerationField.reason.rawValue), "maximumReason": .int(ModerationState.maximumReasonLength),
+                "notice": notice.map { .string($0.text) } ?? .null, "noticeIsError": .bool(notice?.isError ?? false),
             ])
         }
     }
@@ -34,19 +40,50 @@ package enum QuoteView {
         return key
     }
 
-    package static func page(for state: QuoteState) -> Page {
+    /// `notice`: a sentence above the quote (after a report), under `status`.
+    package static func page(for state: QuoteState, notice: QuoteNotice? = nil, status: HTTPStatus = .ok, headers: HTTPHeaders = [:]) -> Page {
         switch state {
         case let .showing(quote, addedBy, isFavourite, canDelete):
-            Page(
-                template: .quote,
+            var key = sharedKey(quote: quote, addedBy: addedBy, isFavourite: isFavourite, canDelete: canDelete)
+            if let notice { key.append(notice.text) }
+            return Page(
+                template: .quote, status: status, headers: headers,
                 context: Context(
                     quote: QuoteCard(quote, addedBy: addedBy), favouriteURL: QuotesRoute.favourite(quote.id).path,
                     isFavourite: isFavourite, historyURL: QuotesRoute.history(quote.id).path,
                     deleteURL: canDelete ? QuotesRoute.delete(quote.id).path : nil,
-                    eventsURL: QuotesRoute.events(quote.id).path, liveScript: PublicAsset.liveQuote.path),
-                sharedKey: sharedKey(quote: quote, addedBy: addedBy, isFavourite: isFavourite, canDelete: canDelete))
+                    eventsURL: QuotesRoute.events(quote.id).path, liveScript: PublicAsset.liveQuote.path,
+                    reportURL: QuotesRoute.report(quote.id).path, notice: notice),
+                sharedKey: key)
         case .notFound:
-            ErrorView.page(for: .notFound)
+            return ErrorView.page(for: .notFound)
         }
     }
+
+    /// The quote's page after a report (``ReportState``): thanks (200; 303 before it), the
+    /// reason's problem (422) or the hourly limit (429).
+    package static func page(for state: QuoteState, after report: ReportState) -> Page {
+        switch report {
+        case .reported:
+            page(for: state, notice: QuoteNotice(text: "Thank you: the moderators will look at it.", isError: false))
+        case .notFound:
+            ErrorView.page(for: .notFound)
+        case .invalidReason(let problem):
+            page(
+                for: state, notice: QuoteNotice(text: QuoteEditView.message(for: problem, field: "the reason"), isError: true),
+                status: .unprocessableContent)
+        case .limited(let seconds):
+            page(
+                for: state,
+                notice: QuoteNotice(
+                    text: "You have reported many quotes this hour. Please try again in \(WaitText.phrase(seconds: seconds)).", isError: true),
+                status: .tooManyRequests, headers: ["Retry-After": String(seconds)])
+        }
+    }
+}
+
+/// A sentence shown above a quote.
+package struct QuoteNotice: Sendable, Equatable {
+    package var text: String
+    package var isError: Bool
 }

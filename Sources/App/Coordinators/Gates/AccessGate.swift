@@ -5,11 +5,13 @@ import HTTPServer
 struct AccessGate: Sendable {
     func check(_ route: AppRoute, _ context: RequestContext) -> Navigation? {
         switch route.access {
-        case .signedIn where !context.visitor.isSignedIn:
+        case .signedIn where !context.visitor.isSignedIn, .moderators where !context.visitor.isSignedIn:
             let returnTo = route.method == .get ? ReturnPath(context.request.target) : nil
             return .push(AccountsRoute.signInForm(returnTo: returnTo))
         case .signedOut where context.visitor.isSignedIn:
             return .push(QuotesRoute.home)
+        case .moderators where !context.visitor.isModerator:
+            return .present(ErrorView.page(for: .forbidden("Only moderators may see this page or do this.")))
         default:
             return nil
         }

@@ -43,12 +43,17 @@ struct VisitorGate: Sendable {
     /// this request alone.
     private func identified(_ context: RequestContext, session: SessionRecord?, token: String?, date: Date) -> RequestContext {
         if let token {
-            if let session, let user = store.state.users[session.userID] {
+            let state = store.state
+            // A suspended person's sessions are ended with the suspension; one met meanwhile (on
+            // another instance, before its deletion is heard) signs no one in.
+            if let session, let user = state.users[session.userID], state.moderation.suspended[user.id] == nil {
                 if session.lastUsedAt == date, session.createdAt != date {
                     // Used again after an hour or more: the browser's copy gets a fresh lifetime too.
                     context.setCookies.append(sessionCookie(token))
                 }
-                context.visitor = Visitor(user: user, session: session, csrfToken: csrf.token(for: .session(id: session.id)))
+                context.visitor = Visitor(
+                    user: user, session: session, csrfToken: csrf.token(for: .session(id: session.id)),
+                    isModerator: state.moderation.isModerator(user.id))
                 return context
             }
             if session == nil { context.setCookies.append(cookies.deleting(.session)) }

@@ -1,0 +1,49 @@
+package import Store
+
+/// A reported quote as the moderation queue shows it: the quote, who added it, and its open
+/// reports, oldest first, each with its reporter.
+package struct ReportedQuote: Sendable, Equatable {
+    package var quote: Quote
+    package var addedBy: User?
+    package var reports: [(report: Report, reporter: User?)]
+
+    package static func == (left: ReportedQuote, right: ReportedQuote) -> Bool {
+        left.quote == right.quote && left.addedBy == right.addedBy && left.reports.map(\.report) == right.reports.map(\.report)
+    }
+}
+
+/// What `/moderation` shows: reported quotes, the most recently reported first, and the quotes
+/// hidden now; `problem` when a moderator's reason could not be kept.
+package struct ModerationQueue: Sendable, Equatable {
+    package var reported: [ReportedQuote]
+    package var hidden: [HiddenQuote]
+    package var problem: FieldProblem?
+}
+
+/// One line of `/moderation/log`, with the people it names as they are now (nil: a former
+/// member, or for `moderator` the operator's command line).
+package struct ModerationLogLine: Sendable, Equatable {
+    package var entry: ModerationEntry
+    package var moderator: User?
+    package var user: User?
+}
+
+/// How reporting a quote went.
+package enum ReportState: Sendable, Equatable {
+    /// Reported (or already reported by this person: one open report a person and quote).
+    case reported
+    case notFound
+    case invalidReason(FieldProblem)
+    /// ``ModerationController/reportsPerPersonHour`` reports this hour; the next in this many seconds.
+    case limited(retryAfter: Int)
+}
+
+/// How a moderator's action went.
+package enum ModerationActionState: Sendable, Equatable {
+    case done
+    /// The report or quote is gone (another moderator acted first).
+    case notFound
+    /// Refused: the target is a moderator, or the asker no longer is one.
+    case notAllowed
+    case invalidReason(FieldProblem)
+}

@@ -1,0 +1,41 @@
+import HTTPServer
+import Store
+
+/// The moderators' flows: the queue, the log, dismissing a report and hiding or showing a
+/// quote. The root lets only moderators through (``RouteAccess/moderators``); the reducer checks
+/// again, so a role taken meanwhile refuses the action.
+package struct ModerationCoordinator: FlowCoordinator {
+    private let controller: ModerationController
+
+    package init(controller: ModerationController) {
+        self.controller = controller
+    }
+
+    package func start(_ route: ModerationRoute, _ context: RequestContext) -> Step<Navigation> {
+        guard let moderator = context.visitor.user?.id else { return .now(.present(ErrorView.page(for: .notFound))) }
+        let reason = context.form[ModerationField.reason] ?? ""
+        switch route {
+        case .queue:
+            return .now(.present(ModerationView.page(for: controller.queue())))
+        case .log:
+            return .now(.present(ModerationView.page(for: controller.log())))
+        case .dismiss(let report):
+            return .later { [controller] in finish(try await controller.dismiss(report, by: moderator)) }
+        case .hide(let quote):
+            return .later { [controller] in finish(try await controller.hide(quote, reason: reason, by: moderator)) }
+        case .unhide(let quote):
+            return .later { [controller] in finish(try await controller.unhide(quote, reason: reason, by: moderator)) }
+        }
+    }
+
+    /// Back to the queue when done; the queue again with the reason's problem (422), or the 404
+    /// and 403 pages.
+    private func finish(_ state: ModerationActionState) -> Navigation {
+        switch state {
+        case .done: .push(ModerationRoute.queue)
+        case .invalidReason(let problem): .present(ModerationView.page(for: controller.queue(problem: problem)))
+        case .notFound: .present(ErrorView.page(for: .notFound))
+        case .notAllowed: .present(ErrorView.page(for: .forbidden("Moderators cannot moderate moderators.")))
+        }
+    }
+}

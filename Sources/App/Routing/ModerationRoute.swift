@@ -1,0 +1,67 @@
+package import HTTPServer
+package import Store
+
+/// The moderators' pages and actions (SPEC.md "Moderation"): the queue of reports, the log, and
+/// what moderators do to quotes. Every case is for moderators only (``RouteAccess/moderators``).
+package enum ModerationRoute: Route {
+    /// `GET /moderation`: open reports, grouped by quote.
+    case queue
+    /// `GET /moderation/log`: every moderation action, newest first.
+    case log
+    /// `POST /moderation/reports/{id}/dismiss`
+    case dismiss(ReportID)
+    /// `POST /quotes/{id}/hide` (`reason`)
+    case hide(QuoteID)
+    /// `POST /quotes/{id}/unhide` (`reason`)
+    case unhide(QuoteID)
+
+    package static func routes(at segments: [String], query: URLEncodedForm) -> [ModerationRoute] {
+        switch segments.count {
+        case 1 where segments[0] == "moderation": return [.queue]
+        case 2 where segments == ["moderation", "log"]: return [.log]
+        case 3 where segments[0] == "quotes":
+            guard let id = PathSegments.identifier(segments[1]).map({ QuoteID($0) }) else { return [] }
+            switch segments[2] {
+            case "hide": return [.hide(id)]
+            case "unhide": return [.unhide(id)]
+            default: return []
+            }
+        case 4 where segments[0] == "moderation" && segments[1] == "reports" && segments[3] == "dismiss":
+            return PathSegments.identifier(segments[2]).map { [.dismiss(ReportID($0))] } ?? []
+        default:
+            return []
+        }
+    }
+
+    package var method: HTTPMethod {
+        switch self {
+        case .queue, .log: .get
+        case .dismiss, .hide, .unhide: .post
+        }
+    }
+
+    package var segments: [String] {
+        switch self {
+        case .queue: ["moderation"]
+        case .log: ["moderation", "log"]
+        case .dismiss(let id): ["moderation", "reports", String(id.rawValue), "dismiss"]
+        case .hide(let id): ["quotes", String(id.rawValue), "hide"]
+        case .unhide(let id): ["quotes", String(id.rawValue), "unhide"]
+        }
+    }
+
+    package var access: RouteAccess { .moderators }
+
+    /// A moderator's working pages, asked for rarely: always rendered, never a 304.
+    package var isTaggedByState: Bool { false }
+
+    package var metricsLabel: RouteLabel {
+        switch self {
+        case .queue: "moderation_queue"
+        case .log: "moderation_log"
+        case .dismiss: "moderation_dismiss"
+        case .hide: "moderation_hide"
+        case .unhide: "moderation_unhide"
+        }
+    }
+}

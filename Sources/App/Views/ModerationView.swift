@@ -1,0 +1,82 @@
+import HTTPServer
+import Store
+import Templates
+
+/// Renders the moderators' pages: the queue (200, or 422 when a reason could not be kept) and
+/// the log. Everything a person typed (quotes, reasons, names) is escaped by the templates.
+package enum ModerationView {
+    static let fieldNames = FormFieldNames.of(ModerationField.self)
+
+    package static func page(for queue: ModerationQueue) -> Page {
+        let reported: [TemplateValue] = queue.reported.map { item in
+            let reports: [TemplateValue] = item.reports.map { entry in
+                let values: [String: TemplateValue] = [
+                    "reporter": .string(entry.reporter?.displayName ?? "a former member"),
+                    "reason": .string(entry.report.reason), "at": .string(DateText.readable(entry.report.at)),
+                    "atISO": .string(DateText.machine(entry.report.at)),
+                    "dismissAction": .string(ModerationRoute.dismiss(entry.report.id).path),
+                ]
+                return .object(values)
+            }
+            let values: [String: TemplateValue] = [
+                "quote": QuoteCard(item.quote, addedBy: item.addedBy).templateValue,
+                "count": .int(item.reports.count), "several": .bool(item.reports.count > 1),
+                "hideAction": .string(ModerationRoute.hide(item.quote.id).path), "reports": .list(reports),
+            ]
+            return .object(values)
+        }
+        let hidden: [TemplateValue] = queue.hidden.map { item in
+            let values: [String: TemplateValue] = [
+                "quote": QuoteCard(item.quote, addedBy: nil).templateValue, "reason": .string(item.note.reason),
+                "at": .string(DateText.readable(item.note.at)), "atISO": .string(DateText.machine(item.note.at)),
+                "unhideAction": .string(ModerationRoute.unhide(item.quote.id).path),
+            ]
+            return .object(values)
+        }
+        let message: TemplateValue = queue.problem.map { .string(QuoteEditView.message(for: $0, field: "the reason")) } ?? .null
+        return Page(
+            template: .moderation, status: queue.problem == nil ? .ok : .unprocessableContent,
+            context: TemplateValue.object([
+                "reported": .list(reported), "hasReported": .bool(!reported.isEmpty),
+                "hidden": .list(hidden), "hasHidden": .bool(!hidden.isEmpty),
+                "message": message,
+                "logURL": .string(ModerationRoute.log.path), "fields": fieldNames,
+                "maximumReason": .int(ModerationState.maximumReasonLength),
+            ]))
+    }
+
+    package static func page(for log: [ModerationLogLine]) -> Page {
+        let lines: [TemplateValue] = log.map { line in
+            let entry = line.entry
+            let moderator = entry.note.by == nil ? "The operator" : line.moderator?.displayName ?? "A former member"
+            let values: [String: TemplateValue] = [
+                "moderator": .string(moderator), "what": .string(description(of: entry, user: line.user)),
+                "reason": entry.note.reason.isEmpty ? .null : .string(entry.note.reason),
+                "quoteURL": entry.quote.map { .string(QuotesRoute.show($0).path) } ?? .null,
+                "at": .string(DateText.readable(entry.note.at)), "atISO": .string(DateText.machine(entry.note.at)),
+            ]
+            return .object(values)
+        }
+        return Page(
+            template: .moderationLog,
+            context: TemplateValue.object([
+                "lines": .list(lines), "hasLines": .bool(!lines.isEmpty), "queueURL": .string(ModerationRoute.queue.path),
+            ]))
+    }
+
+    /// What an entry did, in words (the quote, if any, is linked beside it).
+    static func description(of entry: ModerationEntry, user: User?) -> String {
+        let person = user.map { "\($0.displayName) (\($0.username))" } ?? "a former member"
+        let quote = entry.quote.map { "quote \($0)" } ?? "a quote"
+        switch entry.kind {
+        case .roleGiven: return "made \(person) a moderator"
+        case .roleTaken: return "made \(person) a member"
+        case .reportDismissed: return "dismissed a report of \(quote)"
+        case .quoteHidden: return "hid \(quote)"
+        case .quoteUnhidden: return "brought back \(quote)"
+        case .suspended: return "suspended \(person)"
+        case .unsuspended: return "lifted the suspension of \(person)"
+        case .reverted: return "reverted \(entry.reverted) quotes and hid \(entry.hidden) by \(person)"
+        }
+    }
+}

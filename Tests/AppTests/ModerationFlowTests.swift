@@ -1,0 +1,129 @@
+import App
+import Foundation
+import HTTPServer
+import Store
+import TestSupport
+import Testing
+
+/// Reports and moderation through the coordinator tree as browsers drive them (SPEC.md
+/// "Moderation", issue 31), on the run's backend.
+@Suite struct ModerationFlowTests {
+    /// An app where Ada is a member, Mo a moderator (given by the operator's action), and Ada has
+    /// added a quote (id 2).
+    func book() async throws -> (app: TestApp, ada: TestBrowser, mod: TestBrowser) {
+        let app = try await TestApp()
+        var ada = try await app.signedIn("ada")
+        let mod = try await app.signedIn("moe")
+        let moe = try #require(app.store.state.user(named: Username("moe")!))
+        #expect(try await app.store.dispatch(.setRole(moe.id, .moderator, at: TestApp.fixedNow)) == .success(.roleChanged(moe.id)))
+        #expect(try await ada.submit("/quotes", ["text": "Buy cheap pills at example.com", "author": "Spammer"], formPage: "/quotes/new").status == .seeOther)
+        return (app, ada, mod)
+    }
+
+    @Test func aMemberReportsAQuoteOnceAndIsThanked() async throws {
+        let made = try await book()
+        let app = made.app
+        var ada = made.ada
+        defer { Task { await app.close() } }
+        let reported = try await ada.submit("/quotes/2/report", ["reason": "Spam <script>alert(1)</script>"], formPage: "/quotes/2")
+        #expect(reported.status == .seeOther && reported.headers["Location"] == "/quotes/2?reported=1")
+        let thanks = await ada.get("/quotes/2?reported=1")
+        #expect(thanks.status == .ok && thanks.text.contains("Thank you"))
+        let again = try await ada.submit("/quotes/2/report", ["reason": "Still spam"], formPage: "/quotes/2")
+        #expect(again.status == .seeOther)
+        #expect(app.store.state.moderation.reports.count == 1, "one open report a person and quote")
+        let huge = try await ada.submit("/quotes/1/report", ["reason": String(repeating: "x", count: 10_000)], formPage: "/quotes/1")
+        #expect(huge.status == .unprocessableContent && huge.text.contains("the reason"))
+        #expect(await ada.post("/quotes/1/report", ["reason": "no token"]).status == .forbidden)
+        var stranger = app.browser()
+        #expect(await stranger.post("/quotes/1/report", ["reason": "signed out"]).status == .forbidden)
+        #expect(app.store.state.moderation.reports.count == 1)
+    }
+
+    @Test func reportsAreLimitedToTenAnHourAPerson() async throws {
+        let made = try await book()
+        let app = made.app
+        var ada = made.ada
+        defer { Task { await app.close() } }
+        for index in 0..<9 {
+            #expect(try await ada.submit("/quotes", ["text": "Quote \(index)", "author": "A"], formPage: "/quotes/new").status == .seeOther)
+        }
+        var statuses: [HTTPStatus] = []
+        for id in 1...11 { statuses.append(try await ada.submit("/quotes/\(id)/report", ["reason": "bad"], formPage: "/quotes/\(id)").status) }
+        #expect(statuses.prefix(10).allSatisfy { $0 == .seeOther })
+        #expect(statuses.last == .tooManyRequests)
+    }
+
+    @Test func membersMeetTheForbiddenPageOnEveryModerationRoute() async throws {
+        let made = try await book()
+        let app = made.app
+        var ada = made.ada
+        defer { Task { await app.close() } }
+        _ = try await ada.submit("/quotes/2/report", ["reason": "spam"], formPage: "/quotes/2")
+        #expect(await ada.get("/moderation").status == .forbidden)
+        #expect(await ada.get("/moderation/log").status == .forbidden)
+        for target in ["/quotes/2/hide", "/quotes/2/unhide", "/moderation/reports/1/dismiss"] {
+            #expect(try await ada.submit(target, ["reason": "I say so"], formPage: "/").status == .forbidden, "\(target)")
+        }
+        #expect(app.store.state.quotes[QuoteID(2)] != nil && app.store.state.moderation.reports.count == 1)
+        #expect(!(await ada.get("/").text.contains(">Moderation<")), "no link for members")
+        var visitor = app.browser()
+        let signedOut = await visitor.get("/moderation")
+        #expect(signedOut.status == .seeOther && signedOut.headers["Location"]?.hasPrefix("/login") == true)
+    }
+
+    @Test func aModeratorHidesAReportedQuoteFromEveryoneAndBringsItBack() async throws {
+        let made = try await book()
+        let app = made.app
+        var ada = made.ada, mod = made.mod
+        defer { Task { await app.close() } }
+        _ = try await ada.submit("/quotes/2/report", ["reason": "Spam <b>bold</b>"], formPage: "/quotes/2")
+        #expect(await mod.get("/").text.contains(">Moderation<"), "a link for moderators")
+        let queue = await mod.get("/moderation")
+        #expect(queue.status == .ok && queue.text.contains("Buy cheap pills") && queue.text.contains("Spam &lt;b&gt;bold&lt;/b&gt;"))
+        let empty = try await mod.submit("/quotes/2/hide", ["reason": " "], formPage: "/moderation")
+        #expect(empty.status == .unprocessableContent)
+        let hidden = try await mod.submit("/quotes/2/hide", ["reason": "Spam"], formPage: "/moderation")
+        #expect(hidden.status == .seeOther && hidden.headers["Location"] == "/moderation")
+        var visitor = app.browser()
+        for (path, text) in [("/", "Buy cheap pills"), ("/quotes", "Buy cheap pills"), ("/quotes?q=pills", "Buy cheap pills"), ("/users/ada", "Buy cheap pills")] {
+            let page = await visitor.get(path)
+            #expect(!page.text.contains(text), "\(path) still shows it")
+        }
+        #expect(await visitor.get("/quotes/2").status == .notFound)
+        #expect(await ada.get("/quotes/2/history").status == .notFound)
+        #expect(app.store.state.moderation.reports.isEmpty, "its report closed")
+        #expect(await mod.get("/moderation").text.contains("Hidden"))
+        let back = try await mod.submit("/quotes/2/unhide", ["reason": "A false alarm"], formPage: "/moderation")
+        #expect(back.status == .seeOther)
+        #expect(await visitor.get("/quotes/2").status == .ok)
+        let log = await mod.get("/moderation/log")
+        #expect(log.status == .ok && log.text.contains("hid quote 2") && log.text.contains("brought back quote 2") && log.text.contains("A false alarm"))
+    }
+
+    /// Open pages drop it live: a quote's event stream says it is gone when it is hidden.
+    @Test func openPagesOfAHiddenQuoteAreToldItIsGone() async throws {
+        let made = try await book()
+        let app = made.app
+        var mod = made.mod
+        defer { Task { await app.close() } }
+        let feed = QuoteFeed(store: app.store, heartbeatInterval: .seconds(60))
+        app.store.observe { feed.publish($0) }
+        var messages = feed.listen(to: QuoteID(2), lastSeenVersion: 1).makeAsyncIterator()
+        #expect(try await mod.submit("/quotes/2/hide", ["reason": "Spam"], formPage: "/moderation").status == .seeOther)
+        #expect(await messages.next() == .deleted(QuoteID(2)))
+        #expect(await messages.next() == nil, "the stream ends")
+    }
+
+    @Test func aDismissedReportLeavesTheQueue() async throws {
+        let made = try await book()
+        let app = made.app
+        var ada = made.ada, mod = made.mod
+        defer { Task { await app.close() } }
+        _ = try await ada.submit("/quotes/2/report", ["reason": "Not my taste"], formPage: "/quotes/2")
+        #expect(try await mod.submit("/moderation/reports/1/dismiss", [:], formPage: "/moderation").status == .seeOther)
+        #expect(!(await mod.get("/moderation").text.contains("Not my taste")))
+        #expect(try await mod.submit("/moderation/reports/1/dismiss", [:], formPage: "/moderation").status == .notFound, "already closed")
+        #expect(app.store.state.quotes[QuoteID(2)] != nil)
+    }
+}
