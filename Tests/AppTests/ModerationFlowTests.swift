@@ -54,6 +54,46 @@ import Testing
         #expect(statuses.last == .tooManyRequests)
     }
 
+    /// Pages are rendered from skeletons shared by visitors: a member's and a moderator's
+    /// navigation never take each other's, whichever comes first.
+    @Test func theModerationLinkFollowsTheVisitorOnSharedPages() async throws {
+        let made = try await book()
+        let app = made.app
+        var ada = made.ada, mod = made.mod
+        defer { Task { await app.close() } }
+        for path in ["/", "/quotes", "/quotes/2", "/users/ada"] {
+            #expect(!(await ada.get(path).text.contains(">Moderation<")), "\(path), a member first")
+            #expect(await mod.get(path).text.contains(">Moderation<"), "\(path), then a moderator")
+            #expect(!(await ada.get(path).text.contains(">Moderation<")), "\(path), a member again")
+        }
+    }
+
+    /// Twenty reports sent at once by one person, of twenty quotes: ten are taken.
+    @Test func reportsSentAtOnceStillStopAtTen() async throws {
+        let made = try await book()
+        let app = made.app
+        var ada = made.ada
+        defer { Task { await app.close() } }
+        for index in 0..<19 {
+            #expect(try await ada.submit("/quotes", ["text": "Quote \(index)", "author": "A"], formPage: "/quotes/new").status == .seeOther)
+        }
+        let token = try await ada.csrfToken(from: "/quotes/1")
+        let cookie = ada.cookieHeader
+        let statuses = await withTaskGroup(of: HTTPStatus.self) { group in
+            for id in 1...21 {
+                group.addTask {
+                    var request = HTTPRequest.form("/quotes/\(id)/report", ["reason": "bad", "csrf_token": token])
+                    request.headers.add(name: "Cookie", value: cookie)
+                    return await app.respond(request).status
+                }
+            }
+            return await group.reduce(into: [HTTPStatus]()) { $0.append($1) }
+        }
+        #expect(statuses.filter { $0 == .seeOther }.count == 10, "\(statuses)")
+        #expect(statuses.filter { $0 == .tooManyRequests }.count == 11)
+        #expect(app.store.state.moderation.reports.count == 10)
+    }
+
     @Test func membersMeetTheForbiddenPageOnEveryModerationRoute() async throws {
         let made = try await book()
         let app = made.app

@@ -25,7 +25,6 @@ package final class SessionKeeper: Sendable {
     package static let idleLifetime: TimeInterval = 30 * 86_400
     /// "Last used" is written when it is at least this old.
     package static let touchInterval: TimeInterval = 3_600
-    static let tokenByteCount = 32
 
     private let storage: any SessionStorage
     private let cache: SessionCache
@@ -98,15 +97,15 @@ package final class SessionKeeper: Sendable {
     package func start(
         for user: UserID, whilePasswordIs hash: PasswordHash?, now: Date, userAgent: String? = nil
     ) async throws(StoreError) -> IssuedSession? {
-        let secret = SecureRandom.bytes(Self.tokenByteCount)
+        let secret = SecretToken.make()
         let record = SessionRecord(
-            id: SHA256.hash(secret), userID: user, createdAt: now, lastUsedAt: now, userAgent: userAgent.map(Self.shortened))
+            id: secret.hash, userID: user, createdAt: now, lastUsedAt: now, userAgent: userAgent.map(Self.shortened))
         // Taken before the insert: a change of password or a deletion that ends the new session
         // between the insert and the caching moves the generation on, and it is not cached.
         let generation = cache.generation
         guard try await storage.insert(record, ifPasswordIs: hash) else { return nil }
         cache.remember(record, ifGeneration: generation)
-        let token = Base64URL.encode(secret)
+        let token = secret.text
         if let key = SessionTokenIDs.Token(token) { tokenIDs.remember(record.id, for: key) }
         return IssuedSession(token: token, record: record)
     }
@@ -217,11 +216,8 @@ package final class SessionKeeper: Sendable {
         return Self.id(forToken: token)
     }
 
-    /// The stored id for a cookie token: SHA-256 of its 32 bytes; nil when it is not a token.
-    package static func id(forToken token: String) -> [UInt8]? {
-        guard token.utf8.count == 43, let bytes = Base64URL.decode(token), bytes.count == tokenByteCount else { return nil }
-        return SHA256.hash(bytes)
-    }
+    /// The stored id for a cookie token (``SecretToken/hash(of:)``); nil when it is not a token.
+    package static func id(forToken token: String) -> [UInt8]? { SecretToken.hash(of: token) }
 }
 
 /// The keeper's sessions by id (token hash): a ``BoundedCache`` (so unknown tokens cannot grow

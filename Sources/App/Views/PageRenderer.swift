@@ -81,17 +81,15 @@ package struct PageRenderer: Sendable {
     private func render(
         _ page: Page, content: PageContentKey, visitor: Visitor, skeletons: PageSkeletons, library: TemplateLibrary
     ) throws -> [UInt8] {
-        let viewer = visitor.user.map { LayoutContext.Viewer($0) }
+        let viewer = visitor.user.map { LayoutContext.Viewer($0, isModerator: visitor.isModerator) }
         var values = [viewer?.displayName ?? "", viewer?.profileURL ?? "", visitor.csrfToken ?? ""]
-        // An empty value could make a section render differently from its non-empty marker. A
-        // moderator's navigation has a link members' has not: their pages are rendered whole,
-        // never from a skeleton members share.
-        guard !visitor.isModerator, viewer == nil || !(values[0].isEmpty || values[1].isEmpty), visitor.csrfToken?.isEmpty != true else {
+        // An empty value could make a section render differently from its non-empty marker.
+        guard viewer == nil || !(values[0].isEmpty || values[1].isEmpty), visitor.csrfToken?.isEmpty != true else {
             return try render(page, visitor: visitor, with: library)
         }
         let key = PageSkeletons.Key(
             template: page.template, status: page.status.code, content: content, isSignedIn: viewer != nil,
-            hasToken: visitor.csrfToken != nil)
+            isModerator: viewer?.isModerator ?? false, hasToken: visitor.csrfToken != nil)
         let skeleton: PageSkeletons.Skeleton
         if let kept = skeletons.skeleton(for: key) {
             skeleton = kept
@@ -101,7 +99,7 @@ package struct PageRenderer: Sendable {
                 page.template.rawValue,
                 context: LayoutContext(
                     page: page.context,
-                    viewer: viewer.map { _ in LayoutContext.Viewer(displayName: markers[0], profileURL: markers[1]) },
+                    viewer: viewer.map { LayoutContext.Viewer(displayName: markers[0], profileURL: markers[1], isModerator: $0.isModerator) },
                     csrfToken: visitor.csrfToken.map { _ in markers[2] }, showsErrorDetails: showsErrorDetails,
                     reloadsOnChange: reloadsOnChange
                 ).templateValue)

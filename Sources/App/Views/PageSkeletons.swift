@@ -89,6 +89,8 @@ final class PageSkeletons: Sendable {
         let status: Int
         let content: PageContentKey
         let isSignedIn: Bool
+        /// A moderator's navigation has a link a member's has not.
+        let isModerator: Bool
         let hasToken: Bool
     }
 
