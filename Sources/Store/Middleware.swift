@@ -45,6 +45,8 @@ package struct ActionLogMiddleware: StoreMiddleware {
             .accountDeleted(let user, _), .erasedEntryReplayed(let user), .roleChanged(let user), .suspended(let user),
             .unsuspended(let user):
             line += " user=\(user)"
+        case let .reverted(user, restored, hidden):
+            line += " user=\(user) restored=\(restored.count) hidden=\(hidden.count)"
         case .quoteReported(let report, _), .reportDismissed(let report):
             line += " report=\(report)"
         case .quoteAdded, .quoteEdited, .quoteRestored, .quoteDeleted, .quoteHidden, .quoteUnhidden: break
@@ -76,6 +78,7 @@ extension AppAction {
         case .unhideQuote: "unhide_quote"
         case .suspend: "suspend"
         case .unsuspend: "unsuspend"
+        case .revertEdits: "revert_edits"
         }
     }
 
@@ -86,7 +89,8 @@ extension AppAction {
         case .deleteQuote(_, let user, _), .changeDisplayName(let user, _, _), .setPhoto(let user, _, _),
             .setFavourite(let user, _, _), .passwordChanged(let user, _), .deleteAccount(let user, _),
             .reportQuote(_, let user, _, _), .dismissReport(_, let user, _), .hideQuote(_, let user, _, _),
-            .unhideQuote(_, let user, _, _), .suspend(_, let user, _, _), .unsuspend(_, let user, _, _):
+            .unhideQuote(_, let user, _, _), .suspend(_, let user, _, _), .unsuspend(_, let user, _, _),
+            .revertEdits(_, let user, _, _, _):
             user
         case .signUp, .erased, .setRole: nil
         }

@@ -79,6 +79,12 @@ package enum AppReducer {
             guard state.moderation.hidden[id] != nil else { throw .quoteNotFound(id) }
             if let problem = ModerationState.problem(withReason: reason) { throw .invalidReason(problem) }
 
+        case let .revertEdits(id, moderator, reason, _, _):
+            guard state.moderation.isModerator(moderator) else { throw .notAllowed }
+            guard state.users[id] != nil else { throw .userNotFound(id) }
+            guard !state.moderation.isModerator(id) else { throw .notAllowed }
+            if let problem = ModerationState.problem(withReason: reason) { throw .invalidReason(problem) }
+
         case let .suspend(id, moderator, reason, _), let .unsuspend(id, moderator, reason, _):
             guard state.moderation.isModerator(moderator) else { throw .notAllowed }
             guard state.users[id] != nil else { throw .userNotFound(id) }
@@ -193,7 +199,28 @@ package enum AppReducer {
             state.moderation.suspended[id] = nil
             state.moderation.log.append(ModerationEntry(kind: .unsuspended, note: note, user: id))
             return .unsuspended(id)
+        case let .revertEdits(id, moderator, reason, date, plan):
+            return revert(id, plan, note: ModerationNote(by: moderator, reason: QuoteDraft.trimmingWhitespace(reason), at: date), in: &state)
         }
+    }
+
+    /// Carries out a revert of `user`'s edits: each planned quote still at its planned version,
+    /// by them, is taken back or hidden; one line in the log counts what was done.
+    private static func revert(_ user: UserID, _ plan: RevertPlan, note: ModerationNote, in state: inout AppState) -> AppEvent {
+        func isStill(_ id: QuoteID, at version: Int) -> Bool {
+            guard let quote = state.quotes[id] else { return false }
+            return quote.version == version && quote.updatedBy == user
+        }
+        var restored: [RevertedVersion] = []
+        for step in plan.restores where isStill(step.quote, at: step.baseVersion) && step.fromVersion < step.baseVersion {
+            let version = replaceText(of: step.quote, with: step.draft, by: note.by, at: note.at, in: &state)
+            restored.append(RevertedVersion(quote: step.quote, version: version))
+        }
+        let hidden = plan.hides.filter { isStill($0.quote, at: $0.baseVersion) }.map(\.quote)
+        hide(Set(hidden), note: note, in: &state)
+        state.moderation.log.append(
+            ModerationEntry(kind: .reverted, note: note, user: user, reverted: restored.count, hidden: hidden.count))
+        return .reverted(user, restored: restored, hidden: hidden)
     }
 
     private static func setRole(_ id: UserID, _ role: Role, at date: Date, in state: inout AppState) -> AppEvent {
@@ -216,14 +243,26 @@ package enum AppReducer {
     /// Moves quote `id` out of the book (every list, search and feed reads ``AppState/quotes``)
     /// into the hidden ones, closing its reports.
     private static func hide(_ id: QuoteID, note: ModerationNote, in state: inout AppState) -> AppEvent {
-        guard let quote = state.quotes.removeValue(forKey: id) else { return .quoteHidden(id) }
-        if let index = state.quoteOrder.lastIndex(of: id) { state.quoteOrder.remove(at: index) }
-        state.searchIndex.remove(id)
-        if state.lastChangedQuote == id { state.lastChangedQuote = state.quoteOrder.last }
-        state.moderation.hidden[id] = HiddenQuote(quote: quote, note: note)
-        state.moderation.reports = state.moderation.reports.filter { $0.value.quote != id }
+        guard state.quotes[id] != nil else { return .quoteHidden(id) }
+        hide([id], note: note, in: &state)
         state.moderation.log.append(ModerationEntry(kind: .quoteHidden, note: note, quote: id))
         return .quoteHidden(id)
+    }
+
+    /// Moves the quotes `ids` that are in the book out of it, in one pass over the order however
+    /// many they are (a revert may hide thousands).
+    private static func hide(_ ids: Set<QuoteID>, note: ModerationNote, in state: inout AppState) {
+        var moved = 0
+        for id in ids {
+            guard let quote = state.quotes.removeValue(forKey: id) else { continue }
+            state.searchIndex.remove(id)
+            state.moderation.hidden[id] = HiddenQuote(quote: quote, note: note)
+            moved += 1
+        }
+        guard moved > 0 else { return }
+        state.quoteOrder.removeAll { ids.contains($0) }
+        if let last = state.lastChangedQuote, ids.contains(last) { state.lastChangedQuote = state.quoteOrder.last }
+        state.moderation.reports = state.moderation.reports.filter { !ids.contains($0.value.quote) }
     }
 
     /// Puts hidden quote `id` back in its place: ids are given in the order quotes are added.

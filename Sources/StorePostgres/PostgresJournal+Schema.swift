@@ -57,6 +57,19 @@ extension PostgresJournal {
             "DELETE FROM journal_snapshot",
             "CREATE INDEX journal_person ON journal (person_id) WHERE person_id IS NOT NULL",
         ],
+        // The versions an entry made of quotes it is not indexed under (a revert: one entry, many
+        // quotes), each as the action history reads for it (``JournalRecord/versions``); SQLite's
+        // migration 10.
+        [
+            """
+            CREATE TABLE journal_version (
+                quote_id bigint NOT NULL,
+                sequence bigint NOT NULL,
+                action text NOT NULL,
+                PRIMARY KEY (quote_id, sequence)
+            )
+            """
+        ],
     ]
 
     /// Creates `schema` when missing and applies the migrations it lacks (see
@@ -91,10 +104,15 @@ extension PostgresJournal {
             self.schema = schema
             entriesAfter = "SELECT sequence, action FROM \(schema).journal WHERE sequence > $1 ORDER BY sequence"
             entriesOfQuote = """
-                SELECT sequence, action FROM \(schema).journal WHERE quote_id = $1 ORDER BY sequence
-                LIMIT $2::bigint OFFSET $3::bigint
+                SELECT sequence, action FROM \(schema).journal WHERE quote_id = $1::bigint
+                UNION ALL SELECT sequence, action FROM \(schema).journal_version WHERE quote_id = $1::bigint
+                ORDER BY sequence LIMIT $2::bigint OFFSET $3::bigint
                 """
-            quoteEntries = "SELECT sequence, action, quote_id FROM \(schema).journal WHERE quote_id IS NOT NULL ORDER BY sequence"
+            quoteEntries = """
+                SELECT sequence, action, quote_id FROM \(schema).journal WHERE quote_id IS NOT NULL
+                UNION ALL SELECT sequence, action, quote_id FROM \(schema).journal_version
+                ORDER BY sequence
+                """
             advanceHead = """
                 WITH head AS (
                     UPDATE \(schema).journal_head SET sequence = sequence + $1::bigint
@@ -126,9 +144,20 @@ extension PostgresJournal {
             return "INSERT INTO \(schema).journal (sequence, action, quote_id, person_id) VALUES " + values.joined(separator: ", ")
         }
 
-        /// Rewrites person `$2`'s entries before `$3` as `$1`, their erased form.
+        /// An `INSERT` of `rows` versions' index rows, three parameters each: quote id, sequence, action.
+        func insertVersions(rows: Int) -> String {
+            let values = (0..<rows).map { row in "($\(3 * row + 1)::bigint, $\(3 * row + 2)::bigint, $\(3 * row + 3))" }
+            return "INSERT INTO \(schema).journal_version (quote_id, sequence, action) VALUES " + values.joined(separator: ", ")
+        }
+
+        /// Rewrites person `$2`'s entries before `$3` as `$1`, their erased form; a report keeps
+        /// its place (report ids count reports) with its reason erased, as in ``SQLiteJournal``.
         var erase: String {
-            "UPDATE \(schema).journal SET action = $1 WHERE person_id = $2::bigint AND sequence < $3::bigint"
+            """
+            UPDATE \(schema).journal SET action = CASE WHEN action::jsonb ? 'reportQuote'
+                THEN jsonb_set(action::jsonb, '{reportQuote,reason}', '""')::text ELSE $1 END
+            WHERE person_id = $2::bigint AND sequence < $3::bigint
+            """
         }
     }
 }

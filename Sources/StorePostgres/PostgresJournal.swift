@@ -105,8 +105,10 @@ package final class PostgresJournal: JournalStorage {
         let connection = try openConnection(for: "append")
         let texts: [String]
         let erasures: [(person: UserID, text: String)?]
+        let versionTexts: [String]
         do {
             texts = try JournalEntryCoding.encode(entries.lazy.map(\.action))
+            versionTexts = try JournalEntryCoding.encode(entries.lazy.flatMap(\.versions).map(\.action))
             erasures = try entries.map { entry in
                 guard case .deleteAccount(let person, _) = entry.action else { return nil }
                 return (person, try JournalEntryCoding.encode([.erased(person)])[0])
@@ -134,6 +136,19 @@ package final class PostgresJournal: JournalStorage {
                     ]
                 }
                 try connection.query(sql.insert(rows: rows.count), parameters)
+            }
+            // Each version an entry made of another quote, in the order of `versionTexts`.
+            let versions = zip(sequences, entries).flatMap { sequence, entry in entry.versions.map { (sequence, $0) } }
+            if !versions.isEmpty {
+                for start in stride(from: 0, to: versions.count, by: Self.rowsPerInsert) {
+                    let rows = start..<min(start + Self.rowsPerInsert, versions.count)
+                    var parameters: [String?] = []
+                    parameters.reserveCapacity(3 * rows.count)
+                    for index in rows {
+                        parameters += [String(versions[index].1.quote.rawValue), String(versions[index].0), versionTexts[index]]
+                    }
+                    try connection.query(sql.insertVersions(rows: rows.count), parameters)
+                }
             }
             for (sequence, erasure) in zip(sequences, erasures) {
                 guard let erasure else { continue }

@@ -152,6 +152,16 @@ package enum QuotebookDatabase {
         CREATE INDEX outbox_due ON outbox (next_attempt_at);
         CREATE INDEX outbox_user ON outbox (user_id);
         """,
+        // The versions an entry made of quotes it is not indexed under (a revert: one entry, many
+        // quotes), each as the action history reads for it (``JournalRecord/versions``).
+        """
+        CREATE TABLE journal_version (
+            quote_id INTEGER NOT NULL,
+            sequence INTEGER NOT NULL,
+            action TEXT NOT NULL,
+            PRIMARY KEY (quote_id, sequence)
+        ) WITHOUT ROWID;
+        """,
     ]
 
     /// A connection to the database at `path` (a file, or `:memory:`), its schema current:

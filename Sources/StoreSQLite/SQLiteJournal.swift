@@ -15,6 +15,8 @@ package final class SQLiteJournal: JournalStorage {
     private var insert: SQLiteStatement?
     /// Rewrites a person's entries as erased (see ``JournalStorage/append(_:basedOn:)``).
     private var erase: SQLiteStatement?
+    /// Indexes a version an entry made under its quote (``JournalRecord/versions``).
+    private var insertVersion: SQLiteStatement?
     /// `<database>-snapshot` beside a database file (as SQLite names its `-wal`); nil in memory.
     private let snapshotPath: String?
 
@@ -23,7 +25,7 @@ package final class SQLiteJournal: JournalStorage {
     package init(path: String) throws(StoreError) {
         let connection = try QuotebookDatabase.open(path: path)
         self.connection = connection
-        (insert, erase) = try Self.prepareWrites(on: connection)
+        (insert, erase, insertVersion) = try Self.prepareWrites(on: connection)
         snapshotPath = path == ":memory:" || path.isEmpty ? nil : path + "-snapshot"
     }
 
@@ -32,15 +34,23 @@ package final class SQLiteJournal: JournalStorage {
     package init(readingPath path: String) throws(StoreError) {
         let connection = try QuotebookDatabase.openForReading(path: path)
         self.connection = connection
-        (insert, erase) = try Self.prepareWrites(on: connection)
+        (insert, erase, insertVersion) = try Self.prepareWrites(on: connection)
         snapshotPath = path + "-snapshot"
     }
 
-    /// The append and the erasure, prepared once on `connection`.
-    private static func prepareWrites(on connection: SQLiteConnection) throws(StoreError) -> (SQLiteStatement, SQLiteStatement) {
+    /// The append, the erasure and the versions' index, prepared once on `connection`. A
+    /// person's report keeps its place (report ids count reports) with its reason erased; every
+    /// other entry about them becomes `?1`.
+    private static func prepareWrites(on connection: SQLiteConnection) throws(StoreError) -> (SQLiteStatement, SQLiteStatement, SQLiteStatement) {
         (
             try connection.prepare("INSERT INTO journal (action, quote_id, person_id) VALUES (?, ?, ?)"),
-            try connection.prepare("UPDATE journal SET action = ? WHERE person_id = ? AND sequence < ?")
+            try connection.prepare(
+                """
+                UPDATE journal SET action = CASE WHEN json_type(action, '$.reportQuote') IS NOT NULL
+                    THEN json_set(action, '$.reportQuote.reason', '') ELSE ?1 END
+                WHERE person_id = ?2 AND sequence < ?3
+                """),
+            try connection.prepare("INSERT INTO journal_version (quote_id, sequence, action) VALUES (?, ?, ?)")
         )
     }
 
@@ -82,7 +92,11 @@ package final class SQLiteJournal: JournalStorage {
     /// (https://sqlite.org/lang_select.html#limitoffset).
     static func actions(forQuote quote: QuoteID, offset: Int, limit: Int, on connection: SQLiteConnection) throws(StoreError) -> [AppAction] {
         let select = try connection.prepare(
-            "SELECT sequence, action FROM journal WHERE quote_id = ? ORDER BY sequence LIMIT ? OFFSET ?")
+            """
+            SELECT sequence, action FROM journal WHERE quote_id = ?1
+            UNION ALL SELECT sequence, action FROM journal_version WHERE quote_id = ?1
+            ORDER BY sequence LIMIT ?2 OFFSET ?3
+            """)
         let rows = try select.rows([.integer(Int64(quote.rawValue)), .integer(Int64(max(0, limit))), .integer(Int64(max(0, offset)))]) {
             ($0.int(at: 0), $0.text(at: 1))
         }
@@ -96,7 +110,12 @@ package final class SQLiteJournal: JournalStorage {
     /// Every version `person` made, on `connection`: one statement over the entries indexed under
     /// a quote, in sequence order, each decoded and counted as it is stepped to (never all held).
     static func versions(madeBy person: UserID, on connection: SQLiteConnection) throws(StoreError) -> [MadeVersion] {
-        let select = try connection.prepare("SELECT sequence, quote_id, action FROM journal WHERE quote_id IS NOT NULL ORDER BY sequence")
+        let select = try connection.prepare(
+            """
+            SELECT sequence, quote_id, action FROM journal WHERE quote_id IS NOT NULL
+            UNION ALL SELECT sequence, quote_id, action FROM journal_version
+            ORDER BY sequence
+            """)
         try select.bind([])
         var tally = MadeVersionTally(person: person)
         while try select.step() {
@@ -120,11 +139,13 @@ package final class SQLiteJournal: JournalStorage {
     package func append(_ entries: [JournalRecord], basedOn base: Int64?) throws(StoreError) -> [Int64] {
         guard !entries.isEmpty else { return [] }
         // Checked before BEGIN, which on the closed connection would fail as a SQLite misuse.
-        guard let insert, let erase else { throw StoreError.journalClosed(operation: "append") }
+        guard let insert, let erase, let insertVersion else { throw StoreError.journalClosed(operation: "append") }
         let texts: [String]
+        let versionTexts: [[String]]
         let erasures: [(person: UserID, text: String)?]
         do {
             texts = try JournalEntryCoding.encode(entries.lazy.map(\.action))
+            versionTexts = try entries.map { entry in try JournalEntryCoding.encode(entry.versions.lazy.map(\.action)) }
             erasures = try entries.map { entry in
                 guard case .deleteAccount(let person, _) = entry.action else { return nil }
                 return (person, try JournalEntryCoding.encode([.erased(person)])[0])
@@ -138,10 +159,13 @@ package final class SQLiteJournal: JournalStorage {
         let sequences = try connection.transaction { () throws(StoreError) -> [Int64] in
             var sequences: [Int64] = []
             sequences.reserveCapacity(rows.count)
-            for (row, erasure) in zip(rows, erasures) {
+            for (index, (row, erasure)) in zip(rows, erasures).enumerated() {
                 try insert.run(row)
                 let sequence = connection.lastInsertedRowID
                 sequences.append(sequence)
+                for (version, text) in zip(entries[index].versions, versionTexts[index]) {
+                    try insertVersion.run([.integer(Int64(version.quote.rawValue)), .integer(sequence), .text(text)])
+                }
                 if let erasure { try erase.run([.text(erasure.text), .integer(Int64(erasure.person.rawValue)), .integer(sequence)]) }
             }
             return sequences
@@ -222,6 +246,7 @@ package final class SQLiteJournal: JournalStorage {
     package func close() {
         insert = nil
         erase = nil
+        insertVersion = nil
         connection.close()
         lock?.release()
         lock = nil

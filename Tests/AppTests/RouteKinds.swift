@@ -167,7 +167,7 @@ extension SystemRoute {
 
 /// The cases of ``ModerationRoute`` without their values, each with an example value.
 enum ModerationRouteKind: CaseIterable {
-    case queue, log, dismiss, hide, unhide
+    case queue, log, dismiss, hide, unhide, suspend, unsuspend, revert
 
     var example: ModerationRoute {
         switch self {
@@ -176,6 +176,9 @@ enum ModerationRouteKind: CaseIterable {
         case .dismiss: .dismiss(ReportID(3))
         case .hide: .hide(QuoteID(4))
         case .unhide: .unhide(QuoteID(5))
+        case .suspend: .suspend(Username("ada")!)
+        case .unsuspend: .unsuspend(Username("bob")!)
+        case .revert: .revert(Username("cyd")!)
         }
     }
 }
@@ -188,6 +191,9 @@ extension ModerationRoute {
         case .dismiss: .dismiss
         case .hide: .hide
         case .unhide: .unhide
+        case .suspend: .suspend
+        case .unsuspend: .unsuspend
+        case .revert: .revert
         }
     }
 }

@@ -75,6 +75,9 @@ package enum SignInFormState: Sendable, Equatable {
     case throttled(username: String, returnTo: ReturnPath?, retryAfter: Int)
     /// Too many password hashes are queued; try again shortly.
     case busy(username: String, returnTo: ReturnPath?)
+    /// The password was right but moderators suspended the account (told only to someone who
+    /// knows the password), with the moderators' reason.
+    case suspended(username: String, reason: String)
     /// Refused for the client's address: too many failed tries from it lately, or too many of
     /// its password checks under way.
     case limited(username: String, returnTo: ReturnPath?, AddressRefusal)

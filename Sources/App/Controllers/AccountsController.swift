@@ -183,6 +183,12 @@ package struct AccountsController: Sendable {
             try await release(addressAttempt, from: addressLimits.signIns)
             return .showing(.busy(username: typedUsername, returnTo: returnTo))
         }
+        if matches, let user, let suspension = store.state.moderation.suspended[user.id] {
+            // Right, but no session: a suspension made meanwhile also ignores any started.
+            try await limit.recordSuccess(attempt)
+            try await release(addressAttempt, from: addressLimits.signIns)
+            return .showing(.suspended(username: typedUsername, reason: suspension.reason))
+        }
         // The session starts only while the hash checked is still the password: one changed (or
         // the account deleted) since the check began makes this a wrong password after all.
         guard matches, let user, let hash,

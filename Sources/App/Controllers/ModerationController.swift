@@ -9,13 +9,18 @@ package struct ModerationController: Sendable {
     package static let reportsPerPersonHour = 10
     package static let reportNamespace = "report"
 
+    /// Versions read from the journal at a time while planning a revert, newest first.
+    static let revertReadSize = 32
+
     let store: any StateStore
     let reportLimit: AttemptLimit
+    let sessions: SessionKeeper
     let now: @Sendable () -> Date
 
-    package init(store: any StateStore, attempts: any SignInFailureStorage, now: @escaping @Sendable () -> Date) {
+    package init(store: any StateStore, attempts: any SignInFailureStorage, sessions: SessionKeeper, now: @escaping @Sendable () -> Date) {
         self.store = store
         reportLimit = AttemptLimit(namespace: Self.reportNamespace, limit: Self.reportsPerPersonHour, window: 3_600, storage: attempts)
+        self.sessions = sessions
         self.now = now
     }
 
@@ -75,6 +80,81 @@ package struct ModerationController: Sendable {
 
     package func unhide(_ quote: QuoteID, reason: String, by moderator: UserID) async throws(StoreError) -> ModerationActionState {
         Self.outcome(try await store.dispatch(.unhideQuote(quote, by: moderator, reason: reason, at: now())))
+    }
+
+    /// Suspends `username`'s account: once the suspension is in the journal (from which every
+    /// instance stops believing their sessions), every session of theirs is deleted, on every
+    /// instance (the session storage's endings reach the others' caches).
+    /// Suspended already (a second click, or another moderator first) is done too, and still
+    /// ends whatever session is left.
+    package func suspend(_ username: Username, reason: String, by moderator: UserID) async throws(StoreError) -> ModerationActionState {
+        guard let user = store.state.user(named: username) else { return .notFound }
+        let outcome = settled(
+            try await store.dispatch(.suspend(user.id, by: moderator, reason: reason, at: now())), user.id, suspended: true, by: moderator)
+        if outcome == .done { try await sessions.endSessions(of: user.id, except: nil) }
+        return outcome
+    }
+
+    package func unsuspend(_ username: Username, reason: String, by moderator: UserID) async throws(StoreError) -> ModerationActionState {
+        guard let user = store.state.user(named: username) else { return .notFound }
+        return settled(
+            try await store.dispatch(.unsuspend(user.id, by: moderator, reason: reason, at: now())), user.id, suspended: false,
+            by: moderator)
+    }
+
+    /// `result` of a suspension or its lifting, where a refusal because `user` already is as
+    /// asked (and the asker may moderate them) counts as done.
+    private func settled(_ result: Result<AppEvent, ActionRejection>, _ user: UserID, suspended: Bool, by moderator: UserID)
+        -> ModerationActionState
+    {
+        let state = store.state.moderation
+        if case .failure(.notAllowed) = result, state.isModerator(moderator), !state.isModerator(user),
+            (state.suspended[user] != nil) == suspended
+        {
+            return .done
+        }
+        return Self.outcome(result)
+    }
+
+    /// Takes back `username`'s edits (SPEC.md `/users/{username}/revert`): plans from each of
+    /// their quotes' histories, newest versions first, then dispatches one action. A quote
+    /// changed by someone else meanwhile is left as it is (the reducer checks each against its
+    /// planned version).
+    package func revert(_ username: Username, reason: String, by moderator: UserID) async throws(StoreError) -> ModerationActionState {
+        if let problem = ModerationState.problem(withReason: reason) { return .invalidReason(problem) }
+        let state = store.state
+        guard let user = state.user(named: username) else { return .notFound }
+        guard state.moderation.isModerator(moderator), !state.moderation.isModerator(user.id) else { return .notAllowed }
+        let theirs = state.quoteOrder.compactMap { state.quotes[$0] }.filter { $0.updatedBy == user.id }
+        var plan = RevertPlan()
+        for quote in theirs {
+            switch try await newestVersion(of: quote, notBy: user.id) {
+            case .some(let version?):
+                plan.restores.append(
+                    RevertPlan.Restore(
+                        quote: quote.id, baseVersion: quote.version, draft: QuoteDraft(text: version.text, author: version.author),
+                        fromVersion: version.version))
+            case .some(nil):
+                plan.hides.append(RevertPlan.Hide(quote: quote.id, baseVersion: quote.version))
+            case nil:
+                continue
+            }
+        }
+        return Self.outcome(try await store.dispatch(.revertEdits(user.id, by: moderator, reason: reason, at: now(), plan: plan)))
+    }
+
+    /// The newest of `quote`'s versions not made by `user` (`.some(nil)`: they made every one),
+    /// read a few at a time from its current one back; nil when the quote changed or went while
+    /// reading (the history then no longer ends at `quote.version`).
+    private func newestVersion(of quote: Quote, notBy user: UserID) async throws(StoreError) -> QuoteVersion?? {
+        var newest = quote.version
+        while newest >= 1 {
+            let versions = try await store.history(of: quote.id, versions: max(1, newest - Self.revertReadSize + 1)...newest)
+            guard versions.last?.version == newest else { return nil }
+            if let found = versions.last(where: { $0.editedBy != user }) { return .some(found) }
+            newest -= versions.count
+        }
+        return .some(nil)
     }
 
     private static func outcome(_ result: Result<AppEvent, ActionRejection>) -> ModerationActionState {

@@ -38,9 +38,12 @@ package struct ProfileController: Sendable {
     }
 
     /// The profile of `username`, from the cache when it has it, else built from the store.
-    package func load(_ username: Username, viewer: UserID?) -> ProfileState {
+    package func load(_ username: Username, viewer: UserID?, moderation: ProfileModeration = ProfileModeration()) -> ProfileState {
         guard let profile = profile(for: username) else { return .notFound }
-        return .presenting(profile, isOwn: profile.user.id == viewer)
+        let state = store.state
+        let mayModerate =
+            viewer != profile.user.id && state.moderation.isModerator(viewer) && !state.moderation.isModerator(profile.user.id)
+        return .presenting(profile, isOwn: profile.user.id == viewer, moderation: mayModerate ? moderation : nil)
     }
 
     /// The edit forms for `user`, filled in.
@@ -166,7 +169,9 @@ package struct ProfileController: Sendable {
         let state = store.state
         guard let user = state.user(named: username) else { return nil }
         let added = state.quoteOrder.reversed().compactMap { id in state.quotes[id].flatMap { $0.addedBy == user.id ? $0 : nil } }
-        let profile = Profile(user: user, favourite: user.favourite.flatMap { state.quotes[$0] }, addedQuotes: added)
+        let profile = Profile(
+            user: user, favourite: user.favourite.flatMap { state.quotes[$0] }, addedQuotes: added,
+            suspension: state.moderation.suspended[user.id])
         cache.store(profile, generation: generation)
         return profile
     }

@@ -6,11 +6,25 @@ package struct Profile: Sendable, Equatable {
     package var favourite: Quote?
     /// The quotes they added, newest first.
     package var addedQuotes: [Quote]
+    /// Why and since when the account is suspended; nil when it is not.
+    package var suspension: ModerationNote?
 
-    package init(user: User, favourite: Quote?, addedQuotes: [Quote]) {
+    package init(user: User, favourite: Quote?, addedQuotes: [Quote], suspension: ModerationNote? = nil) {
         self.user = user
         self.favourite = favourite
         self.addedQuotes = addedQuotes
+        self.suspension = suspension
+    }
+}
+
+/// What a moderator looking at someone's profile may do there: suspend or lift a suspension,
+/// and revert their edits (never to a moderator, nor to themselves); `problem` when the reason
+/// they typed could not be kept.
+package struct ProfileModeration: Sendable, Equatable {
+    package var problem: FieldProblem?
+
+    package init(problem: FieldProblem? = nil) {
+        self.problem = problem
     }
 }
 
@@ -37,8 +51,9 @@ package enum ProfileFailure: Sendable, Equatable {
 
 /// What the profile pages show (seed 003's `ProfileState`).
 package enum ProfileState: Sendable, Equatable {
-    /// A profile; `isOwn` when the signed-in person is looking at their own.
-    case presenting(Profile, isOwn: Bool)
+    /// A profile; `isOwn` when the signed-in person is looking at their own; `moderation` when a
+    /// moderator looks at someone they may moderate.
+    case presenting(Profile, isOwn: Bool, moderation: ProfileModeration? = nil)
     case notFound
     /// The edit forms: the display name as typed and its problem, if any.
     case editing(Profile, displayName: String, problem: FieldProblem?)

@@ -54,7 +54,12 @@ package struct QuoteController: Sendable {
 
     package func show(_ id: QuoteID, viewer: UserID?) -> QuoteState {
         let state = store.state
-        guard let quote = state.quotes[id] else { return .notFound }
+        guard let quote = state.quotes[id] else {
+            guard let hidden = Self.hiddenQuote(id, for: viewer, in: state) else { return .notFound }
+            return .hidden(
+                hidden.quote, addedBy: hidden.quote.addedBy.flatMap { state.users[$0] }, note: hidden.note,
+                hiddenBy: hidden.note.by.flatMap { state.users[$0] })
+        }
         let isFavourite = viewer.flatMap { state.users[$0]?.favourite } == id
         return .showing(
             quote, addedBy: Self.listed(quote, in: state).adder, isFavourite: isFavourite,
@@ -154,7 +159,8 @@ package struct QuoteController: Sendable {
     /// before at the quote's current version is not read again (``QuoteHistoryReads``), and is
     /// ready at once; so is the answer when there is nothing to read (no such quote or page).
     package func history(of id: QuoteID, page: Int = 1, viewer: UserID?) -> Step<QuoteHistoryState> {
-        guard let quote = store.state.quotes[id] else { return .now(.notFound) }
+        let state = store.state
+        guard let quote = state.quotes[id] ?? Self.hiddenQuote(id, for: viewer, in: state)?.quote else { return .now(.notFound) }
         let pageCount = Self.pageCount(of: quote.version, size: Self.historyPageSize)
         guard page >= 1, page <= pageCount else { return .now(.noSuchPage(quote, pageCount: pageCount)) }
         let key = QuoteHistoryReads.Key(quote: id, version: quote.version, page: page)
@@ -174,10 +180,16 @@ package struct QuoteController: Sendable {
     /// The page of `quote`'s history holding `versions` (oldest first), with who made each as
     /// the state knows them now.
     private func history(_ quote: Quote, versions: [QuoteVersion], page: Int, pageCount: Int, viewer: UserID?) -> QuoteHistoryState {
-        let users = store.state.users
+        let state = store.state
         return .showing(
-            quote, versions: versions.reversed().map { VersionEntry($0, editor: $0.editedBy.flatMap { users[$0] }) },
-            page: page, pageCount: pageCount, canRestore: viewer != nil)
+            quote, versions: versions.reversed().map { VersionEntry($0, editor: $0.editedBy.flatMap { state.users[$0] }) },
+            page: page, pageCount: pageCount, canRestore: viewer != nil && state.quotes[quote.id] != nil)
+    }
+
+    /// Hidden quote `id`, when `viewer` is a moderator: to everyone else it is not there.
+    private static func hiddenQuote(_ id: QuoteID, for viewer: UserID?, in state: AppState) -> HiddenQuote? {
+        guard state.moderation.isModerator(viewer) else { return nil }
+        return state.moderation.hidden[id]
     }
 
     /// Makes version `version` of quote `id` current again, as a new version by `user`. Reads

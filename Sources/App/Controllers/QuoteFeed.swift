@@ -116,7 +116,11 @@ package final class QuoteFeed: Sendable {
     /// its queue for every applied event (``Store/observe(_:)``): a change to a quote nobody
     /// watches costs one lock and one dictionary look-up.
     package func publish(_ event: AppEvent) {
-        guard let id = event.quoteID else { return }
+        for id in event.quoteIDs { publish(changeOf: id) }
+    }
+
+    /// Tells the listeners of quote `id` what it is now.
+    private func publish(changeOf id: QuoteID) {
         let finished: [AsyncStream<QuoteFeedMessage>.Continuation] = withState { state in
             guard let listeners = state.listeners[id], !listeners.isEmpty else { return [] }
             let current = store.state

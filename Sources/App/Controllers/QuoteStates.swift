@@ -24,6 +24,9 @@ package enum QuoteState: Sendable, Equatable {
     /// The quote, the account that added it (nil for the seed), whether it is the viewer's
     /// favourite, and whether the viewer may delete it (they added it).
     case showing(Quote, addedBy: User?, isFavourite: Bool, canDelete: Bool)
+    /// A hidden quote, as only moderators see it: as it was hidden, who hid it (nil: a former
+    /// member), why and when.
+    case hidden(Quote, addedBy: User?, note: ModerationNote, hiddenBy: User?)
     case notFound
 }
 
@@ -90,7 +93,7 @@ package enum DeleteQuoteState: Sendable, Equatable {
 package enum QuoteHistoryState: Sendable, Equatable {
     /// The quote as it is now and the versions of page `page` (1-based) of `pageCount`, newest
     /// first, each with who made it (nil for the seed, or an account that no longer exists);
-    /// `canRestore` when the viewer is signed in.
+    /// `canRestore` when the viewer is signed in and the quote is not hidden.
     case showing(Quote, versions: [VersionEntry], page: Int, pageCount: Int, canRestore: Bool)
     /// The quote has no such page of history (out of range, or not a number): it has `pageCount`.
     case noSuchPage(Quote, pageCount: Int)

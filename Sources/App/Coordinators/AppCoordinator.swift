@@ -53,9 +53,10 @@ package final class AppCoordinator: HTTPResponder {
             addressLimits: AddressLimits(storage: dependencies.signInFailures, limits: dependencies.accountLimits), now: dependencies.now)
         let feed = QuoteFeed(store: store, heartbeatInterval: dependencies.live.heartbeatInterval)
         store.observe { feed.publish($0) }
-        let moderationController = ModerationController(store: store, attempts: dependencies.signInFailures, now: dependencies.now)
+        let moderationController = ModerationController(
+            store: store, attempts: dependencies.signInFailures, sessions: sessions, now: dependencies.now)
         quotes = QuotesCoordinator(controller: QuoteController(store: store, now: dependencies.now), feed: feed, moderation: moderationController)
-        moderation = ModerationCoordinator(controller: moderationController)
+        moderation = ModerationCoordinator(controller: moderationController, profiles: profileController)
         let cookies = AppCookies(isSecure: dependencies.secureCookies)
         let devices = KnownDeviceCookie(bookSecret: dependencies.csrfKey, names: cookies)
         self.devices = devices

@@ -1,14 +1,18 @@
 import HTTPServer
 import Store
 
-/// The moderators' flows: the queue, the log, dismissing a report and hiding or showing a
-/// quote. The root lets only moderators through (``RouteAccess/moderators``); the reducer checks
-/// again, so a role taken meanwhile refuses the action.
+/// The moderators' flows: the queue, the log, dismissing a report, hiding or showing a quote,
+/// and suspending or reverting a person from their profile. The root lets only moderators
+/// through (``RouteAccess/moderators``); the reducer checks again, so a role taken meanwhile
+/// refuses the action.
 package struct ModerationCoordinator: FlowCoordinator {
     private let controller: ModerationController
+    /// The profile a person's moderation forms are on, shown again with a reason's problem.
+    private let profiles: ProfileController
 
-    package init(controller: ModerationController) {
+    package init(controller: ModerationController, profiles: ProfileController) {
         self.controller = controller
+        self.profiles = profiles
     }
 
     package func start(_ route: ModerationRoute, _ context: RequestContext) -> Step<Navigation> {
@@ -25,6 +29,24 @@ package struct ModerationCoordinator: FlowCoordinator {
             return .later { [controller] in finish(try await controller.hide(quote, reason: reason, by: moderator)) }
         case .unhide(let quote):
             return .later { [controller] in finish(try await controller.unhide(quote, reason: reason, by: moderator)) }
+        case .suspend(let person):
+            return .later { [controller] in finish(try await controller.suspend(person, reason: reason, by: moderator), person, moderator) }
+        case .unsuspend(let person):
+            return .later { [controller] in
+                finish(try await controller.unsuspend(person, reason: reason, by: moderator), person, moderator)
+            }
+        case .revert(let person):
+            return .later { [controller] in finish(try await controller.revert(person, reason: reason, by: moderator), person, moderator) }
+        }
+    }
+
+    /// Back to the person's profile when done, or there again with the reason's problem (422).
+    private func finish(_ state: ModerationActionState, _ person: Username, _ moderator: UserID) -> Navigation {
+        switch state {
+        case .done: .push(ProfilesRoute.show(person))
+        case .invalidReason(let problem):
+            .present(ProfileView.page(for: profiles.load(person, viewer: moderator, moderation: ProfileModeration(problem: problem))))
+        case .notFound, .notAllowed: finish(state)
         }
     }
 
@@ -35,7 +57,8 @@ package struct ModerationCoordinator: FlowCoordinator {
         case .done: .push(ModerationRoute.queue)
         case .invalidReason(let problem): .present(ModerationView.page(for: controller.queue(problem: problem)))
         case .notFound: .present(ErrorView.page(for: .notFound))
-        case .notAllowed: .present(ErrorView.page(for: .forbidden("Moderators cannot moderate moderators.")))
+        case .notAllowed:
+            .present(ErrorView.page(for: .forbidden("Moderators cannot suspend or revert moderators.")))
         }
     }
 }

@@ -35,7 +35,8 @@ package enum CheckCommand {
                 differences.append("journal entry \(entry.sequence) comes after entry \(previous): the journal is out of order")
             }
             previous = entry.sequence
-            if let quote = AppReducer.apply(entry.action, to: &state).quoteID { indexed[quote, default: []].append(entry.action) }
+            let event = AppReducer.apply(entry.action, to: &state)
+            for version in JournalRecord(entry.action, event: event).historyActions { indexed[version.quote, default: []].append(version.action) }
             if entry.sequence == snapshot?.sequence { stateAtSnapshot = state }
         }
         checked.append("replayed \(entries.count) journal entries (through entry \(previous)): \(state.quotes.count) quotes, \(state.users.count) accounts")

@@ -14,11 +14,26 @@ package enum ModerationRoute: Route {
     case hide(QuoteID)
     /// `POST /quotes/{id}/unhide` (`reason`)
     case unhide(QuoteID)
+    /// `POST /users/{username}/suspend` (`reason`)
+    case suspend(Username)
+    /// `POST /users/{username}/unsuspend` (`reason`)
+    case unsuspend(Username)
+    /// `POST /users/{username}/revert` (`reason`)
+    case revert(Username)
 
     package static func routes(at segments: [String], query: URLEncodedForm) -> [ModerationRoute] {
         switch segments.count {
         case 1 where segments[0] == "moderation": return [.queue]
         case 2 where segments == ["moderation", "log"]: return [.log]
+        case 3 where segments[0] == "users":
+            // Only the canonical (lower-case) spelling names a person, as for their profile.
+            guard let name = Username(segments[1]), name.rawValue == segments[1] else { return [] }
+            switch segments[2] {
+            case "suspend": return [.suspend(name)]
+            case "unsuspend": return [.unsuspend(name)]
+            case "revert": return [.revert(name)]
+            default: return []
+            }
         case 3 where segments[0] == "quotes":
             guard let id = PathSegments.identifier(segments[1]).map({ QuoteID($0) }) else { return [] }
             switch segments[2] {
@@ -36,7 +51,7 @@ package enum ModerationRoute: Route {
     package var method: HTTPMethod {
         switch self {
         case .queue, .log: .get
-        case .dismiss, .hide, .unhide: .post
+        case .dismiss, .hide, .unhide, .suspend, .unsuspend, .revert: .post
         }
     }
 
@@ -47,6 +62,9 @@ package enum ModerationRoute: Route {
         case .dismiss(let id): ["moderation", "reports", String(id.rawValue), "dismiss"]
         case .hide(let id): ["quotes", String(id.rawValue), "hide"]
         case .unhide(let id): ["quotes", String(id.rawValue), "unhide"]
+        case .suspend(let name): ["users", name.rawValue, "suspend"]
+        case .unsuspend(let name): ["users", name.rawValue, "unsuspend"]
+        case .revert(let name): ["users", name.rawValue, "revert"]
         }
     }
 
@@ -62,6 +80,9 @@ package enum ModerationRoute: Route {
         case .dismiss: "moderation_dismiss"
         case .hide: "moderation_hide"
         case .unhide: "moderation_unhide"
+        case .suspend: "moderation_suspend"
+        case .unsuspend: "moderation_unsuspend"
+        case .revert: "moderation_revert"
         }
     }
 }

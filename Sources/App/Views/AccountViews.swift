@@ -123,6 +123,10 @@ package enum SignInView {
                 username, returnTo,
                 AddressRefusalText.sentence(for: refusal, spent: "Too many sign-in attempts have come from your network."),
                 .tooManyRequests, ["Retry-After": String(refusal.retryAfter)])
+        case let .suspended(username, reason):
+            page(
+                username, nil, "This account is suspended by the moderators, so it cannot sign in. Their reason: “\(reason)”",
+                .forbidden)
         }
     }
 

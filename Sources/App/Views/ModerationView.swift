@@ -76,7 +76,9 @@ package enum ModerationView {
         case .quoteUnhidden: return "brought back \(quote)"
         case .suspended: return "suspended \(person)"
         case .unsuspended: return "lifted the suspension of \(person)"
-        case .reverted: return "reverted \(entry.reverted) quotes and hid \(entry.hidden) by \(person)"
+        case .reverted:
+            let quotes = entry.reverted == 1 ? "1 quote" : "\(entry.reverted) quotes"
+            return "reverted the edits of \(person): \(quotes) taken back, \(entry.hidden) hidden"
         }
     }
 }

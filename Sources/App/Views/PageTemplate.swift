@@ -6,6 +6,7 @@ package enum PageTemplate: String, CaseIterable, Sendable {
     case layout
     case home
     case quote
+    case quoteHidden = "quote_hidden"
     case quoteEdit = "quote_edit"
     case quoteHistory = "quote_history"
     case quotes

@@ -49,12 +49,38 @@ package enum ProfileView {
         let added: [QuoteCard]
         let isOwn: Bool
         let editURL: String
+        /// Whether the account is suspended, which everyone is told.
+        let isSuspended: Bool
+        /// The moderators' forms, for a moderator who may act on this person.
+        var moderation: ModerationForms? = nil
 
         var templateValue: TemplateValue {
             .object([
                 "person": person.templateValue, "favourite": favourite?.templateValue ?? .null,
                 "added": .list(added.map(\.templateValue)), "hasAdded": .bool(!added.isEmpty), "isOwn": .bool(isOwn),
-                "editURL": .string(editURL),
+                "editURL": .string(editURL), "isSuspended": .bool(isSuspended),
+                "moderation": moderation?.templateValue ?? .null,
+            ])
+        }
+    }
+
+    /// Suspend (or lift a suspension) and revert, with the suspension's reason and the problem
+    /// of a reason that could not be kept.
+    struct ModerationForms: Sendable, TemplateValueConvertible {
+        let username: Username
+        let suspension: ModerationNote?
+        let problem: FieldProblem?
+
+        var templateValue: TemplateValue {
+            let suspendAction = suspension == nil ? ModerationRoute.suspend(username) : ModerationRoute.unsuspend(username)
+            return .object([
+                "suspendAction": .string(suspendAction.path), "isSuspended": .bool(suspension != nil),
+                "suspendedReason": suspension.map { .string($0.reason) } ?? .null,
+                "suspendedAt": suspension.map { .string(DateText.readable($0.at)) } ?? .null,
+                "suspendedAtISO": suspension.map { .string(DateText.machine($0.at)) } ?? .null,
+                "revertAction": .string(ModerationRoute.revert(username).path),
+                "message": problem.map { .string(QuoteEditView.message(for: $0, field: "the reason")) } ?? .null,
+                "reasonField": .string(ModerationField.reason.rawValue), "maximumReason": .int(ModerationState.maximumReasonLength),
             ])
         }
     }
@@ -92,19 +118,25 @@ package enum ProfileView {
         key.append(profile.user)
         key.append(profile.favourite)
         key.append(profile.addedQuotes)
+        key.append(profile.suspension == nil ? 0 : 1)
         return key
     }
 
     /// `email`: the person's addresses, shown on the edit page with the form to change them.
     package static func page(for state: ProfileState, email: EmailAddresses? = nil) -> Page {
         switch state {
-        case let .presenting(profile, isOwn):
+        case let .presenting(profile, isOwn, moderation):
+            // A moderator's forms are rendered whole (no shared key): rare, and never a member's page.
             Page(
-                template: .profile,
+                template: .profile, status: moderation?.problem == nil ? .ok : .unprocessableContent,
                 context: Context(
                     person: PersonContext(profile.user), favourite: profile.favourite.map { QuoteCard($0) },
-                    added: profile.addedQuotes.map { QuoteCard($0) }, isOwn: isOwn, editURL: ProfilesRoute.edit.path),
-                sharedKey: sharedKey(profile, isOwn: isOwn))
+                    added: profile.addedQuotes.map { QuoteCard($0) }, isOwn: isOwn, editURL: ProfilesRoute.edit.path,
+                    isSuspended: profile.suspension != nil,
+                    moderation: moderation.map {
+                        ModerationForms(username: profile.user.username, suspension: profile.suspension, problem: $0.problem)
+                    }),
+                sharedKey: moderation == nil ? sharedKey(profile, isOwn: isOwn) : nil)
         case let .editing(profile, displayName, problem):
             Page(
                 template: .profileEdit, status: problem == nil ? .ok : .unprocessableContent,

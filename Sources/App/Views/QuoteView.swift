@@ -55,6 +55,17 @@ package enum QuoteView {
                     eventsURL: QuotesRoute.events(quote.id).path, liveScript: PublicAsset.liveQuote.path,
                     reportURL: QuotesRoute.report(quote.id).path, notice: notice),
                 sharedKey: key)
+        case let .hidden(quote, addedBy, note, hiddenBy):
+            return Page(
+                template: .quoteHidden, status: status, headers: headers,
+                context: TemplateValue.object([
+                    "quote": QuoteCard(quote, addedBy: addedBy).templateValue,
+                    "hiddenBy": .string(hiddenBy?.displayName ?? "a former moderator"), "reason": .string(note.reason),
+                    "at": .string(DateText.readable(note.at)), "atISO": .string(DateText.machine(note.at)),
+                    "historyURL": .string(QuotesRoute.history(quote.id).path),
+                    "unhideAction": .string(ModerationRoute.unhide(quote.id).path),
+                    "reasonField": .string(ModerationField.reason.rawValue), "maximumReason": .int(ModerationState.maximumReasonLength),
+                ]))
         case .notFound:
             return ErrorView.page(for: .notFound)
         }

@@ -51,6 +51,11 @@ package enum AppAction: Codable, Sendable, Equatable {
     case suspend(UserID, by: UserID, reason: String, at: Date)
     /// A moderator lifts a suspension.
     case unsuspend(UserID, by: UserID, reason: String, at: Date)
+    /// A moderator takes back a person's edits (not a moderator's): every quote in the plan still
+    /// at its planned version, by them, goes back to the text of the newest version someone else
+    /// made, as a new version by the moderator; the quotes only they wrote are hidden. One entry,
+    /// however many quotes; the journal indexes a version under each quote it made.
+    case revertEdits(UserID, by: UserID, reason: String, at: Date, plan: RevertPlan)
 }
 
 /// What an applied action did, handed to the caller and to observers.
@@ -84,6 +89,8 @@ package enum AppEvent: Sendable, Equatable {
     /// The person was suspended (their sessions are ended by whoever dispatched it) or let back.
     case suspended(UserID)
     case unsuspended(UserID)
+    /// A revert of `user`'s edits made these versions and hid these quotes.
+    case reverted(UserID, restored: [RevertedVersion], hidden: [QuoteID])
 }
 
 /// Why the reducer refused an action: nothing was stored.
@@ -113,9 +120,15 @@ extension AppEvent {
             .quoteUnhidden(let id):
             id
         case .userSignedUp, .profileChanged, .photoChanged, .passwordChanged, .accountDeleted, .erasedEntryReplayed, .roleChanged,
-            .quoteReported, .reportDismissed, .suspended, .unsuspended:
+            .quoteReported, .reportDismissed, .suspended, .unsuspended, .reverted:
             nil
         }
+    }
+
+    /// Every quote this event changed: ``quoteID``'s, or the many a revert did.
+    package var quoteIDs: [QuoteID] {
+        if case let .reverted(_, restored, hidden) = self { return restored.map(\.quote) + hidden }
+        return quoteID.map { [$0] } ?? []
     }
 
     /// The quote whose history this event's journal entry belongs to: ``quoteID`` for a new
@@ -129,13 +142,17 @@ extension AppEvent {
     }
 
     /// The person this event is about, if it is about one: whose entries a deletion erases.
+    /// A report is theirs (its reason is erased, the report itself kept: report ids count
+    /// reports). What moderators did to someone (a role, a suspension, a revert) is the
+    /// moderators' record, kept in the log after the account goes, as quote edits are.
     package var personID: UserID? {
         switch self {
         case .userSignedUp(let id), .profileChanged(let id), .photoChanged(let id, _), .passwordChanged(let id),
-            .accountDeleted(let id, _), .erasedEntryReplayed(let id), .roleChanged(let id), .quoteReported(_, let id),
-            .suspended(let id), .unsuspended(let id):
+            .accountDeleted(let id, _), .erasedEntryReplayed(let id), .quoteReported(_, let id):
             id
-        case .quoteAdded, .quoteEdited, .quoteRestored, .quoteDeleted, .reportDismissed, .quoteHidden, .quoteUnhidden: nil
+        case .quoteAdded, .quoteEdited, .quoteRestored, .quoteDeleted, .reportDismissed, .quoteHidden, .quoteUnhidden, .roleChanged,
+            .suspended, .unsuspended, .reverted:
+            nil
         }
     }
 
@@ -159,6 +176,7 @@ extension AppEvent {
         case .quoteUnhidden: "quote_unhidden"
         case .suspended: "suspended"
         case .unsuspended: "unsuspended"
+        case .reverted: "reverted"
         }
     }
 }

@@ -17,16 +17,48 @@ package struct JournalRecord: Sendable, Equatable {
     package var action: AppAction
     package var quote: QuoteID?
     package var person: UserID?
+    /// For an entry that made versions of many quotes (a revert), each version as the action
+    /// that made it, indexed under its quote beside the entry: a history reads it where it reads
+    /// an entry of its own quote.
+    package var versions: [QuoteVersionRecord]
 
-    package init(_ action: AppAction, quote: QuoteID? = nil, person: UserID? = nil) {
+    package init(_ action: AppAction, quote: QuoteID? = nil, person: UserID? = nil, versions: [QuoteVersionRecord] = []) {
         self.action = action
         self.quote = quote
         self.person = person
+        self.versions = versions
     }
 
     /// `action`, indexed by what applying it did.
     package init(_ action: AppAction, event: AppEvent) {
-        self.init(action, quote: event.historyQuoteID, person: event.personID)
+        self.init(action, quote: event.historyQuoteID, person: event.personID, versions: Self.versions(of: action, event: event))
+    }
+
+    /// The versions a revert made, each as the restore that made it: by the moderator, from the
+    /// version its plan named.
+    private static func versions(of action: AppAction, event: AppEvent) -> [QuoteVersionRecord] {
+        guard case let .revertEdits(_, moderator, _, date, plan) = action, case let .reverted(_, restored, _) = event, !restored.isEmpty
+        else { return [] }
+        let made = Set(restored.map(\.quote))
+        return plan.restores.filter { made.contains($0.quote) }.map { step in
+            QuoteVersionRecord(quote: step.quote, action: .restoreQuote(step.quote, step.draft, fromVersion: step.fromVersion, by: moderator, at: date))
+        }
+    }
+
+    /// Each quote this entry is in the history of, with the action history reads for it there.
+    package var historyActions: [QuoteVersionRecord] {
+        (quote.map { [QuoteVersionRecord(quote: $0, action: action)] } ?? []) + versions
+    }
+}
+
+/// One version an entry made of a quote it is not indexed under (see ``JournalRecord/versions``).
+package struct QuoteVersionRecord: Sendable, Equatable {
+    package var quote: QuoteID
+    package var action: AppAction
+
+    package init(quote: QuoteID, action: AppAction) {
+        self.quote = quote
+        self.action = action
     }
 }
 
@@ -58,8 +90,8 @@ package protocol JournalStorage: AnyObject {
     /// Something that saves snapshots without this journal's connection, while appends go on;
     /// nil (the default) when there is none, and the writer saves them between appends.
     func makeSnapshotSaver() -> (any SnapshotSaver)?
-    /// Appends `records` in order, each indexed under its quote and its person when it has one,
-    /// in one transaction: all of them are durable together (one sync of the file) before this
+    /// Appends `records` in order, each indexed under its quote and its person when it has one
+    /// (and its ``JournalRecord/versions`` each under theirs), in one transaction: all of them are durable together (one sync of the file) before this
     /// returns their sequence numbers, one per entry and increasing, or none is stored and it
     /// throws. Nothing happens for no records.
     ///
@@ -82,7 +114,8 @@ package protocol JournalStorage: AnyObject {
     func unlockHead()
     /// The actions indexed under `quote`, oldest first, after skipping the first `offset`, at
     /// most `limit` of them: a page of its history. While the quote exists, the entry at offset
-    /// `k` is the action that made its version `k + 1` (the add, then each edit or restore).
+    /// `k` is the action that made its version `k + 1` (the add, then each edit or restore; for a
+    /// version a revert made, the restore its ``JournalRecord/versions`` recorded).
     func actions(forQuote quote: QuoteID, offset: Int, limit: Int) throws(StoreError) -> [AppAction]
     /// Something that reads history on a connection of its own, so a history page never waits
     /// for the appends queued on this journal's connection (nor they for it); nil (the default)

@@ -117,16 +117,55 @@ package struct HiddenQuote: Sendable, Equatable {
     }
 }
 
-/// A quote a revert takes back: the text of the newest version someone else made.
-package struct RevertedQuote: Codable, Sendable, Equatable {
-    package var quote: QuoteID
-    package var draft: QuoteDraft
-    package var fromVersion: Int
+/// What a revert does, planned from the quotes' histories before it is dispatched (the state
+/// holds only current versions): the quotes to take back and the ones to hide, each with the
+/// version it was at when planned. The reducer acts on a quote only while it is still at that
+/// version by the reverted person, so a change since (someone else's) wins, and replay does the
+/// same as the first time.
+package struct RevertPlan: Codable, Sendable, Equatable {
+    /// A quote whose current version the person made, and the newest version someone else made.
+    package struct Restore: Codable, Sendable, Equatable {
+        package var quote: QuoteID
+        package var baseVersion: Int
+        package var draft: QuoteDraft
+        package var fromVersion: Int
 
-    package init(quote: QuoteID, draft: QuoteDraft, fromVersion: Int) {
+        package init(quote: QuoteID, baseVersion: Int, draft: QuoteDraft, fromVersion: Int) {
+            self.quote = quote
+            self.baseVersion = baseVersion
+            self.draft = draft
+            self.fromVersion = fromVersion
+        }
+    }
+
+    /// A quote only the person ever wrote, at `baseVersion`.
+    package struct Hide: Codable, Sendable, Equatable {
+        package var quote: QuoteID
+        package var baseVersion: Int
+
+        package init(quote: QuoteID, baseVersion: Int) {
+            self.quote = quote
+            self.baseVersion = baseVersion
+        }
+    }
+
+    package var restores: [Restore]
+    package var hides: [Hide]
+
+    package init(restores: [Restore] = [], hides: [Hide] = []) {
+        self.restores = restores
+        self.hides = hides
+    }
+}
+
+/// A version a revert made: quote `quote` is at `version` now.
+package struct RevertedVersion: Sendable, Equatable {
+    package var quote: QuoteID
+    package var version: Int
+
+    package init(quote: QuoteID, version: Int) {
         self.quote = quote
-        self.draft = draft
-        self.fromVersion = fromVersion
+        self.version = version
     }
 }
 

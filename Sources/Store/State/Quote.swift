@@ -86,7 +86,7 @@ package struct QuoteVersion: Sendable, Equatable {
             case .deleteQuote:
                 return []
             case .signUp, .changeDisplayName, .setPhoto, .setFavourite, .passwordChanged, .deleteAccount, .erased, .setRole,
-                .reportQuote, .dismissReport, .hideQuote, .unhideQuote, .suspend, .unsuspend:
+                .reportQuote, .dismissReport, .hideQuote, .unhideQuote, .suspend, .unsuspend, .revertEdits:
                 continue
             }
         }
