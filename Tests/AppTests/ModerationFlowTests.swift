@@ -166,4 +166,132 @@ import Testing
         #expect(try await mod.submit("/moderation/reports/1/dismiss", [:], formPage: "/moderation").status == .notFound, "already closed")
         #expect(app.store.state.quotes[QuoteID(2)] != nil)
     }
+
+    /// A moderator sees a hidden quote's page, marked hidden with the reason and a way back, and
+    /// its history; a member gets 404 for both.
+    @Test func moderatorsSeeAHiddenQuoteMarkedWithTheReason() async throws {
+        let made = try await book()
+        let app = made.app
+        var ada = made.ada, mod = made.mod
+        defer { Task { await app.close() } }
+        #expect(try await mod.submit("/quotes/2/hide", ["reason": "An advert <i>here</i>"], formPage: "/moderation").status == .seeOther)
+        let page = await mod.get("/quotes/2")
+        #expect(page.status == .ok && page.text.contains("Buy cheap pills") && page.text.contains("Hidden from everyone but moderators"))
+        #expect(page.text.contains("An advert &lt;i&gt;here&lt;/i&gt;") && page.text.contains("action=\"/quotes/2/unhide\""))
+        #expect(!page.text.contains("action=\"/quotes/2/favourite\""), "no member actions on a hidden quote")
+        let history = await mod.get("/quotes/2/history")
+        #expect(history.status == .ok && history.text.contains("Buy cheap pills") && !history.text.contains("Restore"))
+        #expect(await ada.get("/quotes/2").status == .notFound)
+        #expect(await ada.get("/quotes/2/history").status == .notFound)
+        #expect(try await mod.submit("/quotes/2/unhide", ["reason": "Fine after all"], formPage: "/quotes/2").status == .seeOther)
+        #expect(await ada.get("/quotes/2").status == .ok)
+    }
+
+    /// Suspending ends every session of the person at once, their sign-in answers 403 saying
+    /// so, their profile says so to everyone and their quotes stay; lifting it lets them in again.
+    @Test func aSuspensionEndsTheSessionsAndRefusesTheSignIn() async throws {
+        let made = try await book()
+        let app = made.app
+        var ada = made.ada, mod = made.mod
+        defer { Task { await app.close() } }
+        var adaElsewhere = app.browser()
+        #expect(try await adaElsewhere.submit("/login", ["username": "ada", "password": TestApp.password]).status == .seeOther)
+        let profile = await mod.get("/users/ada")
+        #expect(profile.text.contains("action=\"/users/ada/suspend\"") && profile.text.contains("action=\"/users/ada/revert\""))
+        #expect(!(await ada.get("/users/moe").text.contains("/suspend\"")), "members see no moderation forms")
+        #expect(!(await mod.get("/users/moe").text.contains("/suspend\"")), "nor moderators on a moderator")
+
+        let empty = try await mod.submit("/users/ada/suspend", ["reason": ""], formPage: "/users/ada")
+        #expect(empty.status == .unprocessableContent && empty.text.contains("action=\"/users/ada/suspend\""))
+        let huge = try await mod.submit("/users/ada/suspend", ["reason": String(repeating: "x", count: 10_000)], formPage: "/users/ada")
+        #expect(huge.status == .unprocessableContent)
+        #expect(app.store.state.moderation.suspended.isEmpty)
+        let suspended = try await mod.submit("/users/ada/suspend", ["reason": "Spamming <b>pills</b>"], formPage: "/users/ada")
+        #expect(suspended.status == .seeOther && suspended.headers["Location"] == "/users/ada")
+        let again = try await mod.submit("/users/ada/suspend", ["reason": "Twice"], formPage: "/users/ada")
+        #expect(again.status == .seeOther, "a second click is done too")
+        #expect(app.store.state.moderation.log.filter { $0.kind == .suspended }.count == 1)
+
+        for browser in [ada, adaElsewhere] {
+            var browser = browser
+            let home = await browser.get("/quotes/new")
+            #expect(home.status == .seeOther && home.headers["Location"]?.hasPrefix("/login") == true, "the session ended")
+        }
+        var fresh = app.browser()
+        let refused = try await fresh.submit("/login", ["username": "ada", "password": TestApp.password], formPage: "/login")
+        #expect(refused.status == .forbidden && refused.text.contains("suspended") && refused.text.contains("Spamming &lt;b&gt;pills&lt;/b&gt;"))
+        #expect(!fresh.cookieHeader.contains("quotebook_session"), "no session")
+        let wrong = try await fresh.submit("/login", ["username": "ada", "password": "not the password"], formPage: "/login")
+        #expect(wrong.status == .unauthorized && !wrong.text.contains("suspended"), "only the password's owner is told")
+        var visitor = app.browser()
+        let seen = await visitor.get("/users/ada")
+        #expect(seen.text.contains("This account is suspended") && seen.text.contains("Buy cheap pills"), "the quotes stay")
+        #expect(!seen.text.contains("Spamming"), "the reason is the moderators' and the person's")
+        #expect(await visitor.get("/quotes/2").status == .ok)
+
+        #expect(try await mod.submit("/users/ada/unsuspend", ["reason": "Served their time"], formPage: "/users/ada").status == .seeOther)
+        #expect(try await fresh.submit("/login", ["username": "ada", "password": TestApp.password], formPage: "/login").status == .seeOther)
+        #expect(!(await visitor.get("/users/ada").text.contains("This account is suspended")))
+        let log = await mod.get("/moderation/log")
+        #expect(log.text.contains("suspended Ada (ada)") && log.text.contains("lifted the suspension of Ada (ada)"))
+    }
+
+    /// A revert through the page: the quotes they defaced go back to the newest version someone
+    /// else made, by the moderator; the one only they wrote is hidden; open pages hear of both.
+    @Test func aModeratorRevertsAPersonsEdits() async throws {
+        let made = try await book()
+        let app = made.app
+        var ada = made.ada, mod = made.mod
+        defer { Task { await app.close() } }
+        var vandal = try await app.signedIn("vandal")
+        for id in [1, 2] {
+            let form = await vandal.get("/quotes/\(id)/edit")
+            let version = try #require(form.text.firstMatch(of: /name="version" value="(\d+)"/)?.1)
+            #expect(try await vandal.submit("/quotes/\(id)", ["text": "Defaced \(id)", "author": "V", "version": String(version)], formPage: "/quotes/\(id)/edit").status == .seeOther)
+        }
+        #expect(try await vandal.submit("/quotes", ["text": "Only the vandal's", "author": "V"], formPage: "/quotes/new").status == .seeOther)
+        let feed = QuoteFeed(store: app.store, heartbeatInterval: .seconds(60))
+        app.store.observe { feed.publish($0) }
+        var open = feed.listen(to: QuoteID(1), lastSeenVersion: 2).makeAsyncIterator()
+        let seed = try #require(app.store.state.quotes[QuoteID(1)])
+        let before = try await app.store.history(of: QuoteID(1)).first
+
+        #expect(try await ada.submit("/users/vandal/revert", ["reason": "no"], formPage: "/").status == .forbidden, "members cannot")
+        let reverted = try await mod.submit("/users/vandal/revert", ["reason": "Vandalism"], formPage: "/users/vandal")
+        #expect(reverted.status == .seeOther && reverted.headers["Location"] == "/users/vandal")
+        let state = app.store.state
+        #expect(state.quotes[QuoteID(1)]?.text == before?.text && state.quotes[QuoteID(1)]?.version == seed.version + 1)
+        #expect(state.quotes[QuoteID(2)]?.text == "Buy cheap pills at example.com", "back to Ada's")
+        #expect(state.quotes[QuoteID(2)]?.updatedBy == state.user(named: Username("moe")!)?.id)
+        #expect(state.quotes[QuoteID(3)] == nil && state.moderation.hidden[QuoteID(3)] != nil, "only theirs: hidden")
+        if case .changed(let quote, _) = await open.next() { #expect(quote.text == before?.text) } else { Issue.record("no live change") }
+        let history = await mod.get("/quotes/2/history")
+        #expect(history.text.contains("Defaced 2") && history.text.contains("Buy cheap pills"))
+        let log = await mod.get("/moderation/log")
+        #expect(log.text.contains("reverted the edits of Vandal (vandal): 2 quotes taken back, 1 hidden"))
+        let second = try await mod.submit("/users/vandal/revert", ["reason": "Again"], formPage: "/users/vandal")
+        #expect(second.status == .seeOther && app.store.state.quotes[QuoteID(2)]?.version == state.quotes[QuoteID(2)]?.version, "nothing left to take back")
+    }
+
+    /// Moderators cannot suspend or revert moderators; a reason without its form's token changes
+    /// nothing; a member is refused every one of the person routes.
+    @Test func nobodyMayModerateAModeratorAndEveryFormNeedsItsToken() async throws {
+        let made = try await book()
+        let app = made.app
+        var ada = made.ada, mod = made.mod
+        defer { Task { await app.close() } }
+        let max = try await app.signedIn("max")
+        let maxID = try #require(app.store.state.user(named: Username("max")!)?.id)
+        _ = try await app.store.dispatch(.setRole(maxID, .moderator, at: TestApp.fixedNow))
+        _ = max
+        for action in ["suspend", "revert"] {
+            let refused = try await mod.submit("/users/max/\(action)", ["reason": "a moderator"], formPage: "/users/ada")
+            #expect(refused.status == .forbidden && refused.text.contains("Moderators cannot"), "\(action)")
+            #expect(await mod.post("/users/ada/\(action)", ["reason": "no token"]).status == .forbidden)
+            #expect(try await ada.submit("/users/max/\(action)", ["reason": "me"], formPage: "/").status == .forbidden)
+        }
+        #expect(try await ada.submit("/users/ada/unsuspend", ["reason": "me"], formPage: "/").status == .forbidden)
+        #expect(try await mod.submit("/users/nobody/suspend", ["reason": "who"], formPage: "/users/ada").status == .notFound)
+        #expect(app.store.state.moderation.suspended.isEmpty && app.store.state.moderation.log.count == 2, "only the two roles")
+    }
 }
