@@ -960,7 +960,9 @@ MOE = {"username": "moe", "password": "moderating since 1999"}
 def moderation_flow(executable, root, work, drivers, servers):
     """The operator makes Moe a moderator (`quotebook user role`, before the server starts); Kim
     adds a quote, Lou reports it, Moe finds it on the moderation page and hides it, and it is
-    gone for a visitor: home, the list, search and its own page (404)."""
+    gone for a visitor: home, the list, search and its own page (404). Moe still sees it marked
+    hidden, and suspends Kim: her session ends, her sign-in answers 403 saying so, and her
+    profile tells everyone."""
     import subprocess
     data = os.path.join(work, "moderation-data")
     for arguments, stdin in ((["user", "add", MOE["username"]], MOE["password"] + "\n"), (["user", "role", MOE["username"], "moderator"], "")):
@@ -1013,6 +1015,36 @@ def moderation_flow(executable, root, work, drivers, servers):
     check("Buy cheap watches" not in text_of(visitor, "main"), "the hidden quote is still found")
     visit(visitor, url + quote, expected_status=404)
     visit(lou, url + "/moderation", expected_status=403)
+
+    # The moderator still sees it, marked hidden with the reason, then suspends its author from
+    # their profile: Kim's session ends, her sign-in is refused (403) saying why, and everyone
+    # sees on her profile that the account is suspended.
+    visit(moe, url + quote)
+    check("Hidden from everyone but moderators" in text_of(moe, "main") and "An advert" in text_of(moe, "main"),
+          "the moderator's page of the hidden quote does not say it is hidden and why")
+    screenshot(moe, "quote-hidden")
+    expect_no_sideways_scroll(moe)
+    visit(moe, url + "/users/kim")
+    fill(moe, "suspend-reason", "Posting adverts")
+    submit_button(moe, "Suspend account")
+    expect_page(moe, "/users/kim", what="suspending Kim")
+    check("This account is suspended" in text_of(moe, "main"), "Kim's profile does not say she is suspended")
+    check(moe.find_elements(By.XPATH, "//main//button[normalize-space()='Lift suspension']"), "no way to lift the suspension")
+    screenshot(moe, "profile-moderation")
+    expect_no_sideways_scroll(moe)
+    visit(kim, url + "/quotes/new", expected_path="/login")
+    expect_signed_out(kim)
+    sign_in(kim, "kim", "kim's password 1")
+    expect_page(kim, "/login", expected_status=403, what="a suspended person signing in")
+    check("suspended" in text_of(kim, "main [role=alert]") and "Posting adverts" in text_of(kim, "main"),
+          "the sign-in page does not say the account is suspended, and why")
+    screenshot(kim, "signin-suspended")
+    expect_no_sideways_scroll(kim)
+    visit(visitor, url + "/users/kim")
+    check("This account is suspended" in text_of(visitor, "main"), "a visitor is not told Kim is suspended")
+    check("Buy cheap watches" not in text_of(visitor, "main"), "the hidden quote is on its author's profile")
+    visit(moe, url + "/moderation/log")
+    check("suspended Kim (kim)" in text_of(moe, "main"), "the log does not show the suspension")
     audit.check()
     server.stop()
 
@@ -1039,5 +1071,5 @@ if __name__ == "__main__":
         "everywhere else), export download, change password (422, then for real), delete account (422, then for real: both "
         "browsers signed out, a former member, 404, 401), a lockout (429 in a browser the account "
         "does not know, its own signs in), an address verified and a password reset by mailed links, a report "
-        "and a hidden quote, phone layout "
+        "and a hidden quote, its author suspended (403 at sign-in), phone layout "
         "and axe-core on every page (signed in and out, 375 and 1280 px) all as expected")
