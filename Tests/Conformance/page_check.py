@@ -273,6 +273,17 @@ def collect(server, relay):
     if moe.post(quote + "/hide", {"reason": "Hidden <i>for</i> the check"}, token_from="/moderation").status != 303:
         fail("hiding a quote did not answer 303")
     keep("moderation with a hidden quote, a moderator", 200, moe.get("/moderation"))
+    keep("hidden quote, a moderator", 200, moe.get(quote))
+    keep("hidden quote's history, a moderator", 200, moe.get(quote + "/history"))
+    keep("profile with moderation forms, a moderator", 200, moe.get("/users/grace"))
+    keep("422 suspend without a reason", 422, moe.post("/users/grace/suspend", {"reason": ""}, token_from="/users/grace"))
+    if moe.post("/users/grace/suspend", {"reason": "Suspended <b>for</b> the check"}, token_from="/users/grace").status != 303:
+        fail("suspending an account did not answer 303")
+    keep("suspended profile, a moderator", 200, moe.get("/users/grace"))
+    keep("suspended profile, signed out", 200, Client(server).get("/users/grace"))
+    keep("403 sign-in, suspended", 403, Client(server).post("/login", {"username": "grace", "password": PASSWORD}, token_from="/login"))
+    if moe.post("/users/grace/revert", {"reason": "Reverted for the check"}, token_from="/users/grace").status != 303:
+        fail("reverting an account's edits did not answer 303")
     keep("moderation log, a moderator", 200, moe.get("/moderation/log"))
     keep("home, a moderator", 200, moe.get("/"))
     return pages
