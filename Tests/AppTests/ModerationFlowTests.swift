@@ -269,6 +269,11 @@ import Testing
         #expect(history.text.contains("Defaced 2") && history.text.contains("Buy cheap pills"))
         let log = await mod.get("/moderation/log")
         #expect(log.text.contains("reverted the edits of Vandal (vandal): 2 quotes taken back, 1 hidden"))
+        // The hidden quote is still theirs: their export holds it, marked hidden.
+        let export = await vandal.get("/profile/export")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(export.text.utf8)) as? [String: Any])
+        let added = try #require(document["quotes"] as? [[String: Any]])
+        #expect(added.map { $0["id"] as? Int } == [3] && added.first?["hidden"] as? Bool == true)
         let second = try await mod.submit("/users/vandal/revert", ["reason": "Again"], formPage: "/users/vandal")
         #expect(second.status == .seeOther && app.store.state.quotes[QuoteID(2)]?.version == state.quotes[QuoteID(2)]?.version, "nothing left to take back")
     }

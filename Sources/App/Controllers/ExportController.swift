@@ -2,7 +2,7 @@ package import Foundation
 package import Store
 
 /// The logic of a person's export (SPEC.md `GET /profile/export`): their profile, the quotes they
-/// added that still exist, and every version they made, read from the state and the journal.
+/// added that still exist (hidden ones too), and every version they made, read from the state and the journal.
 /// No HTTP, no HTML, and no secret but the person's own addresses: the state it returns holds no
 /// session or token, and the view writes none of the account's password hash.
 package struct ExportController: Sendable {
@@ -23,11 +23,14 @@ package struct ExportController: Sendable {
     package func export(of user: UserID) async throws(StoreError) -> ExportState {
         let state = store.state
         guard let person = state.users[user] else { return .notFound }
-        let added = state.quoteOrder.compactMap { id in state.quotes[id].flatMap { $0.addedBy == user ? $0 : nil } }
+        let visible = state.quoteOrder.compactMap { id in state.quotes[id].flatMap { $0.addedBy == user ? $0 : nil } }
+        // Hidden quotes are out of the book but still theirs: in id order (the order of adding) among the rest.
+        let hidden = state.moderation.hidden.values.map(\.quote).filter { $0.addedBy == user }
+        let added = (visible + hidden).sorted { $0.id < $1.id }
         let versions = try await store.versions(madeBy: user)
         return .exported(
             ProfileExport(
-                user: person, favourite: person.favourite.flatMap { state.quotes[$0] }, addedQuotes: added, versions: versions,
-                email: try await mail.addresses(of: user), exportedAt: now()))
+                user: person, favourite: person.favourite.flatMap { state.quotes[$0] }, addedQuotes: added,
+                hiddenQuotes: Set(hidden.map(\.id)), versions: versions, email: try await mail.addresses(of: user), exportedAt: now()))
     }
 }

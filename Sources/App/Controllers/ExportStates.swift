@@ -5,8 +5,10 @@ package import Store
 package struct ProfileExport: Sendable, Equatable {
     package var user: User
     package var favourite: Quote?
-    /// The quotes they added that still exist, oldest first.
+    /// The quotes they added that still exist, oldest first, those moderators hid among them.
     package var addedQuotes: [Quote]
+    /// Which of ``addedQuotes`` moderators hid: still theirs, and in their export.
+    package var hiddenQuotes: Set<QuoteID>
     /// Every version they made, of any quote (deleted ones too), oldest first.
     package var versions: [MadeVersion]
     /// Their verified address and the one waiting for its link.
@@ -14,9 +16,10 @@ package struct ProfileExport: Sendable, Equatable {
     package var exportedAt: Date
 
     package init(
-        user: User, favourite: Quote?, addedQuotes: [Quote], versions: [MadeVersion], email: EmailAddresses = EmailAddresses(),
-        exportedAt: Date
+        user: User, favourite: Quote?, addedQuotes: [Quote], hiddenQuotes: Set<QuoteID> = [], versions: [MadeVersion],
+        email: EmailAddresses = EmailAddresses(), exportedAt: Date
     ) {
+        self.hiddenQuotes = hiddenQuotes
         self.email = email
         self.user = user
         self.favourite = favourite

@@ -37,7 +37,7 @@ enum ExportView {
             try container.encode(ExportView.format, forKey: .format)
             try container.encode(DateText.machine(export.exportedAt), forKey: .exportedAt)
             try container.encode(ProfileFields(export), forKey: .profile)
-            try container.encode(export.addedQuotes.map(AddedQuote.init), forKey: .quotes)
+            try container.encode(export.addedQuotes.map { AddedQuote($0, hidden: export.hiddenQuotes.contains($0.id)) }, forKey: .quotes)
             try container.encode(export.versions.map(Version.init), forKey: .versions)
         }
     }
@@ -103,17 +103,20 @@ enum ExportView {
         let author: String
         let addedAt: String
         let version: Int
+        /// Moderators took it out of the book.
+        let hidden: Bool
 
-        init(_ quote: Quote) {
+        init(_ quote: Quote, hidden: Bool) {
             id = quote.id.rawValue
             text = quote.text
             author = quote.author
             addedAt = DateText.machine(quote.addedAt)
             version = quote.version
+            self.hidden = hidden
         }
 
         enum CodingKeys: String, CodingKey {
-            case id, text, author, addedAt = "added_at", version
+            case id, text, author, addedAt = "added_at", version, hidden
         }
     }
 
