@@ -82,6 +82,18 @@ extension AppAction {
         }
     }
 
+    /// Whether this is something a person adds to the book or its profiles (a quote, a version,
+    /// a name, a photo, a favourite, a report): what a suspension stops. Not a change of
+    /// password or the deletion of the account, and not what moderators do.
+    package var isContribution: Bool {
+        switch self {
+        case .addQuote, .editQuote, .restoreQuote, .deleteQuote, .changeDisplayName, .setPhoto, .setFavourite, .reportQuote: true
+        case .signUp, .passwordChanged, .deleteAccount, .erased, .setRole, .dismissReport, .hideQuote, .unhideQuote, .suspend,
+            .unsuspend, .revertEdits:
+            false
+        }
+    }
+
     /// The account that made the change, when one did (the seed and sign-ups have none).
     package var actor: UserID? {
         switch self {

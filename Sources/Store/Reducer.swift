@@ -16,6 +16,9 @@ package enum AppReducer {
 
     /// Throws why `action` may not happen in `state`; returns when it may.
     package static func validate(_ action: AppAction, in state: AppState) throws(ActionRejection) {
+        // A suspended person changes nothing in the book, even through a session another instance
+        // honoured before it heard of the suspension; leaving (deleting the account) stays theirs.
+        if let actor = action.actor, state.moderation.suspended[actor] != nil, action.isContribution { throw .notAllowed }
         switch action {
         case let .addQuote(draft, _, _):
             let problems = draft.problems

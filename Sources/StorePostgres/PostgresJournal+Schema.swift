@@ -58,8 +58,8 @@ extension PostgresJournal {
             "CREATE INDEX journal_person ON journal (person_id) WHERE person_id IS NOT NULL",
         ],
         // The versions an entry made of quotes it is not indexed under (a revert: one entry, many
-        // quotes), each as the action history reads for it (``JournalRecord/versions``); SQLite's
-        // migration 10.
+        // quotes), each as the action history reads for it (``JournalRecord/versions``); and what
+        // moderators did about a person out of their index, as in SQLite's migration 10.
         [
             """
             CREATE TABLE journal_version (
@@ -68,7 +68,11 @@ extension PostgresJournal {
                 action text NOT NULL,
                 PRIMARY KEY (quote_id, sequence)
             )
+            """,
             """
+            UPDATE journal SET person_id = NULL
+            WHERE person_id IS NOT NULL AND action::jsonb ?| array['setRole', 'suspend', 'unsuspend']
+            """,
         ],
     ]
 

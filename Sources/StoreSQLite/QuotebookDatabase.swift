@@ -153,7 +153,9 @@ package enum QuotebookDatabase {
         CREATE INDEX outbox_user ON outbox (user_id);
         """,
         // The versions an entry made of quotes it is not indexed under (a revert: one entry, many
-        // quotes), each as the action history reads for it (``JournalRecord/versions``).
+        // quotes), each as the action history reads for it (``JournalRecord/versions``). And what
+        // moderators did about a person is no longer indexed under them (``AppEvent/personID``):
+        // an account's erasure leaves it in the log, as a replay of the journal then does too.
         """
         CREATE TABLE journal_version (
             quote_id INTEGER NOT NULL,
@@ -161,6 +163,9 @@ package enum QuotebookDatabase {
             action TEXT NOT NULL,
             PRIMARY KEY (quote_id, sequence)
         ) WITHOUT ROWID;
+        UPDATE journal SET person_id = NULL WHERE person_id IS NOT NULL AND (
+            json_type(action, '$.setRole') IS NOT NULL OR json_type(action, '$.suspend') IS NOT NULL
+            OR json_type(action, '$.unsuspend') IS NOT NULL);
         """,
     ]
 

@@ -291,12 +291,52 @@ import Testing
         _ = max
         for action in ["suspend", "revert"] {
             let refused = try await mod.submit("/users/max/\(action)", ["reason": "a moderator"], formPage: "/users/ada")
-            #expect(refused.status == .forbidden && refused.text.contains("Moderators cannot"), "\(action)")
+            #expect(refused.status == .forbidden && refused.text.contains("never to a moderator"), "\(action)")
             #expect(await mod.post("/users/ada/\(action)", ["reason": "no token"]).status == .forbidden)
             #expect(try await ada.submit("/users/max/\(action)", ["reason": "me"], formPage: "/").status == .forbidden)
         }
         #expect(try await ada.submit("/users/ada/unsuspend", ["reason": "me"], formPage: "/").status == .forbidden)
         #expect(try await mod.submit("/users/nobody/suspend", ["reason": "who"], formPage: "/users/ada").status == .notFound)
         #expect(app.store.state.moderation.suspended.isEmpty && app.store.state.moderation.log.count == 2, "only the two roles")
+    }
+
+    /// However many reports and hidden quotes there are, a moderator's page shows a bounded
+    /// number of them, with links to the rest: 25 reported quotes make two pages; 12 reports of
+    /// one quote show its newest 10; 15 hidden quotes show the newest 10 and a link to them all.
+    @Test func theModeratorsPagesArePagedHoweverManyReportsThereAre() async throws {
+        let made = try await book()
+        let app = made.app
+        var mod = made.mod
+        defer { Task { await app.close() } }
+        var dispatched: [AppAction] = []
+        let at = TestApp.fixedNow
+        for index in 0..<25 { dispatched.append(.addQuote(QuoteDraft(text: "Spam number \(index)", author: "S"), by: nil, at: at)) }
+        for _ in 0..<12 { dispatched.append(.signUp(Username("r\(dispatched.count)")!, displayName: "Reporter", at: at)) }
+        for action in dispatched { _ = try await app.store.dispatch(action).get() }
+        let reporters = app.store.state.users.values.filter { $0.displayName == "Reporter" }.map(\.id)
+        for (offset, reporter) in reporters.enumerated() {
+            _ = try await app.store.dispatch(.reportQuote(QuoteID(3), by: reporter, reason: "Report \(offset)", at: at)).get()
+        }
+        for id in 4...27 { _ = try await app.store.dispatch(.reportQuote(QuoteID(id), by: reporters[0], reason: "spam", at: at)).get() }
+        let first = await mod.get("/moderation")
+        #expect(first.status == .ok && first.text.contains("Page 1 of 2") && first.text.contains("href=\"/moderation?page=2\""))
+        #expect(first.text.components(separatedBy: "class=\"report-group\"").count - 1 == 20)
+        let second = await mod.get("/moderation?page=2")
+        #expect(second.status == .ok && second.text.contains("Page 2 of 2") && second.text.contains("12 reports (the newest shown; 2 more)"))
+        #expect(!second.text.contains("Report 0<") && !second.text.contains("Report 1<") && second.text.contains("Report 11"))
+        #expect(await mod.get("/moderation?page=3").status == .notFound)
+        #expect(await mod.get("/moderation?page=0").status == .notFound)
+
+        let moe = try #require(app.store.state.user(named: Username("moe")!)?.id)
+        for id in 4...18 { _ = try await app.store.dispatch(.hideQuote(QuoteID(id), by: moe, reason: "hidden \(id)", at: at)).get() }
+        let queue = await mod.get("/moderation")
+        #expect(queue.text.contains("All 15 hidden quotes") && queue.text.contains("hidden 18") && !queue.text.contains("hidden 4<"))
+        let all = await mod.get("/moderation/hidden")
+        #expect(all.status == .ok && all.text.contains("hidden 4") && all.text.contains("hidden 18"))
+        #expect(await mod.get("/moderation/hidden?page=2").status == .notFound)
+        var ada = made.ada
+        #expect(await ada.get("/moderation/hidden").status == .forbidden)
+        let log = await mod.get("/moderation/log")
+        #expect(log.status == .ok && log.text.contains("hid quote 18") && !log.text.contains("Page 1 of"), "17 lines: one page")
     }
 }

@@ -167,12 +167,13 @@ extension SystemRoute {
 
 /// The cases of ``ModerationRoute`` without their values, each with an example value.
 enum ModerationRouteKind: CaseIterable {
-    case queue, log, dismiss, hide, unhide, suspend, unsuspend, revert
+    case queue, hidden, log, dismiss, hide, unhide, suspend, unsuspend, revert
 
     var example: ModerationRoute {
         switch self {
-        case .queue: .queue
-        case .log: .log
+        case .queue: .queue(page: 2)
+        case .hidden: .hidden()
+        case .log: .log()
         case .dismiss: .dismiss(ReportID(3))
         case .hide: .hide(QuoteID(4))
         case .unhide: .unhide(QuoteID(5))
@@ -187,6 +188,7 @@ extension ModerationRoute {
     var kind: ModerationRouteKind {
         switch self {
         case .queue: .queue
+        case .hidden: .hidden
         case .log: .log
         case .dismiss: .dismiss
         case .hide: .hide

@@ -49,6 +49,25 @@ import Testing
         #expect(throws: ActionRejection.notAllowed) { try AppReducer.reduce(&state, .unsuspend(UserID(2), by: UserID(3), reason: "x", at: date)) }
     }
 
+    /// A suspended person's session may be honoured a moment longer by an instance that has not
+    /// heard yet; the store itself refuses what they would add, and lets them leave.
+    @Test func aSuspendedPersonChangesNothingButMayLeave() throws {
+        var state = try state(try book())
+        _ = try AppReducer.reduce(&state, .suspend(UserID(2), by: UserID(3), reason: "vandal", at: date))
+        let refused: [AppAction] = [
+            .addQuote(QuoteDraft(text: "More", author: "B"), by: UserID(2), at: date),
+            .editQuote(QuoteID(1), QuoteDraft(text: "Defaced", author: "B"), baseVersion: 1, by: UserID(2), at: date),
+            .deleteQuote(QuoteID(2), by: UserID(2), at: date),
+            .changeDisplayName(UserID(2), to: "Spam", at: date),
+            .setFavourite(UserID(2), QuoteID(1), at: date),
+            .reportQuote(QuoteID(1), by: UserID(2), reason: "revenge", at: date),
+        ]
+        for action in refused { #expect(throws: ActionRejection.notAllowed, "\(action.kind)") { try AppReducer.reduce(&state, action) } }
+        #expect(state.quotes[QuoteID(1)]?.version == 1 && state.users[UserID(2)]?.displayName == "Bob")
+        #expect(try AppReducer.reduce(&state, .editQuote(QuoteID(1), QuoteDraft(text: "Ada's", author: "A"), baseVersion: 1, by: UserID(1), at: date)) == .quoteEdited(QuoteID(1), version: 2))
+        #expect(try AppReducer.reduce(&state, .deleteAccount(UserID(2), at: date)) == .accountDeleted(UserID(2), photo: nil))
+    }
+
     @Test func aReportIsOnePerPersonAndQuoteWithAReasonThatCanBeKept() throws {
         var state = try state(try book())
         #expect(try AppReducer.reduce(&state, .reportQuote(QuoteID(2), by: UserID(1), reason: "  spam  ", at: date)) == .quoteReported(ReportID(1), by: UserID(1)))

@@ -200,6 +200,11 @@ package struct AccountsController: Sendable {
         }
         try await limit.recordSuccess(attempt)
         try await release(addressAttempt, from: addressLimits.signIns)
+        if let suspension = store.state.moderation.suspended[user.id] {
+            // Suspended while the session started, after the suspension ended the others: this one too.
+            _ = try await sessions.end(id: session.record.id, of: user.id)
+            return .showing(.suspended(username: typedUsername, reason: suspension.reason))
+        }
         return .signedIn(user, session, returnTo: returnTo)
     }
 

@@ -24,8 +24,10 @@ package struct ExportController: Sendable {
         let state = store.state
         guard let person = state.users[user] else { return .notFound }
         let visible = state.quoteOrder.compactMap { id in state.quotes[id].flatMap { $0.addedBy == user ? $0 : nil } }
-        // Hidden quotes are out of the book but still theirs: in id order (the order of adding) among the rest.
-        let hidden = state.moderation.hidden.values.map(\.quote).filter { $0.addedBy == user }
+        // Hidden quotes are out of the book but still theirs: in id order (the order of adding)
+        // among the rest, when the text hidden is their own (someone else's is hidden from them
+        // too; their own versions of it are among `versions`).
+        let hidden = state.moderation.hidden.values.map(\.quote).filter { $0.addedBy == user && $0.updatedBy == user }
         let added = (visible + hidden).sorted { $0.id < $1.id }
         let versions = try await store.versions(madeBy: user)
         return .exported(

@@ -47,27 +47,67 @@ package struct ModerationController: Sendable {
         }
     }
 
-    /// The queue: reported quotes, the most recently reported first, and hidden ones.
-    package func queue(problem: FieldProblem? = nil) -> ModerationQueue {
+    /// Reported quotes on a page of the queue.
+    package static let reportedQuotesPerPage = 20
+    /// Reports shown of one quote (the newest; the page says how many more there are).
+    package static let reportsShownPerQuote = 10
+    /// Hidden quotes on the queue's page (the most recent), and on a page of them all.
+    package static let recentlyHiddenShown = 10
+    package static let hiddenQuotesPerPage = 50
+    package static let logLinesPerPage = 100
+
+    /// Page `page` of the queue: reported quotes, the most recently reported first, each with its
+    /// newest reports; the quotes hidden most recently. Nil for a page past the last. However
+    /// many reports there are, a page shows a bounded number of them.
+    package func queue(page: Int = 1, problem: FieldProblem? = nil) -> ModerationQueue? {
         let state = store.state
-        let byQuote = Dictionary(grouping: state.moderation.reports.values, by: \.quote)
-        let reported = byQuote.compactMap { id, reports -> ReportedQuote? in
-            guard let quote = state.quotes[id] else { return nil }
-            let sorted = reports.sorted { $0.id < $1.id }
+        var newest: [QuoteID: ReportID] = [:]
+        for report in state.moderation.reports.values where newest[report.quote].map({ $0 < report.id }) ?? true {
+            newest[report.quote] = report.id
+        }
+        let order = newest.filter { state.quotes[$0.key] != nil }.sorted { $0.value > $1.value }.map(\.key)
+        guard let shown = Self.page(page, of: order, size: Self.reportedQuotesPerPage) else { return nil }
+        let wanted = Set(shown.items)
+        let byQuote = Dictionary(grouping: state.moderation.reports.values.lazy.filter { wanted.contains($0.quote) }, by: \.quote)
+        let reported = shown.items.compactMap { id -> ReportedQuote? in
+            guard let quote = state.quotes[id], let reports = byQuote[id] else { return nil }
+            let sorted = reports.sorted { $0.id < $1.id }.suffix(Self.reportsShownPerQuote)
             return ReportedQuote(
                 quote: quote, addedBy: quote.addedBy.flatMap { state.users[$0] },
-                reports: sorted.map { (report: $0, reporter: state.users[$0.reporter]) })
-        }.sorted { ($0.reports.last?.report.id ?? ReportID(0)) > ($1.reports.last?.report.id ?? ReportID(0)) }
-        let hidden = state.moderation.hidden.values.sorted { $0.note.at > $1.note.at || ($0.note.at == $1.note.at && $0.quote.id.rawValue > $1.quote.id.rawValue) }
-        return ModerationQueue(reported: reported, hidden: hidden, problem: problem)
+                reports: sorted.map { (report: $0, reporter: state.users[$0.reporter]) }, reportCount: reports.count)
+        }
+        return ModerationQueue(
+            reported: ModerationPage(items: reported, page: shown.page, pageCount: shown.pageCount),
+            recentlyHidden: Array(Self.newestHidden(in: state).prefix(Self.recentlyHiddenShown)),
+            hiddenCount: state.moderation.hidden.count, problem: problem)
     }
 
-    /// Every moderation action, newest first.
-    package func log() -> [ModerationLogLine] {
+    /// Page `page` of the hidden quotes, the most recently hidden first; nil past the last.
+    package func hidden(page: Int) -> ModerationPage<HiddenQuote>? {
+        Self.page(page, of: Self.newestHidden(in: store.state), size: Self.hiddenQuotesPerPage)
+    }
+
+    /// Page `page` of every moderation action, newest first; nil past the last.
+    package func log(page: Int = 1) -> ModerationPage<ModerationLogLine>? {
         let state = store.state
-        return state.moderation.log.reversed().map { entry in
-            ModerationLogLine(entry: entry, moderator: entry.note.by.flatMap { state.users[$0] }, user: entry.user.flatMap { state.users[$0] })
+        guard let shown = Self.page(page, of: Array(state.moderation.log.indices.reversed()), size: Self.logLinesPerPage) else { return nil }
+        let lines = shown.items.map { index in
+            let entry = state.moderation.log[index]
+            return ModerationLogLine(entry: entry, moderator: entry.note.by.flatMap { state.users[$0] }, user: entry.user.flatMap { state.users[$0] })
         }
+        return ModerationPage(items: lines, page: shown.page, pageCount: shown.pageCount)
+    }
+
+    private static func newestHidden(in state: AppState) -> [HiddenQuote] {
+        state.moderation.hidden.values.sorted { $0.note.at > $1.note.at || ($0.note.at == $1.note.at && $0.quote.id > $1.quote.id) }
+    }
+
+    /// Page `page` (from 1) of `items`, `size` a page; page 1 of an empty list exists.
+    private static func page<Item>(_ page: Int, of items: [Item], size: Int) -> ModerationPage<Item>? {
+        let pageCount = max(1, (items.count + size - 1) / size)
+        guard page >= 1, page <= pageCount else { return nil }
+        let start = (page - 1) * size
+        return ModerationPage(items: Array(items[start..<min(items.count, start + size)]), page: page, pageCount: pageCount)
     }
 
     package func dismiss(_ report: ReportID, by moderator: UserID) async throws(StoreError) -> ModerationActionState {
@@ -95,11 +135,15 @@ package struct ModerationController: Sendable {
         return outcome
     }
 
+    /// Lifting a suspension ends any session left too: one a sign-in started on an instance that
+    /// had not heard of the suspension would otherwise come back to life.
     package func unsuspend(_ username: Username, reason: String, by moderator: UserID) async throws(StoreError) -> ModerationActionState {
         guard let user = store.state.user(named: username) else { return .notFound }
-        return settled(
+        let outcome = settled(
             try await store.dispatch(.unsuspend(user.id, by: moderator, reason: reason, at: now())), user.id, suspended: false,
             by: moderator)
+        if outcome == .done { try await sessions.endSessions(of: user.id, except: nil) }
+        return outcome
     }
 
     /// `result` of a suspension or its lifting, where a refusal because `user` already is as
@@ -121,11 +165,12 @@ package struct ModerationController: Sendable {
     /// changed by someone else meanwhile is left as it is (the reducer checks each against its
     /// planned version).
     package func revert(_ username: Username, reason: String, by moderator: UserID) async throws(StoreError) -> ModerationActionState {
-        if let problem = ModerationState.problem(withReason: reason) { return .invalidReason(problem) }
         let state = store.state
         guard let user = state.user(named: username) else { return .notFound }
+        // The reducer's rules, checked before the journal is read for a plan it would refuse.
         guard state.moderation.isModerator(moderator), !state.moderation.isModerator(user.id) else { return .notAllowed }
-        let theirs = state.quoteOrder.compactMap { state.quotes[$0] }.filter { $0.updatedBy == user.id }
+        if let problem = ModerationState.problem(withReason: reason) { return .invalidReason(problem) }
+        let theirs = state.quotes.values.filter { $0.updatedBy == user.id }.sorted { $0.id < $1.id }
         var plan = RevertPlan()
         for quote in theirs {
             switch try await newestVersion(of: quote, notBy: user.id) {
@@ -140,6 +185,8 @@ package struct ModerationController: Sendable {
                 continue
             }
         }
+        // Nothing of theirs is current (reverted already): nothing to record.
+        if plan.restores.isEmpty && plan.hides.isEmpty { return .done }
         return Self.outcome(try await store.dispatch(.revertEdits(user.id, by: moderator, reason: reason, at: now(), plan: plan)))
     }
 

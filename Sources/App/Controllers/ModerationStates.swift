@@ -1,22 +1,34 @@
 package import Store
 
-/// A reported quote as the moderation queue shows it: the quote, who added it, and its open
-/// reports, oldest first, each with its reporter.
+/// A reported quote as the moderation queue shows it: the quote, who added it, its open reports
+/// (the newest ``ModerationController/reportsShownPerQuote``, oldest first, each with its
+/// reporter) and how many it has in all.
 package struct ReportedQuote: Sendable, Equatable {
     package var quote: Quote
     package var addedBy: User?
     package var reports: [(report: Report, reporter: User?)]
+    package var reportCount: Int
 
     package static func == (left: ReportedQuote, right: ReportedQuote) -> Bool {
         left.quote == right.quote && left.addedBy == right.addedBy && left.reports.map(\.report) == right.reports.map(\.report)
+            && left.reportCount == right.reportCount
     }
 }
 
-/// What `/moderation` shows: reported quotes, the most recently reported first, and the quotes
-/// hidden now; `problem` when a moderator's reason could not be kept.
+/// One page of a list a moderator reads, of `pageCount` (at least 1).
+package struct ModerationPage<Item: Sendable & Equatable>: Sendable, Equatable {
+    package var items: [Item]
+    package var page: Int
+    package var pageCount: Int
+}
+
+/// What `/moderation` shows: a page of reported quotes, the most recently reported first; the
+/// quotes hidden most recently and how many are hidden; `problem` when a moderator's reason
+/// could not be kept.
 package struct ModerationQueue: Sendable, Equatable {
-    package var reported: [ReportedQuote]
-    package var hidden: [HiddenQuote]
+    package var reported: ModerationPage<ReportedQuote>
+    package var recentlyHidden: [HiddenQuote]
+    package var hiddenCount: Int
     package var problem: FieldProblem?
 }
 

@@ -116,7 +116,11 @@ package final class QuoteFeed: Sendable {
     /// its queue for every applied event (``Store/observe(_:)``): a change to a quote nobody
     /// watches costs one lock and one dictionary look-up.
     package func publish(_ event: AppEvent) {
-        for id in event.quoteIDs { publish(changeOf: id) }
+        if case .reverted = event {
+            for id in event.quoteIDs { publish(changeOf: id) }
+        } else if let id = event.quoteID {
+            publish(changeOf: id)
+        }
     }
 
     /// Tells the listeners of quote `id` what it is now.

@@ -19,10 +19,12 @@ package struct ModerationCoordinator: FlowCoordinator {
         guard let moderator = context.visitor.user?.id else { return .now(.present(ErrorView.page(for: .notFound))) }
         let reason = context.form[ModerationField.reason] ?? ""
         switch route {
-        case .queue:
-            return .now(.present(ModerationView.page(for: controller.queue())))
-        case .log:
-            return .now(.present(ModerationView.page(for: controller.log())))
+        case .queue(let page):
+            return .now(.present(controller.queue(page: page).map(ModerationView.page(for:)) ?? ErrorView.page(for: .notFound)))
+        case .hidden(let page):
+            return .now(.present(controller.hidden(page: page).map(ModerationView.page(for:)) ?? ErrorView.page(for: .notFound)))
+        case .log(let page):
+            return .now(.present(controller.log(page: page).map(ModerationView.page(for:)) ?? ErrorView.page(for: .notFound)))
         case .dismiss(let report):
             return .later { [controller] in finish(try await controller.dismiss(report, by: moderator)) }
         case .hide(let quote):
@@ -54,11 +56,12 @@ package struct ModerationCoordinator: FlowCoordinator {
     /// and 403 pages.
     private func finish(_ state: ModerationActionState) -> Navigation {
         switch state {
-        case .done: .push(ModerationRoute.queue)
-        case .invalidReason(let problem): .present(ModerationView.page(for: controller.queue(problem: problem)))
+        case .done: .push(ModerationRoute.queue())
+        case .invalidReason(let problem):
+            .present(controller.queue(problem: problem).map(ModerationView.page(for:)) ?? ErrorView.page(for: .notFound))
         case .notFound: .present(ErrorView.page(for: .notFound))
         case .notAllowed:
-            .present(ErrorView.page(for: .forbidden("Moderators cannot suspend or revert moderators.")))
+            .present(ErrorView.page(for: .forbidden("Only moderators may do this, and never to a moderator.")))
         }
     }
 }

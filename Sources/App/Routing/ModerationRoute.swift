@@ -4,10 +4,13 @@ package import Store
 /// The moderators' pages and actions (SPEC.md "Moderation"): the queue of reports, the log, and
 /// what moderators do to quotes. Every case is for moderators only (``RouteAccess/moderators``).
 package enum ModerationRoute: Route {
-    /// `GET /moderation`: open reports, grouped by quote.
-    case queue
-    /// `GET /moderation/log`: every moderation action, newest first.
-    case log
+    /// `GET /moderation?page=N`: open reports, grouped by quote, a page of quotes at a time, and
+    /// the quotes hidden most recently.
+    case queue(page: Int = 1)
+    /// `GET /moderation/hidden?page=N`: every hidden quote, the most recently hidden first.
+    case hidden(page: Int = 1)
+    /// `GET /moderation/log?page=N`: every moderation action, newest first.
+    case log(page: Int = 1)
     /// `POST /moderation/reports/{id}/dismiss`
     case dismiss(ReportID)
     /// `POST /quotes/{id}/hide` (`reason`)
@@ -23,8 +26,9 @@ package enum ModerationRoute: Route {
 
     package static func routes(at segments: [String], query: URLEncodedForm) -> [ModerationRoute] {
         switch segments.count {
-        case 1 where segments[0] == "moderation": return [.queue]
-        case 2 where segments == ["moderation", "log"]: return [.log]
+        case 1 where segments[0] == "moderation": return [.queue(page: PathSegments.page(in: query))]
+        case 2 where segments == ["moderation", "log"]: return [.log(page: PathSegments.page(in: query))]
+        case 2 where segments == ["moderation", "hidden"]: return [.hidden(page: PathSegments.page(in: query))]
         case 3 where segments[0] == "users":
             // Only the canonical (lower-case) spelling names a person, as for their profile.
             guard let name = Username(segments[1]), name.rawValue == segments[1] else { return [] }
@@ -50,7 +54,7 @@ package enum ModerationRoute: Route {
 
     package var method: HTTPMethod {
         switch self {
-        case .queue, .log: .get
+        case .queue, .hidden, .log: .get
         case .dismiss, .hide, .unhide, .suspend, .unsuspend, .revert: .post
         }
     }
@@ -58,6 +62,7 @@ package enum ModerationRoute: Route {
     package var segments: [String] {
         switch self {
         case .queue: ["moderation"]
+        case .hidden: ["moderation", "hidden"]
         case .log: ["moderation", "log"]
         case .dismiss(let id): ["moderation", "reports", String(id.rawValue), "dismiss"]
         case .hide(let id): ["quotes", String(id.rawValue), "hide"]
@@ -65,6 +70,13 @@ package enum ModerationRoute: Route {
         case .suspend(let name): ["users", name.rawValue, "suspend"]
         case .unsuspend(let name): ["users", name.rawValue, "unsuspend"]
         case .revert(let name): ["users", name.rawValue, "revert"]
+        }
+    }
+
+    package var queryItems: [(name: String, value: String)] {
+        switch self {
+        case .queue(let page), .hidden(let page), .log(let page): PathSegments.pageItems(page)
+        default: []
         }
     }
 
@@ -76,6 +88,7 @@ package enum ModerationRoute: Route {
     package var metricsLabel: RouteLabel {
         switch self {
         case .queue: "moderation_queue"
+        case .hidden: "moderation_hidden"
         case .log: "moderation_log"
         case .dismiss: "moderation_dismiss"
         case .hide: "moderation_hide"

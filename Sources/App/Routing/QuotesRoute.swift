@@ -45,7 +45,7 @@ package enum QuotesRoute: Route {
             // Characters no field may hold are ignored rather than refused: a search stores
             // nothing, and the words around them still find what they would.
             let search = TypedText.removingForbiddenScalars(from: query[QuoteSearchField.query.rawValue] ?? "", layout: .multiline)
-            return [.list(page: page(in: query), search: search), .create]
+            return [.list(page: PathSegments.page(in: query), search: search), .create]
         case 2 where segments == ["quotes", "new"]:
             return [.new]
         case 2 where segments[0] == "quotes":
@@ -57,7 +57,7 @@ package enum QuotesRoute: Route {
             case "edit": return [.edit(id)]
             case "favorite": return [.favourite(id)]
             case "delete": return [.delete(id)]
-            case "history": return [.history(id, page: page(in: query))]
+            case "history": return [.history(id, page: PathSegments.page(in: query))]
             case "restore": return [.restore(id)]
             case "events": return [.events(id)]
             case "report": return [.report(id)]
@@ -94,9 +94,9 @@ package enum QuotesRoute: Route {
     package var queryItems: [(name: String, value: String)] {
         switch self {
         case .list(let page, let search):
-            (search.isEmpty ? [] : [(QuoteSearchField.query.rawValue, search)]) + (page == 1 ? [] : [("page", String(page))])
+            (search.isEmpty ? [] : [(QuoteSearchField.query.rawValue, search)]) + PathSegments.pageItems(page)
         case .history(_, let page):
-            page == 1 ? [] : [("page", String(page))]
+            PathSegments.pageItems(page)
         case .reported: [(Self.reportedKey, "1")]
         default: []
         }
@@ -104,12 +104,6 @@ package enum QuotesRoute: Route {
 
     /// The query parameter of ``reported(_:)``.
     private static let reportedKey = "reported"
-
-    /// The `page` query parameter: 1 when absent, 0 when it is not a positive number in
-    /// canonical form (so every page has one address).
-    private static func page(in query: URLEncodedForm) -> Int {
-        query["page"].map { PathSegments.identifier($0) ?? 0 } ?? 1
-    }
 
     package var access: RouteAccess {
         switch self {

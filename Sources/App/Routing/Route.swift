@@ -79,6 +79,18 @@ extension Route {
 
 /// Splitting a request path into decoded segments and encoding them back.
 package enum PathSegments {
+    /// The `page` query parameter of a paged list: 1 when absent, 0 when it is not a positive
+    /// number in canonical form (so every page has one address; the page then says there is no
+    /// such page).
+    package static func page(in query: URLEncodedForm) -> Int {
+        query["page"].map { identifier($0) ?? 0 } ?? 1
+    }
+
+    /// `page` as a query item: none for the first page.
+    package static func pageItems(_ page: Int) -> [(name: String, value: String)] {
+        page == 1 ? [] : [("page", String(page))]
+    }
+
     /// `/quotes/7/edit` → `["quotes", "7", "edit"]`; `/` → `[]`. Nil for a path that is not
     /// origin-form or whose percent-escapes are not valid UTF-8.
     package static func decode(_ path: String) -> [String]? {

@@ -1,5 +1,5 @@
 import HTTPServer
-import Store
+package import Store
 import Templates
 
 /// Renders the moderators' pages: the queue (200, or 422 when a reason could not be kept) and
@@ -8,7 +8,7 @@ package enum ModerationView {
     static let fieldNames = FormFieldNames.of(ModerationField.self)
 
     package static func page(for queue: ModerationQueue) -> Page {
-        let reported: [TemplateValue] = queue.reported.map { item in
+        let reported: [TemplateValue] = queue.reported.items.map { item in
             let reports: [TemplateValue] = item.reports.map { entry in
                 let values: [String: TemplateValue] = [
                     "reporter": .string(entry.reporter?.displayName ?? "a former member"),
@@ -18,35 +18,51 @@ package enum ModerationView {
                 ]
                 return .object(values)
             }
+            let more = item.reportCount - item.reports.count
             let values: [String: TemplateValue] = [
                 "quote": QuoteCard(item.quote, addedBy: item.addedBy).templateValue,
-                "count": .int(item.reports.count), "several": .bool(item.reports.count > 1),
+                "count": .int(item.reportCount), "several": .bool(item.reportCount > 1),
+                "more": more > 0 ? .int(more) : .null,
                 "hideAction": .string(ModerationRoute.hide(item.quote.id).path), "reports": .list(reports),
             ]
             return .object(values)
         }
-        let hidden: [TemplateValue] = queue.hidden.map { item in
-            let values: [String: TemplateValue] = [
-                "quote": QuoteCard(item.quote, addedBy: nil).templateValue, "reason": .string(item.note.reason),
-                "at": .string(DateText.readable(item.note.at)), "atISO": .string(DateText.machine(item.note.at)),
-                "unhideAction": .string(ModerationRoute.unhide(item.quote.id).path),
-            ]
-            return .object(values)
-        }
         let message: TemplateValue = queue.problem.map { .string(QuoteEditView.message(for: $0, field: "the reason")) } ?? .null
-        return Page(
-            template: .moderation, status: queue.problem == nil ? .ok : .unprocessableContent,
-            context: TemplateValue.object([
-                "reported": .list(reported), "hasReported": .bool(!reported.isEmpty),
-                "hidden": .list(hidden), "hasHidden": .bool(!hidden.isEmpty),
-                "message": message,
-                "logURL": .string(ModerationRoute.log.path), "fields": fieldNames,
-                "maximumReason": .int(ModerationState.maximumReasonLength),
-            ]))
+        var values: [String: TemplateValue] = [
+            "reported": .list(reported), "hasReported": .bool(!reported.isEmpty),
+            "hidden": .list(queue.recentlyHidden.map(hiddenValue)), "hasHidden": .bool(!queue.recentlyHidden.isEmpty),
+            "hiddenCount": .int(queue.hiddenCount),
+            "allHiddenURL": queue.hiddenCount > queue.recentlyHidden.count ? .string(ModerationRoute.hidden().path) : .null,
+            "message": message, "logURL": .string(ModerationRoute.log().path), "fields": fieldNames,
+            "maximumReason": .int(ModerationState.maximumReasonLength),
+        ]
+        values.merge(pager(queue.reported) { ModerationRoute.queue(page: $0) }) { $1 }
+        let context = TemplateValue.object(values)
+        return Page(template: .moderation, status: queue.problem == nil ? .ok : .unprocessableContent, context: context)
     }
 
-    package static func page(for log: [ModerationLogLine]) -> Page {
-        let lines: [TemplateValue] = log.map { line in
+    package static func page(for hidden: ModerationPage<HiddenQuote>) -> Page {
+        var values: [String: TemplateValue] = [
+            "hidden": .list(hidden.items.map(hiddenValue)), "hasHidden": .bool(!hidden.items.isEmpty),
+            "queueURL": .string(ModerationRoute.queue().path), "fields": fieldNames,
+            "maximumReason": .int(ModerationState.maximumReasonLength),
+        ]
+        values.merge(pager(hidden) { ModerationRoute.hidden(page: $0) }) { $1 }
+        let context = TemplateValue.object(values)
+        return Page(template: .moderationHidden, context: context)
+    }
+
+    /// A hidden quote with why and when, and its *Bring back* form.
+    private static func hiddenValue(_ item: HiddenQuote) -> TemplateValue {
+        .object([
+            "quote": QuoteCard(item.quote, addedBy: nil).templateValue, "reason": .string(item.note.reason),
+            "at": .string(DateText.readable(item.note.at)), "atISO": .string(DateText.machine(item.note.at)),
+            "unhideAction": .string(ModerationRoute.unhide(item.quote.id).path),
+        ])
+    }
+
+    package static func page(for log: ModerationPage<ModerationLogLine>) -> Page {
+        let lines: [TemplateValue] = log.items.map { line in
             let entry = line.entry
             let moderator = entry.note.by == nil ? "The operator" : line.moderator?.displayName ?? "A former member"
             let values: [String: TemplateValue] = [
@@ -57,11 +73,21 @@ package enum ModerationView {
             ]
             return .object(values)
         }
-        return Page(
-            template: .moderationLog,
-            context: TemplateValue.object([
-                "lines": .list(lines), "hasLines": .bool(!lines.isEmpty), "queueURL": .string(ModerationRoute.queue.path),
-            ]))
+        var values: [String: TemplateValue] = [
+            "lines": .list(lines), "hasLines": .bool(!lines.isEmpty), "queueURL": .string(ModerationRoute.queue().path),
+        ]
+        values.merge(pager(log) { ModerationRoute.log(page: $0) }) { $1 }
+        let context = TemplateValue.object(values)
+        return Page(template: .moderationLog, context: context)
+    }
+
+    /// The page links of a paged list: `isPaged`, `pageNumber`, `pageCount`, `previousURL`, `nextURL`.
+    private static func pager<Item>(_ page: ModerationPage<Item>, route: (Int) -> ModerationRoute) -> [String: TemplateValue] {
+        [
+            "isPaged": .bool(page.pageCount > 1), "pageNumber": .int(page.page), "pageCount": .int(page.pageCount),
+            "previousURL": page.page > 1 ? .string(route(page.page - 1).path) : .null,
+            "nextURL": page.page < page.pageCount ? .string(route(page.page + 1).path) : .null,
+        ]
     }
 
     /// What an entry did, in words (the quote, if any, is linked beside it).

@@ -196,7 +196,7 @@ struct LayoutContext: TemplateObject, TemplateValueConvertible {
                     "displayName": .string(viewer.displayName),
                     "profileURL": .string(viewer.profileURL),
                     "signOutURL": .string(AccountsRoute.signOut.path),
-                    "moderationURL": viewer.isModerator ? .string(ModerationRoute.queue.path) : .null,
+                    "moderationURL": viewer.isModerator ? .string(ModerationRoute.queue().path) : .null,
                 ])
             } ?? .null
         csrf = csrfToken.map { .object(["field": .string(CSRFField.token.rawValue), "token": .string($0)]) } ?? .null

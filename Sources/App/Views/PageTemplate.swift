@@ -25,11 +25,16 @@ package enum PageTemplate: String, CaseIterable, Sendable {
     case linkDead = "link_dead"
     case moderation
     case moderationLog = "moderation_log"
+    case moderationHidden = "moderation_hidden"
     /// A partial: a person's verified and pending addresses (the email and edit pages).
     case emailStatus = "email_status"
     case error
     /// A partial: the hidden CSRF field every POST form includes.
     case csrfField = "csrf_field"
+    /// A partial: a hidden quote with its *Bring back* form (the moderation pages).
+    case hiddenQuote = "hidden_quote"
+    /// A partial: the links between the pages of a moderator's list.
+    case pager
     /// A partial: a person's photo (``PersonPhoto``), on profiles and beside the quotes they added.
     case photo
 

@@ -39,9 +39,13 @@ package struct JournalRecord: Sendable, Equatable {
     private static func versions(of action: AppAction, event: AppEvent) -> [QuoteVersionRecord] {
         guard case let .revertEdits(_, moderator, _, date, plan) = action, case let .reverted(_, restored, _) = event, !restored.isEmpty
         else { return [] }
-        let made = Set(restored.map(\.quote))
-        return plan.restores.filter { made.contains($0.quote) }.map { step in
-            QuoteVersionRecord(quote: step.quote, action: .restoreQuote(step.quote, step.draft, fromVersion: step.fromVersion, by: moderator, at: date))
+        // The step each version was made from: a quote's first in the plan (a later one for the
+        // same quote found it at another version, and was skipped).
+        let steps = Dictionary(plan.restores.map { ($0.quote, $0) }, uniquingKeysWith: { first, _ in first })
+        return restored.compactMap { made in
+            steps[made.quote].map { step in
+                QuoteVersionRecord(quote: step.quote, action: .restoreQuote(step.quote, step.draft, fromVersion: step.fromVersion, by: moderator, at: date))
+            }
         }
     }
 
