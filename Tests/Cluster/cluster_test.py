@@ -41,6 +41,14 @@ deploy/nginx.conf rendered for those ports (its prefix in the temporary director
 (i) mail: an address given on A is verified on B; a reset asked for on A is mailed exactly once
     (one relay, tests/Support/mail_relay.py, with STARTTLS and AUTH), and the link used on A ends
     the session on B;
+(j) moderation: `quotebook user role NAME moderator` on the instances' database while they run
+    makes a moderator on both (within 2 s); a person signed in on B and suspended by that
+    moderator on A is signed out on B within 1 s of the 303 (the time printed), B then answers
+    their sign-in 403 with a page saying the account is suspended (a wrong password still 401),
+    and takes it again once the suspension is lifted on A;
+(k) a quote reported on B is in A's moderation queue (within 2 s); hidden on A, an event stream of
+    it open on B gets the `deleted` event (as for a deletion) within 10 s and ends, and B answers
+    its page 404 to a member and 200, with the reason, to the moderator;
 nginx's access log has the client's address and both instances as upstream; a request through
 nginx that claims X-Forwarded-For 198.51.100.23 is logged by the instance that answered as from
 that client (the instances are started with --trusted-proxies 127.0.0.1, where nginx is).
@@ -253,12 +261,14 @@ def history(client, quote):
 # Event streams
 
 class EventStream(threading.Thread):
-    """A `text/event-stream` read on a thread of its own, each `quote` event kept with the time
-    (time.monotonic) it was read. Handles chunked and close-delimited bodies."""
+    """A `text/event-stream` read on a thread of its own, each `quote` event (and `deleted`: the
+    quote was deleted or hidden) kept with the time (time.monotonic) it was read. Handles chunked
+    and close-delimited bodies."""
 
     def __init__(self, address, path):
         super().__init__(daemon=True)
         self.events = []
+        self.deleted = []  # (data, time.monotonic()) of each `deleted` event: the quote is gone
         self.ended = False
         self.condition = threading.Condition()
         self.socket = socket.create_connection(address, timeout=REQUEST_TIMEOUT)
@@ -281,12 +291,15 @@ class EventStream(threading.Thread):
 
     def run(self):
         text = b""
+        self.last_chunk = False
         try:
             while True:
                 text += self.take_payload()
                 while b"\n\n" in text:
                     block, _, text = text.partition(b"\n\n")
                     self.keep(block.decode(), time.monotonic())
+                if self.last_chunk:
+                    break
                 chunk = self.socket.recv(65536)
                 if not chunk:
                     break
@@ -311,7 +324,10 @@ class EventStream(threading.Thread):
             payload += rest[:size]
             self.raw = rest[size + 2:]
             if size == 0:
-                raise OSError("the stream ended")
+                # The last chunk: what came before it in the same read (a `deleted` event, which
+                # ends the stream) is still kept.
+                self.last_chunk = True
+                break
         return payload
 
     def keep(self, block, arrived):
@@ -323,6 +339,10 @@ class EventStream(threading.Thread):
         if fields.get("event") == "quote":
             with self.condition:
                 self.events.append((int(fields["id"]), json.loads(fields["data"]), arrived))
+                self.condition.notify_all()
+        elif fields.get("event") == "deleted":
+            with self.condition:
+                self.deleted.append((json.loads(fields["data"]), arrived))
                 self.condition.notify_all()
 
     def wait_for(self, version, timeout):
@@ -337,6 +357,30 @@ class EventStream(threading.Thread):
                 if remaining <= 0 or self.ended:
                     return None
                 self.condition.wait(remaining)
+
+    def wait_for_deleted(self, timeout):
+        """(data, arrival time) of the first `deleted` event, or None after `timeout` (or once the
+        stream ended without one)."""
+        deadline = time.monotonic() + timeout
+        with self.condition:
+            while True:
+                if self.deleted:
+                    return self.deleted[0]
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or self.ended:
+                    return None
+                self.condition.wait(remaining)
+
+    def wait_ended(self, timeout):
+        """Whether the server ended the stream within `timeout`."""
+        deadline = time.monotonic() + timeout
+        with self.condition:
+            while not self.ended:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                self.condition.wait(remaining)
+            return True
 
     def close(self):
         try:
@@ -763,6 +807,147 @@ def check_password_reset(cluster, figures):
                    f"relay with STARTTLS and AUTH); the session on B ended {milliseconds(waited)} after the reset on A")
 
 
+def make_moderator(cluster, username):
+    """`quotebook user role NAME moderator` with the instances' own --database, while they run."""
+    result = subprocess.run([cluster.executable, "user", "role", username, "moderator", "--database", cluster.database],
+                            capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    check(result.returncode == 0, f"quotebook user role {username} moderator exited {result.returncode}: "
+                                  f"{(result.stdout + result.stderr).strip()}")
+
+
+def check_moderation(cluster, ada, figures):
+    """(j) A moderator made with `quotebook user role` (on the instances' database, while they run)
+    may moderate on both instances; Sam, signed in on B, is suspended by the moderator on A: B stops
+    honouring Sam's session (within 1 s), and Sam's sign-in on B then answers 403 saying the account
+    is suspended, until the suspension is lifted on A.
+    (k) A quote reported on B is in A's queue; hidden on A, a live stream of it opened on B is told
+    it is gone (the `deleted` event) within 10 s and ends, and B answers its page 404 to a member
+    (200, marked hidden, to the moderator)."""
+    a, b = cluster.address("A"), cluster.address("B")
+    mona = {}
+    sign_up(Client(a, mona), "mona", "Mona Moderator")
+    check(Client(b, dict(mona)).get("/moderation").status == 403, "(j) a member's GET /moderation on B is not 403")
+    make_moderator(cluster, "mona")
+    granted = time.monotonic()
+    for name, address in (("A", a), ("B", b)):
+        client = Client(address, dict(mona))
+        while (status := client.get("/moderation").status) != 200:
+            check(status == 403, f"(j) the moderator's GET /moderation on {name} answered {status}")
+            check(time.monotonic() < granted + 2,
+                  f"(j) 2 s after `quotebook user role mona moderator`, GET /moderation on {name} is still 403")
+            time.sleep(0.005)
+    role_seen = time.monotonic() - granted
+    moderator = Client(a, mona)
+
+    # (j) Suspension on A of a person signed in on B.
+    sam = {}
+    sign_up(Client(b, sam), "sam", "Sam Suspended")
+    probe = Client(b, dict(sam))
+    check(probe.get("/profile/edit").status == 200, "(j) Sam's session made on B is not signed in on B")
+    profile = moderator.get("/users/sam")
+    check(profile.status == 200 and 'action="/users/sam/suspend"' in profile.body,
+          f"(j) A's profile of Sam shows the moderator no suspend form ({profile.status})")
+    answer = moderator.post("/users/sam/suspend", {"reason": "Cluster test: a suspension",
+                                                   "csrf_token": field(profile.body, "csrf_token")})
+    answered = time.monotonic()
+    check(answer.status == 303 and answer.header("Location") == "/users/sam",
+          f"(j) suspending Sam on A answered {answer.status} to {answer.header('Location')!r}")
+    requests = 0
+    while True:
+        signed_out = probe.get("/profile/edit")
+        requests += 1
+        if signed_out.status == 303:
+            break
+        check(signed_out.status == 200, f"(j) after the suspension, Sam's GET /profile/edit on B answered {signed_out.status}")
+        check(time.monotonic() < answered + 1, "(j) 1 s after the suspension on A, Sam's session still works on B")
+        time.sleep(0.002)
+    suspended_after = time.monotonic() - answered
+    check((signed_out.header("Location") or "").startswith("/login"),
+          f"(j) Sam's signed-out GET /profile/edit on B went to {signed_out.header('Location')!r}")
+    home = Client(b, dict(sam)).get("/")
+    check(home.status == 200 and "Sam Suspended" not in home.body,
+          f"(j) B's home page to Sam's old cookie answered {home.status} or still shows Sam signed in")
+    stranger = Client(b, {})
+    form = stranger.get("/login")
+    wrong = stranger.post("/login", {"username": "sam", "password": "not sam's password",
+                                     "csrf_token": field(form.body, "csrf_token")})
+    check(wrong.status == 401 and "suspended" not in wrong.body,
+          f"(j) a wrong password for suspended Sam on B answered {wrong.status}"
+          f"{' and told of the suspension' if 'suspended' in wrong.body else ''}")
+    form = stranger.get("/login")
+    refused = stranger.post("/login", {"username": "sam", "password": PASSWORD,
+                                       "csrf_token": field(form.body, "csrf_token")})
+    check(refused.status == 403 and "suspended" in refused.body,
+          f"(j) Sam's sign-in with the right password on B answered {refused.status}"
+          f"{'' if 'suspended' in refused.body else ' without saying the account is suspended'}")
+    check("quotebook_session" not in stranger.cookies, "(j) Sam's refused sign-in on B set a session cookie")
+    shown = Client(b, {}).get("/users/sam")
+    check(shown.status == 200 and "This account is suspended." in shown.body,
+          f"(j) B's profile of Sam does not say the account is suspended ({shown.status})")
+    # Lifted on A: Sam signs in on B again once B has followed (within 2 s).
+    profile = moderator.get("/users/sam")
+    lifted = moderator.post("/users/sam/unsuspend", {"reason": "Cluster test: lifted",
+                                                     "csrf_token": field(profile.body, "csrf_token")})
+    check(lifted.status == 303, f"(j) lifting Sam's suspension on A answered {lifted.status}")
+    lifted_at = time.monotonic()
+    while "This account is suspended." in Client(b, {}).get("/users/sam").body:
+        check(time.monotonic() < lifted_at + 2, "(j) 2 s after the suspension was lifted on A, B's profile still says it")
+        time.sleep(0.005)
+    sign_in_with(Client(b, {}), "sam", PASSWORD)
+    figures.append(f"(j) `quotebook user role` made a moderator of a running cluster's member: /moderation answered "
+                   f"200 on A and B {milliseconds(role_seen)} after the command exited; a suspension on A ended the "
+                   f"session on B {milliseconds(suspended_after)} after its 303 ({requests} request"
+                   f"{'s' if requests != 1 else ''} on B, the last signed out); B then refused Sam's sign-in with "
+                   f"403 saying the account is suspended (a wrong password: 401), and took it again once lifted on A")
+
+    # (k) A report on B reaches A's queue; hiding on A reaches a live stream on B.
+    author = Client(a, dict(ada))
+    quote = add_quote(author, "A quote the moderators will hide", "Ada")
+    await_version(cluster, quote, 1)
+    reporter = Client(b, dict(ada))
+    page = reporter.get(f"/quotes/{quote}")
+    check(page.status == 200 and f'action="/quotes/{quote}/report"' in page.body,
+          f"(k) B's page of quote {quote} has no report form ({page.status})")
+    reason = f"Cluster test report of quote {quote}"
+    reported = reporter.post(f"/quotes/{quote}/report", {"reason": reason, "csrf_token": field(page.body, "csrf_token")})
+    check(reported.status == 303 and reported.header("Location") == f"/quotes/{quote}?reported=1",
+          f"(k) reporting quote {quote} on B answered {reported.status} to {reported.header('Location')!r}")
+    reported_at = time.monotonic()
+    while reason not in (queue := moderator.get("/moderation")).body:
+        check(queue.status == 200, f"(k) the moderator's GET /moderation on A answered {queue.status}")
+        check(time.monotonic() < reported_at + 2, "(k) 2 s after a report on B, A's moderation queue does not list it")
+        time.sleep(0.005)
+    queued_after = time.monotonic() - reported_at
+    stream = cluster.stream(b, quote)
+    check(stream.wait_for(1, 5), f"(k) the stream of quote {quote} on B did not start with version 1")
+    hidden = moderator.post(f"/quotes/{quote}/hide", {"reason": "Cluster test: hidden",
+                                                     "csrf_token": field(queue.body, "csrf_token")})
+    hidden_at = time.monotonic()
+    check(hidden.status == 303 and hidden.header("Location") == "/moderation",
+          f"(k) hiding quote {quote} on A answered {hidden.status} to {hidden.header('Location')!r}")
+    gone = stream.wait_for_deleted(10)
+    check(gone, f"(k) 10 s after quote {quote} was hidden on A, its stream on B was not told it is gone "
+                f"(ended: {stream.ended})")
+    data, arrived = gone
+    check(data.get("id") == quote and data.get("url") == f"/quotes/{quote}",
+          f"(k) the stream on B said {data!r} of hidden quote {quote}")
+    check(stream.wait_ended(5), f"(k) B did not end quote {quote}'s stream within 5 s of telling it is gone")
+    member_page = Client(b, dict(ada)).get(f"/quotes/{quote}")
+    check(member_page.status == 404, f"(k) B answered the hidden quote's page with {member_page.status} to a member")
+    check(Client(b, {}).get(f"/quotes/{quote}/history").status == 404,
+          "(k) B answered the hidden quote's history with other than 404 to a visitor")
+    check("A quote the moderators will hide" not in Client(b, dict(ada)).get("/quotes").body,
+          "(k) B's list of quotes still shows the hidden quote")
+    seen = Client(b, dict(mona)).get(f"/quotes/{quote}")
+    check(seen.status == 200 and "Cluster test: hidden" in seen.body,
+          f"(k) B answered the hidden quote's page to the moderator with {seen.status}"
+          f"{'' if seen.status != 200 else ' without the reason'}")
+    figures.append(f"(k) a report on B was in A's moderation queue {milliseconds(queued_after)} after its 303; "
+                   f"hidden on A, the quote's stream on B got the `deleted` event {milliseconds(max(0.0, arrived - hidden_at))} "
+                   f"after the 303 and ended; B then answered its page 404 to a member, 200 (with the reason) to the "
+                   f"moderator")
+
+
 def check_live_updates(cluster, ada, figures, label="(b)", edits=LATENCY_EDITS, quote=None, streams=None):
     on_a = Client(cluster.address("A"), dict(ada))
     on_b = Client(cluster.address("B"), {})
@@ -1136,6 +1321,7 @@ def main():
         ada, grace = check_sessions(cluster, figures)
         check_large_photo(cluster, ada, figures)
         check_password_reset(cluster, figures)
+        check_moderation(cluster, ada, figures)
         quote, streams = check_live_updates(cluster, ada, figures)
         check_conflicts(cluster, ada, grace, figures)
         check_read_your_writes(cluster, ada, figures)

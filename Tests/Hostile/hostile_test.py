@@ -4,7 +4,7 @@
 usage: hostile_test.py QUOTEBOOK_EXECUTABLE REPOSITORY_ROOT [--only NAME,...]
 
 NAME: slow-bodies, connection-flood, stream-flood, signin-flood, lockout, photo-flood,
-forgot-flood, inputs, signin-race, forgot-race, photo-churn.
+forgot-flood, inputs, signin-race, forgot-race, photo-churn, report-flood, moderation-forbidden.
 
 Starts the (release) executable on a free loopback port with a fresh data directory. Each attack
 below runs from loopback addresses of its own (127.0.0.x, x >= 2; Linux routes all of 127/8 to
@@ -13,11 +13,19 @@ and reads pages. Every step of the visitor must succeed: its sign-in within 2 s,
 within PAGE_LIMIT. After all attacks the server's RSS and open descriptors must be back near
 where they started. The server runs with --photo-uploads-per-account 1000000: the visitor uploads a
 photo every round, more than a person does in an hour (the limit itself has Swift tests).
+Two moderators are made (`quotebook user add` and `user role`) in the data directory before the
+server starts. report-flood: 40 accounts, each from its own 127.0.2.x, report 100 quotes each, 3 at
+once per account, all together: only 303 and 429, at most 10 reports taken per account (exactly
+those in the queue), while a moderator's GET /moderation and a visitor's GET / answer with p99
+under 1 s. moderation-forbidden: a member is refused (403) on every moderation route, a moderator
+cannot suspend or revert a moderator, a report without csrf_token is a 403 and not kept, a
+10,000-character reason a 422, and markup in reasons is shown escaped.
 
 Every loop is bounded in count and in time; everything targets 127.0.0.0/8 only. Nothing but the
 standard library is needed. Exit status 0 when every check passed.
 """
 import http.client
+import math
 import os
 import random
 import re
@@ -418,6 +426,9 @@ ATTACKS = {
     "forgot-flood": (forgot_flood, 4),
 }
 
+# The cases that are not attacks on the legitimate visitor, run after them in this order.
+CASES = ("inputs", "signin-race", "forgot-race", "photo-churn", "report-flood", "moderation-forbidden")
+
 # What an attack needs made before it starts (an account of its own), by name.
 PREPARE = {"photo-flood": prepare_photo_flood}
 
@@ -590,6 +601,310 @@ def forgot_race(server):
     print(f"  forgot race: {kept} of 40 requests for one address kept, the rest 429", flush=True)
 
 
+# --- moderation ----------------------------------------------------------------------------
+
+# Two moderators, made before the server starts (`quotebook user add` and `user role` on its data
+# directory: a SQLite book takes a role only while no server holds it).
+MODERATORS = ("moderator", "moderator2")
+REPORT_ACCOUNTS = 40  # each signs up from an address of its own (127.0.2.x): 10 sign-ups an address
+REPORT_QUOTES = 100  # each account reports each of these once, in its own order
+REPORT_THREADS = 3  # an account's reports at once
+REPORT_LIMIT = 10  # reports a person may make an hour
+REPORT_SECONDS = 30  # the most the flood may take
+WATCH_LIMIT = 1.0  # seconds: p99 of the moderator's GET /moderation and a visitor's GET / meanwhile
+
+
+def make_moderators(executable, data):
+    """The accounts in MODERATORS, made moderators, in `data` before a server opens it."""
+    import subprocess
+    for name in MODERATORS:
+        for arguments, stdin in ((["user", "add", name, "--display-name", name.title()], PASSWORD + "\n"),
+                                 (["user", "role", name, "moderator"], "")):
+            result = subprocess.run([executable, *arguments, "--data", data], input=stdin, capture_output=True,
+                                    text=True, timeout=60)
+            check(result.returncode == 0, f"quotebook {' '.join(arguments)} exited {result.returncode}: "
+                                          f"{(result.stdout + result.stderr).strip()}")
+
+
+def signed_in(server, username, source):
+    """A Visitor from `source` signed in as `username` (PASSWORD)."""
+    visitor = Visitor(server, source)
+    visitor.get("/login")
+    status, _, _ = visitor.post("/login", {"username": username, "password": PASSWORD})
+    check(status == 303, f"sign-in of {username} from {source} answered {status}")
+    return visitor
+
+
+def signed_up(server, username, display_name, source):
+    """A Visitor from `source` with a new account."""
+    visitor = Visitor(server, source)
+    visitor.get("/signup")
+    status, _, _ = visitor.post("/signup", {"username": username, "display_name": display_name,
+                                            "password": PASSWORD, "password_confirmation": PASSWORD})
+    check(status == 303, f"sign-up of {username} from {source} answered {status}")
+    return visitor
+
+
+def add_quotes(visitor, count, label):
+    """`count` new quotes by `visitor`; their ids."""
+    ids = []
+    for index in range(count):
+        visitor.get("/quotes/new")
+        status, headers, _ = visitor.post("/quotes", {"text": f"{label} quote {index}", "author": "Hostile"})
+        found = re.fullmatch(r"/quotes/(\d+)", headers.get("location", ""))
+        check(status == 303 and found, f"adding {label} quote {index} answered {status}")
+        ids.append(int(found.group(1)))
+    return ids
+
+
+def percentile(values, fraction):
+    """Nearest rank: the smallest value with at least `fraction` of them at or below it."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(fraction * len(ordered)) - 1)]
+
+
+def report_flood(server):
+    """REPORT_ACCOUNTS accounts, each from an address of its own, report REPORT_QUOTES quotes each,
+    REPORT_THREADS at once per account, all accounts together: no answer but 303 and 429 (never a
+    5xx or a dropped connection), at most REPORT_LIMIT reports taken per account (and the queue
+    holds exactly those), while a moderator's GET /moderation and a visitor's GET / keep answering
+    200 with p99 under WATCH_LIMIT."""
+    quoter = signed_up(server, "floodquoter", "Flood Quoter", "127.0.2.201")
+    quotes = add_quotes(quoter, REPORT_QUOTES, "Reported")
+    quoter.close()
+    accounts = []
+    for index in range(REPORT_ACCOUNTS):
+        name = f"reporter{index + 1:02d}"
+        visitor = signed_up(server, name, f"Reporter {index + 1:02d}", f"127.0.2.{index + 1}")
+        visitor.get(f"/quotes/{quotes[0]}")  # a page with the session's token
+        visitor.close()
+        order = list(quotes)
+        random.shuffle(order)
+        accounts.append({"name": name, "display": f"Reporter {index + 1:02d}", "source": f"127.0.2.{index + 1}",
+                         "cookies": dict(visitor.cookies), "token": visitor.token, "queue": order,
+                         "answers": {}, "accepted": [], "retry_after": set(), "lock": threading.Lock()})
+    moderator = signed_in(server, MODERATORS[0], "127.0.2.250")
+    reader = Visitor(server, "127.0.2.251")
+    status, _, _ = moderator.get("/moderation")
+    check(status == 200, f"report-flood: the moderator's GET /moderation answered {status}")
+
+    start = threading.Barrier(REPORT_ACCOUNTS * REPORT_THREADS + 1, timeout=60)
+    deadline = [0.0]
+
+    def report(account):
+        visitor = Visitor(server, account["source"])
+        visitor.cookies, visitor.token = dict(account["cookies"]), account["token"]
+        start.wait()
+        while time.monotonic() < deadline[0]:
+            with account["lock"]:
+                if not account["queue"]:
+                    break
+                quote = account["queue"].pop()
+            try:
+                status, headers, _ = visitor.post(f"/quotes/{quote}/report",
+                                                  {"reason": f"Flood report by {account['name']} of quote {quote}"})
+                outcome = status
+            except (OSError, http.client.HTTPException) as error:
+                outcome, headers = type(error).__name__, {}
+                visitor.close()
+            with account["lock"]:
+                account["answers"][outcome] = account["answers"].get(outcome, 0) + 1
+                if outcome == 303:
+                    check(headers.get("location") == f"/quotes/{quote}?reported=1",
+                          f"report-flood: a report answered 303 to {headers.get('location')!r}")
+                    account["accepted"].append(quote)
+                elif outcome == 429:
+                    account["retry_after"].add(headers.get("retry-after"))
+        visitor.close()
+
+    failures = []
+
+    def run_reporter(account):
+        try:
+            report(account)
+        except Exception as error:  # recorded, checked below
+            failures.append(f"{account['name']}: {type(error).__name__}: {error}")
+
+    deadline[0] = time.monotonic() + REPORT_SECONDS
+    threads = [threading.Thread(target=run_reporter, args=(account,), daemon=True)
+               for account in accounts for _ in range(REPORT_THREADS)]
+    for thread in threads:
+        thread.start()
+    watched = {"moderator GET /moderation": (moderator, "/moderation"), "visitor GET /": (reader, "/")}
+    timings = {name: [] for name in watched}
+    statuses = {name: {} for name in watched}
+    stop = threading.Event()
+
+    def watch(name):
+        visitor, path = watched[name]
+        while not stop.is_set() and time.monotonic() < deadline[0]:
+            began = time.monotonic()
+            try:
+                status = visitor.get(path)[0]
+            except (OSError, http.client.HTTPException) as error:
+                status = type(error).__name__
+                visitor.close()
+            timings[name].append(time.monotonic() - began)
+            statuses[name][status] = statuses[name].get(status, 0) + 1
+            time.sleep(0.005)
+
+    watchers = [threading.Thread(target=watch, args=(name,), daemon=True) for name in watched]
+    start.wait()  # every reporter thread is ready: they all begin now
+    began = time.monotonic()
+    for watcher in watchers:
+        watcher.start()
+    for thread in threads:
+        thread.join(timeout=max(0.0, deadline[0] - time.monotonic()) + 20)
+        check(not thread.is_alive(), "report-flood: a reporter thread did not stop")
+    took = time.monotonic() - began
+    stop.set()
+    for watcher in watchers:
+        watcher.join(timeout=20)
+        check(not watcher.is_alive(), "report-flood: a watcher thread did not stop")
+    moderator.close()
+    reader.close()
+
+    check(not failures, f"report-flood: reporters failed: {failures[:5]}")
+    answers = {}
+    for account in accounts:
+        for outcome, count in account["answers"].items():
+            answers[outcome] = answers.get(outcome, 0) + count
+    sent = sum(answers.values())
+    print(f"  report-flood: {REPORT_ACCOUNTS} accounts x {REPORT_QUOTES} quotes ({REPORT_THREADS} at once each) "
+          f"in {took:.1f} s: {dict(sorted((str(k), v) for k, v in answers.items()))}", flush=True)
+    check(all(outcome in (303, 429) for outcome in answers), f"report-flood: answers other than 303 and 429: {answers}")
+    check(sent == REPORT_ACCOUNTS * REPORT_QUOTES,
+          f"report-flood: {sent} of {REPORT_ACCOUNTS * REPORT_QUOTES} reports sent within {REPORT_SECONDS} s")
+    accepted = sorted(len(account["accepted"]) for account in accounts)
+    over = [(account["name"], len(account["accepted"])) for account in accounts
+            if len(account["accepted"]) > REPORT_LIMIT]
+    check(not over, f"report-flood: accounts with more than {REPORT_LIMIT} reports taken: {over}")
+    retry = set().union(*(account["retry_after"] for account in accounts))
+    check(all(value and value.isdigit() and int(value) >= 1 for value in retry),
+          f"report-flood: 429s' Retry-After values {sorted(map(str, retry))}")
+    # The queue counts exactly the reports taken, over its pages, each page bounded however many
+    # there are (20 quotes a page, the newest 10 reports of each shown).
+    moderator = signed_in(server, MODERATORS[0], "127.0.2.250")
+    counted, pages, largest = 0, 0, 0
+    while True:
+        pages += 1
+        status, _, body = moderator.get("/moderation" + ("" if pages == 1 else f"?page={pages}"))
+        check(status == 200, f"report-flood: GET /moderation page {pages} afterwards answered {status}")
+        page = body.decode()
+        largest = max(largest, len(body))
+        groups = re.findall(r"<p>(\d+) reports?[ <]", page)
+        check(len(groups) <= 20, f"report-flood: page {pages} of the queue shows {len(groups)} quotes")
+        check(page.count("<li>") <= 20 * 10 + 20, f"report-flood: page {pages} of the queue shows too many reports")
+        counted += sum(int(count) for count in groups)
+        if f'href="/moderation?page={pages + 1}"' not in page or pages >= 50:
+            break
+    moderator.close()
+    taken = sum(len(account["accepted"]) for account in accounts)
+    check(counted == taken, f"report-flood: the queue counts {counted} reports over {pages} pages; {taken} were answered 303")
+    print(f"  report-flood: reports taken per account: min {accepted[0]}, max {accepted[-1]} (limit {REPORT_LIMIT}); "
+          f"429 Retry-After values {sorted(map(str, retry))}; the queue counts exactly the reports taken "
+          f"over {pages} pages of at most {largest // 1024} KiB", flush=True)
+    for name in watched:
+        values = timings[name]
+        check(len(values) >= 5, f"report-flood: only {len(values)} reads by the {name} during the flood")
+        check(set(statuses[name]) == {200}, f"report-flood: {name} answered {statuses[name]} during the flood")
+        p50, p99 = percentile(values, 0.5), percentile(values, 0.99)
+        print(f"  report-flood: {name} during the flood: n={len(values)} p50 {p50 * 1000:.1f} ms, "
+              f"p99 {p99 * 1000:.1f} ms, max {max(values) * 1000:.1f} ms", flush=True)
+        check(p99 < WATCH_LIMIT, f"report-flood: {name} p99 {p99 * 1000:.1f} ms during the flood "
+                                 f"(limit {WATCH_LIMIT * 1000:.0f} ms)")
+
+
+def moderation_forbidden(server):
+    """Every moderation route refuses a member (403, nothing changed), moderators cannot suspend or
+    revert a moderator (403), a report without csrf_token is a 403 and is not kept, a 10,000-character
+    reason is a 422, and a reason of markup shows escaped on /moderation and /moderation/log."""
+    other = signed_up(server, "otherperson", "Other Person", "127.0.3.1")
+    quote, second, third = add_quotes(other, 3, "Moderated")
+    other.close()
+    member = signed_up(server, "plainmember", "Plain Member", "127.0.3.2")
+    moderator = signed_in(server, MODERATORS[0], "127.0.3.3")
+    member.get(f"/quotes/{quote}")
+    reason = "the plain member reports the first quote"
+    status, headers, _ = member.post(f"/quotes/{quote}/report", {"reason": reason})
+    check(status == 303 and headers.get("location") == f"/quotes/{quote}?reported=1",
+          f"moderation-forbidden: a member's report answered {status} to {headers.get('location')!r}")
+    status, _, body = moderator.get("/moderation")
+    found = re.search(re.escape(reason).encode()
+                      + rb'</p>\s*<form method="post" action="(/moderation/reports/\d+/dismiss)"', body)
+    check(status == 200 and found,
+          f"moderation-forbidden: the queue ({status}) has no dismiss form for the member's report")
+    dismiss = found.group(1).decode()
+
+    # A member, with a valid token, on every moderation route.
+    member.get(f"/quotes/{quote}")
+    attempt = "a member's attempt at moderating"
+    refused = {}
+    for path in (dismiss, f"/quotes/{quote}/hide", f"/quotes/{quote}/unhide", "/users/otherperson/suspend",
+                 "/users/otherperson/unsuspend", "/users/otherperson/revert"):
+        refused[f"POST {path}"] = member.post(path, {"reason": attempt})[0]
+    for path in ("/moderation", "/moderation/log"):
+        refused[f"GET {path}"] = member.get(path)[0]
+    check(set(refused.values()) == {403}, f"moderation-forbidden: a member was answered {refused}")
+    # Nothing changed: the report is open, the quote shown, the person not suspended, nothing logged.
+    status, _, body = moderator.get("/moderation")
+    check(dismiss.encode() in body, "moderation-forbidden: the member's report is gone from the queue")
+    check(Visitor(server, "127.0.3.4").get(f"/quotes/{quote}")[0] == 200,
+          "moderation-forbidden: the quote is not shown after a member's attempt to hide it")
+    status, _, body = Visitor(server, "127.0.3.4").get("/users/otherperson")
+    check(status == 200 and b"This account is suspended." not in body,
+          "moderation-forbidden: the person is suspended after a member's attempt")
+    status, _, body = moderator.get("/moderation/log")
+    check(status == 200 and attempt.encode() not in body, "moderation-forbidden: a member's attempt is in the log")
+
+    # A moderator against another moderator.
+    moderator.get("/users/moderator2")
+    against = {path: moderator.post(path, {"reason": "one moderator against another"})[0]
+               for path in ("/users/moderator2/suspend", "/users/moderator2/revert")}
+    check(set(against.values()) == {403}, f"moderation-forbidden: a moderator against a moderator: {against}")
+    signed_in(server, MODERATORS[1], "127.0.3.5").close()  # not suspended: still signs in
+
+    # A report without csrf_token: 403, and not kept.
+    member.get(f"/quotes/{second}")
+    tokenless = "a report sent without its csrf_token"
+    from urllib.parse import urlencode
+    status, _, _ = member.request("POST", f"/quotes/{second}/report", urlencode({"reason": tokenless}),
+                                  {"Content-Type": "application/x-www-form-urlencoded"})
+    check(status == 403, f"moderation-forbidden: a report without csrf_token answered {status}")
+    # A reason of 10,000 characters: 422, not kept.
+    member.get(f"/quotes/{second}")
+    long_reason = "overlong " + "x" * (10_000 - len("overlong "))
+    status, _, _ = member.post(f"/quotes/{second}/report", {"reason": long_reason})
+    check(status == 422, f"moderation-forbidden: a report with a 10,000-character reason answered {status}")
+    status, _, body = moderator.get("/moderation")
+    check(tokenless.encode() not in body and b"overlong xxx" not in body,
+          "moderation-forbidden: a report without a token, or with a 10,000-character reason, is in the queue")
+    # A reason of markup: kept as text, shown escaped.
+    markup = "<script>alert(1)</script>"
+    member.get(f"/quotes/{second}")
+    status, _, _ = member.post(f"/quotes/{second}/report", {"reason": markup})
+    check(status == 303, f"moderation-forbidden: a report with markup in its reason answered {status}")
+    status, _, body = moderator.get("/moderation")
+    check(status == 200 and b"&lt;script&gt;alert(1)&lt;" in body and b"<script>" not in body,
+          "moderation-forbidden: the markup in a report's reason is not shown escaped on /moderation")
+    # And a moderator's reason of markup (hiding the third quote), in the hidden list and the log.
+    hide_markup = '<img src=x onerror="alert(2)">'
+    status, _, _ = moderator.post(f"/quotes/{third}/hide", {"reason": hide_markup})
+    check(status == 303, f"moderation-forbidden: hiding a quote answered {status}")
+    for path in ("/moderation", "/moderation/log"):
+        status, _, body = moderator.get(path)
+        check(status == 200 and b"&lt;img src=x onerror=" in body and b"<img src=x" not in body,
+              f"moderation-forbidden: the markup in a hide reason is not shown escaped on {path}")
+    moderator.get("/moderation")
+    check(moderator.post(f"/quotes/{third}/unhide", {"reason": "brought back"})[0] == 303,
+          "moderation-forbidden: bringing the quote back failed")
+    member.close()
+    moderator.close()
+    print(f"  moderation-forbidden: a member was refused (403) on all {len(refused)} moderation routes, and "
+          f"nothing changed; a moderator against a moderator {sorted(set(against.values()))}; a report without "
+          f"csrf_token 403 and not kept; a 10,000-character reason 422; markup in reasons shown escaped", flush=True)
+
+
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
@@ -597,7 +912,11 @@ def main():
     only = None
     if "--only" in sys.argv:
         only = sys.argv[sys.argv.index("--only") + 1].split(",")
+        unknown = [name for name in only if name not in ATTACKS and name not in CASES]
+        if unknown:
+            sys.exit(f"hostile_test.py: no case called {', '.join(unknown)}\n\n{__doc__}")
     with tempfile.TemporaryDirectory(prefix="quotebook-hostile-") as data:
+        make_moderators(executable, data)
         server = Server(executable, root, data, arguments=SERVER_ARGUMENTS)
         try:
             pid = server.process.pid
@@ -626,6 +945,10 @@ def main():
                 forgot_race(server)
             if not only or "photo-churn" in only:
                 photo_churn(server, data)
+            if not only or "report-flood" in only:
+                report_flood(server)
+            if not only or "moderation-forbidden" in only:
+                moderation_forbidden(server)
             legit.visitor.close()
             # Closed connections and ended streams are let go within a moment.
             after = None
