@@ -7,8 +7,9 @@ package import Mail
 package import Store
 import Templates
 
-/// The app wired as `main.swift` wires it, but on a database the test chooses, a fixed clock,
-/// and the repository's templates (or a copy, for `--dev` reloading) and public files.
+/// The app wired as `main.swift` wires it, start-up repairs included (``StartUpRepairs``), but on
+/// a database the test chooses, a fixed clock, and the repository's templates (or a copy, for
+/// `--dev` reloading) and public files.
 ///
 /// The database is the run's ``TestBackend``: SQLite in memory (or the file at `journalPath`),
 /// or with `QUOTEBOOK_TEST_BACKEND=postgres` a fresh PostgreSQL schema (the same one again for
@@ -68,6 +69,14 @@ package struct TestApp: Sendable {
             throw error
         }
         self.store = store
+        // The start-up repairs a server runs (main.swift), on this app's storage.
+        var pendingRoles: PendingRoles?
+        if case .sqlite = self.backend, let journalPath, journalPath != ":memory:" {
+            pendingRoles = PendingRoles(dataDirectory: URL(fileURLWithPath: journalPath).deletingLastPathComponent())
+        }
+        await StartUpRepairs(
+            store: store, sessions: storage.sessions, photos: storage.photos, pendingRoles: pendingRoles, logger: logger, now: now
+        ).run()
         sessionStorage = storage.sessions
         photoStorage = storage.photos
         let closeStorage = storage.close

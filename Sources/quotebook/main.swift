@@ -149,54 +149,13 @@ do {
     store = try Store(
         journal: opened.journal, seed: SeedContent.actions(at: Date()), middleware: middleware, logger: logger.labeled("store"))
     csrfKey = try await accountStorage.sessions.secret(named: "csrf", orCreate: { SecureRandom.bytes(32) })
-    let expired = try await accountStorage.sessions.deleteSessions(unusedSince: Date().addingTimeInterval(-SessionKeeper.idleLifetime))
-    if expired > 0 { logger.info("deleted \(expired) sessions unused for 30 days") }
 } catch {
     fail("\(error)")
 }
-// Sessions and passwords of deleted accounts: left by a process killed between journaling a
-// deletion and erasing the account's storage.
-do {
-    let erased = try await SessionKeeper.eraseDeletedAccounts(from: accountStorage.sessions, in: store.state)
-    if erased > 0 { logger.info("erased the sessions and passwords of \(erased) deleted accounts") }
-} catch {
-    logger.warning("could not look for sessions of deleted accounts (tried again at the next start): \(error)")
-}
-// Accounts a sign-up left without a password: left by a process killed between journaling the
-// sign-up and keeping its hash (UnfinishedSignUps).
-do {
-    let (finding, failure) = try await UnfinishedSignUps.remove(
-        from: store, storage: accountStorage.sessions, now: Date())
-    switch finding {
-    case .cutShort(let users) where !users.isEmpty:
-        let ids = users.map(\.rawValue)
-        logger.info("removed \(users.count) account(s) that a sign-up cut short left without a password: ids \(ids)")
-    case .cutShort:
-        break
-    case .storageEmpty(let accounts):
-        logger.warning("account storage holds no password or session for any of the book's \(accounts) accounts: none removed")
-    case .tooMany(let accounts):
-        logger.warning("\(accounts) accounts have no password or session and nothing refers to them: none removed")
-    }
-    if let failure { logger.warning("could not remove a sign-up cut short (tried again at the next start): \(failure)") }
-} catch {
-    logger.warning("could not look for sign-ups cut short (tried again at the next start): \(error)")
-}
-// Role changes `quotebook user role` kept while this book's last server held it (SQLite).
-if options.database == nil {
-    for message in await PendingRoles(dataDirectory: options.dataDirectory).apply(to: store, now: Date()) {
-        logger.notice("quotebook user role, kept for this start: \(message)")
-    }
-}
-// Photos nobody refers to: left by a process killed mid-upload, or kept by versions that never
-// deleted a replaced photo. Before serving, so with SQLite no upload is in flight.
-do {
-    let photos = PhotoKeeper(store: store, storage: accountStorage.photos, now: { Date() }, logger: logger.labeled("photos"))
-    let freed = try await photos.collectUnreferenced(claimsLapseAfter: store.sharesJournal ? PhotoKeeper.claimLifetime : 0)
-    if freed > 0 { logger.info("deleted \(freed) photos nobody refers to") }
-} catch {
-    logger.warning("could not look for photos nobody refers to (tried again at the next start): \(error)")
-}
+await StartUpRepairs(
+    store: store, sessions: accountStorage.sessions, photos: accountStorage.photos,
+    pendingRoles: options.database == nil ? PendingRoles(dataDirectory: options.dataDirectory) : nil, logger: logger, now: { Date() }
+).run()
 // Niceness 10: under contention the event loops run first, yet hashing still gets a share.
 // SCHED_IDLE kept GET / p99 lower under sign-ins (Benchmarks/signin-results/RESULTS.md), but
 // when the machine is saturated it starves hashing until sign-ins queue up and answer 503.
