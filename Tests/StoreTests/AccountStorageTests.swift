@@ -222,15 +222,18 @@ enum SHA256Fixture {
         let photo = StoredPhoto(reference: PhotoReference(hash: "ab12", mediaType: "image/png"), bytes: [1, 2, 3])
         try await storage.save(photo)
         #expect(try await storage.photo(hash: "ab12") == photo)  // the reader's connection is open
-        // Holds the account queue for 8 s: `make` runs on it, in a write transaction. The read
-        // must be answered while it still holds it: an order, not a duration, so a slow machine
-        // (the whole suite under ThreadSanitizer) cannot fail it unless the read really waits.
+        // Holds the account queue until the read is answered (at most 40 s): `make` runs on it,
+        // in a write transaction. The read must be answered while it still holds it: an order,
+        // not a duration, so a slow machine (the whole suite under ThreadSanitizer once took over
+        // 8 s for the read) cannot fail it unless the read really waits for the queue.
         let held = Flag()
         let released = Flag()
+        let answered = Flag()
         let busy = Task {
             try await storage.secret(named: "slow", orCreate: {
                 held.raise()
-                Thread.sleep(forTimeInterval: 8)
+                let deadline = Date().addingTimeInterval(40)
+                while !answered.isRaised && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
                 released.raise()
                 return [1]
             })
@@ -238,6 +241,7 @@ enum SHA256Fixture {
         while !held.isRaised { try await Task.sleep(for: .milliseconds(5)) }
         #expect(try await storage.photo(hash: "ab12") == photo)
         #expect(!released.isRaised, "the photo read waited for the account queue")
+        answered.raise()
         _ = try await busy.value
         await storage.close()
         journal.close()
