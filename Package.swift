@@ -29,13 +29,15 @@ let package = Package(
             providers: [.apt(["libcrypt-dev"])]
         ),
         .systemLibrary(name: "CTLS", providers: [.apt(["libssl-dev"])]),
-        // libvips for photos. pkg-config gives only GLib's include paths: `pkg-config vips` adds
-        // -pthread, which SwiftPM refuses with a warning. The module map links vips and GLib.
+        // libvips' and GLib's declarations for the CVips bridge. pkg-config gives only GLib's include
+        // paths (`pkg-config vips` adds -pthread, which SwiftPM refuses with a warning); the module
+        // map links GLib and GObject, never libvips, which CVips loads when the first photo arrives.
         .systemLibrary(
-            name: "CVips",
+            name: "CLibVips",
             pkgConfig: "gobject-2.0",
             providers: [.apt(["libvips-dev"])]
         ),
+        .target(name: "CVips", dependencies: ["CLibVips"]),
         .target(name: "Basics", swiftSettings: strictSettings),
         .target(name: "Logging", dependencies: ["Basics"], swiftSettings: strictSettings),
         .systemLibrary(name: "CLinuxEvents"),

@@ -1,7 +1,7 @@
 // libFuzzer entry for the photo pipeline (Sources/Images): format detection, the header check,
 // libvips decoding, squaring, resizing and WebP encoding, and the WebP metadata stripper.
 // Built by run.sh with `swiftc -sanitize=fuzzer,address` together with those sources and the
-// CVips module map, linked against Debian's libvips.
+// CVips bridge, which loads Debian's libvips at the first input.
 //
 // libvips is not instrumented, so libFuzzer's coverage guides it only through the Swift code;
 // inside libvips it mutates blindly from the seed images (Fuzz/corpus-photo/). What it does
@@ -24,13 +24,7 @@ import Glibc
 let limits = PhotoLimits(maxPixels: 2_000_000, maxSide: 4096)
 let largeSide = 48
 let smallSide = 16
-let processor: PhotoProcessor = {
-    do {
-        return try PhotoProcessor(limits: limits, largeSide: largeSide, smallSide: smallSide)
-    } catch {
-        fatalError("libvips did not start: \(error)")
-    }
-}()
+let processor = PhotoProcessor(limits: limits, largeSide: largeSide, smallSide: smallSide)
 let inputPath = "/tmp/quotebook-fuzz-photo-\(getpid())"
 
 /// Writes `bytes` to `inputPath`, replacing what was there.

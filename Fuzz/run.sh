@@ -37,11 +37,17 @@ multipart_sources=(
     "$src"/Message/MultipartError.swift "$src"/Message/MultipartForm.swift "$src"/Message/MultipartForm+Parsing.swift
     "$src"/Message/SpooledBody.swift "$basics"/System/SystemCall+Glibc.swift "$here"/FuzzMultipart.swift
 )
-# The whole Images target (it only wraps libvips) and its module map; libvips, GLib and GObject
-# from Debian. GLib's headers are where pkg-config says (the target in Package.swift asks the same).
+# The whole Images target (it only wraps libvips) and its bridge, Sources/CVips, which loads
+# Debian's libvips when the first input arrives; GLib and GObject linked. GLib's headers are where
+# pkg-config says (the target in Package.swift asks the same). The bridge is compiled here, with a
+# module map of its own, as SwiftPM does for a C target.
+mkdir -p "$out/cvips"
+glib_cflags=($(pkg-config --cflags gobject-2.0))
+clang -c -O1 -g "${glib_cflags[@]}" -I "$root/Sources/CVips/include" "$root/Sources/CVips/cvips.c" -o "$out/cvips/cvips.o"
+printf 'module CVips {\n    header "%s"\n    export *\n}\n' "$root/Sources/CVips/include/cvips.h" > "$out/cvips/module.modulemap"
 photo_sources=("$root"/Sources/Images/*.swift "$here"/FuzzPhotoProcessor.swift)
-photo_flags=(-I "$root/Sources/CVips" -lvips -lgobject-2.0 -lglib-2.0)
-for flag in $(pkg-config --cflags gobject-2.0); do photo_flags+=(-Xcc "$flag"); done
+photo_flags=(-I "$out/cvips" "$out/cvips/cvips.o" -lgobject-2.0 -lglib-2.0)
+for flag in "${glib_cflags[@]}"; do photo_flags+=(-Xcc "$flag"); done
 
 # build NAME MODULE SOURCES... [FLAGS...]: the sources are compiled as one module, so their imports of the
 # package's own Basics (whose codecs are among the sources) are dropped from copies of them.
@@ -53,7 +59,8 @@ build() {
     rm -rf "$copies" && mkdir -p "$copies"
     local sources=() flags=()
     for file in "$@"; do
-        # Arguments that are not Swift files (the photo fuzzer's -I, -l and -Xcc flags) go to swiftc as they are.
+        # Arguments that are not Swift files (the photo fuzzer's -I, -l and -Xcc flags and its bridge's
+        # object file) go to swiftc as they are.
         if [[ $file != *.swift ]]; then flags+=("$file"); continue; fi
         sed -E '/^(package |public )?import Basics$/d' "$file" > "$copies/$(basename "$file")"
         sources+=("$copies/$(basename "$file")")

@@ -19,9 +19,9 @@ packages=(
     libcrypt-dev    # Sources/CCrypt: yescrypt password hashes
     libpq-dev       # Sources/CPostgres: the PostgreSQL backend
     libssl-dev      # Sources/CTLS: TLS to the mail relay (STARTTLS)
-    libvips-dev     # Sources/CVips: photos (JPEG, PNG, WebP, GIF and HEIC through libvips)
-    libglib2.0-dev  # Sources/CVips: GLib and GObject, which libvips is built on and the shim calls
-    pkgconf         # Package.swift asks pkg-config for GLib's include paths (CVips)
+    libvips-dev     # Sources/CLibVips, CVips: photos (JPEG, PNG, WebP, GIF and HEIC through libvips, loaded on first use)
+    libglib2.0-dev  # Sources/CLibVips: GLib and GObject, which libvips is built on and the bridge calls
+    pkgconf         # Package.swift asks pkg-config for GLib's include paths (CLibVips)
     libc6-dev       # Sources/CLinuxEvents and the shims: epoll, eventfd, malloc
 )
 

@@ -12,7 +12,7 @@ struct DecoderReduction: Equatable {
     /// The decoder stops while the shorter side is still at least twice `side`, so the final
     /// (Lanczos) resize does real work and the square stays sharp, as `vips_thumbnail` does for
     /// JPEG. PNG and GIF cannot decode smaller, and HEIF only by its embedded thumbnail, which is
-    /// never used (shim.h, `cvips_load_heif`).
+    /// never used (cvips.h, `cvips_load_heif`).
     static func forSquare(side: Int, format: PhotoFormat, width: Int, height: Int) -> DecoderReduction {
         let shorter = min(width, height)
         switch format {

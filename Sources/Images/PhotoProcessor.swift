@@ -24,18 +24,14 @@ package struct PhotoProcessor: Sendable {
     package let quality: Int
 
     /// A processor making `largeSide` and `smallSide` px squares of images within `limits`.
-    ///
-    /// - Throws: ``PhotoProcessingError/processingFailed(operation:detail:)`` when libvips cannot
-    ///   start (its format modules missing, say): better found at start-up than at the first upload.
-    package init(limits: PhotoLimits = .standard, largeSide: Int = 512, smallSide: Int = 96, quality: Int = 80)
-        throws(PhotoProcessingError)
-    {
+    /// libvips is loaded and set up by the first ``process(fileAt:)`` of the process, not here,
+    /// so that a server that is sent no photo never loads it (``VipsImageRef/library``).
+    package init(limits: PhotoLimits = .standard, largeSide: Int = 512, smallSide: Int = 96, quality: Int = 80) {
         precondition(0 < smallSide && smallSide <= largeSide && (1...100).contains(quality))
         self.limits = limits
         self.largeSide = largeSide
         self.smallSide = smallSide
         self.quality = quality
-        try Self.startLibrary()
     }
 
     /// Makes the photo from the image in the file at `path`, which is only read.
@@ -52,6 +48,8 @@ package struct PhotoProcessor: Sendable {
         if format == .heif, !HEIFPrimaryImage.isHEVC(try Self.readHead(fileAt: path, count: HEIFPrimaryImage.headLength)) {
             throw .unsupportedFormat
         }
+        // Only an image of a format it may decode loads libvips (once a process).
+        try Self.startLibrary()
         let source = try openForDecoding(format, fileAt: path)
         let large: VipsImageRef
         do throws(VipsFailure) {

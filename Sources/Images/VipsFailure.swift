@@ -11,8 +11,8 @@ struct VipsFailure: Error, Equatable {
     /// Takes (copies and clears) libvips' error buffer: its lines joined with "; ", at most
     /// ``messageLimit`` characters of them.
     static func takeMessage() -> VipsFailure {
-        guard let copy = vips_error_buffer_copy() else { return VipsFailure(message: "libvips gave no message") }
-        defer { g_free(copy) }
+        guard let copy = cvips_error_buffer_copy() else { return VipsFailure(message: "libvips gave no message") }
+        defer { cvips_free(copy) }
         let lines = String(decoding: UnsafeRawBufferPointer(start: copy, count: strlen(copy)), as: UTF8.self)
             .split(whereSeparator: \.isNewline)
         let text = lines.joined(separator: "; ")

@@ -1,6 +1,6 @@
 /// Removes every metadata chunk from a WebP file (RFC 9649), keeping only the image.
 ///
-/// Needed because Debian 12's libvips 8.14.1 writes an EXIF chunk whatever it is asked (shim.h,
+/// Needed because Debian 12's libvips 8.14.1 writes an EXIF chunk whatever it is asked (Sources/CVips/include/cvips.h,
 /// `cvips_save_webp`); done on every file libvips encodes, so a libvips that writes metadata for
 /// any other reason cannot leak it either.
 package enum WebPMetadata {

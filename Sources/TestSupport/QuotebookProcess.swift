@@ -10,6 +10,8 @@ package final class QuotebookProcess {
     private let errors = Pipe()
     /// The port from the listening line, once ``waitUntilListening()`` has read it.
     package private(set) var port: Int?
+    /// The child's process id, for reading what it holds under `/proc`.
+    package var processIdentifier: Int32 { process.processIdentifier }
 
     /// Where SwiftPM put the executable: beside the test bundle in the build folder.
     package static var executableURL: URL {

@@ -19,7 +19,7 @@ package struct PhotoProcessing: Sendable {
     private let pool: BlockingThreadPool
     /// The shares and the uploads per account it was made with.
     package let limits: PhotoUploadLimits
-    private let processor: Result<PhotoProcessor, PhotoProcessingError>
+    private let processor: PhotoProcessor
     private let directory: URL
 
     /// `threadCount` photos processed at once, `queueLimit` more waiting, shared as `limits`
@@ -40,7 +40,7 @@ package struct PhotoProcessing: Sendable {
     ) {
         self.pool = pool
         self.limits = limits
-        processor = Result { () throws(PhotoProcessingError) in try PhotoProcessor() }
+        processor = PhotoProcessor()
         self.directory = directory
     }
 
@@ -57,7 +57,6 @@ package struct PhotoProcessing: Sendable {
         if let client { shares.append(BlockingThreadPool.Share(owner: "client:\(client)", limit: limits.jobsPerClient)) }
         return try await pool.run(for: shares) {
             Result { () throws(PhotoProcessingError) in
-                let processor = try processor.get()
                 let path = directory.appendingPathComponent("quotebook-upload-\(UUID().uuidString)").path
                 try Self.write(upload, to: path)
                 defer { unlink(path) }

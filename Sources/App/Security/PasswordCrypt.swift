@@ -27,6 +27,24 @@ package enum PasswordCrypt {
         try crypt(password, setting: makeSetting())
     }
 
+    /// A hash in every way like one ``hash(_:)`` makes (a fresh setting at the same cost, a random
+    /// salt, 43 characters of hash) that no password hashes to, except by a 2^-256 chance: its
+    /// hash part is random, not computed. Checking a password against it costs one full yescrypt
+    /// hash, as against a real one, which is what the unknown-user path needs; making it costs
+    /// nothing, where hashing a random password for it cost 20 ms of every start-up.
+    ///
+    /// - Throws: only when libxcrypt or the OS random source fails.
+    package static func decoyHash() throws(PasswordCryptError) -> String {
+        let setting = try makeSetting()
+        let alphabet = Array("./0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
+        // 64 symbols: a byte's low six bits pick one uniformly.
+        let digest = SecureRandom.bytes(decoyDigestLength).map { alphabet[Int($0 & 63)] }
+        return setting + "$" + String(decoding: digest, as: UTF8.self)
+    }
+
+    /// Characters of hash after a yescrypt setting (256 bits in crypt's base 64).
+    static let decoyDigestLength = 43
+
     /// Whether `password` hashes to `storedHash`, a value made by ``hash(_:)``.
     ///
     /// The recomputed hash is compared with ``ConstantTime/equals(_:_:)``. Returns `false`,

@@ -4,23 +4,23 @@ package import Basics
 /// yescrypt work never holds an event loop or a cooperative-pool thread.
 ///
 /// Checking an unknown user still costs one full hash, against a dummy hash made once at
-/// `init`, so a login for a name that does not exist takes as long as one for a name that
+/// `init` (``PasswordCryptClient/decoy``, free to make), so a login for a name that does not exist takes as long as one for a name that
 /// does: response timing does not reveal which usernames are registered.
 package struct PasswordHasher: Sendable {
     private let pool: BlockingThreadPool
     private let crypt: PasswordCryptClient
     private let dummyHash: String
 
-    /// A hasher using `pool` and `crypt`; computes the dummy hash synchronously (about 20 ms),
-    /// so build it once at start-up.
+    /// A hasher using `pool` and `crypt`, with its dummy hash (yescrypt's costs nothing to make:
+    /// ``PasswordCrypt/decoyHash()``).
     ///
-    /// Stops the process if `crypt` cannot hash at all (no OS randomness), as nothing could
-    /// log in anyway.
+    /// Stops the process if `crypt` cannot make one (no OS randomness), as nothing could log in
+    /// anyway.
     package init(pool: BlockingThreadPool, crypt: PasswordCryptClient = .yescrypt) {
         self.pool = pool
         self.crypt = crypt
         do {
-            dummyHash = try crypt.hash(Base64URL.encode(SecureRandom.bytes(24)))
+            dummyHash = try crypt.decoy()
         } catch {
             fatalError("cannot compute the dummy password hash: \(error)")
         }

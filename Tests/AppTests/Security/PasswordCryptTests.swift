@@ -1,4 +1,5 @@
 import App
+import Glibc
 import TestSupport
 import Testing
 
@@ -25,6 +26,39 @@ import Testing
         #expect(await verify("correct horse battery staple", against: hash))
         #expect(await !verify("correct horse battery stapl", against: hash))
         #expect(await !verify("", against: hash))
+    }
+
+    /// The unknown-user path checks passwords against a decoy: it must look like a real hash
+    /// (same setting, salt and hash lengths), match nothing, and cost a full hash to check,
+    /// measured as this thread's CPU time (a decoy libxcrypt refused at once would take microseconds).
+    @Test func decoyHashCostsWhatARealOneDoesAndMatchesNothing() async throws {
+        let real = try await hashed("correct horse battery staple")
+        let decoy = try PasswordCrypt.decoyHash()
+        let (realParts, decoyParts) = (real.split(separator: "$"), decoy.split(separator: "$"))
+        #expect(decoyParts.count == realParts.count)
+        #expect(decoyParts.map(\.count) == realParts.map(\.count))
+        #expect(decoyParts[1] == realParts[1], "the same cost parameters")
+        #expect(decoy != (try PasswordCrypt.decoyHash()))
+        let costs = await offPool { () -> (real: Double, decoy: Double, matched: Bool) in
+            func cpuSeconds(_ work: () -> Bool) -> (Double, Bool) {
+                var start = timespec(), end = timespec()
+                clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start)
+                let matched = work()
+                clock_gettime(CLOCK_THREAD_CPUTIME_ID, &end)
+                return (Double(end.tv_sec - start.tv_sec) + Double(end.tv_nsec - start.tv_nsec) / 1e9, matched)
+            }
+            var (reals, decoys, matched) = ([Double](), [Double](), false)
+            for password in ["correct horse battery staple", "", "password", "correct horse battery stapl", "x"] {
+                let (realCost, _) = cpuSeconds { PasswordCrypt.verify(password, against: real) }
+                let (decoyCost, decoyMatched) = cpuSeconds { PasswordCrypt.verify(password, against: decoy) }
+                reals.append(realCost)
+                decoys.append(decoyCost)
+                matched = matched || decoyMatched
+            }
+            return (reals.sorted()[2], decoys.sorted()[2], matched)
+        }
+        #expect(!costs.matched)
+        #expect(costs.decoy > costs.real / 2 && costs.decoy < costs.real * 2, "median CPU: decoy \(costs.decoy) s, real \(costs.real) s")
     }
 
     @Test func saltsEveryHash() async throws {
