@@ -68,13 +68,28 @@ package actor SnapshotFile: SnapshotSaver {
     /// The snapshot in the file at `path`: its sequence and ``SnapshotFormat`` bytes; nil when
     /// there is no such file or it is not one.
     nonisolated static func read(from path: String) -> (sequence: Int64, bytes: Data)? {
-        guard let data = FileManager.default.contents(atPath: path), data.count >= 16,
-            Array(data.prefix(8)) == magic
-        else { return nil }
+        guard let data = mapped(path), data.count >= 16, Array(data.prefix(8)) == magic else { return nil }
         let sequence = data.withUnsafeBytes { Int64(littleEndian: $0.loadUnaligned(fromByteOffset: 8, as: Int64.self)) }
         guard sequence >= 0 else { return nil }
         // A slice, not a copy (`subdata` copied the whole 28 MB of a 100,000-quote book again).
         return (sequence, data[16...])
+    }
+
+    /// The file at `path` mapped into memory, read-only and populated at once, unmapped when the
+    /// `Data` goes; nil when it cannot be opened or is empty.
+    ///
+    /// Mapped rather than read: reading copied the 28 MB of a 100,000-quote book's snapshot from
+    /// the page cache into fresh memory, whose every page the kernel first zeroed (about a tenth
+    /// of the start-up). Safe while mapped: a snapshot file is never written in place, only
+    /// replaced by a rename (``write(_:through:to:)``), which leaves the mapped file as it was.
+    private static func mapped(_ path: String) -> Data? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { Glibc.close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_size > 0, let size = Int(exactly: status.st_size) else { return nil }
+        guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0), base != MAP_FAILED else { return nil }
+        return Data(bytesNoCopy: base, count: size, deallocator: .custom { pointer, count in munmap(pointer, count) })
     }
 
     /// A failed call (its `errno` read first) as an error about the snapshot file.

@@ -113,6 +113,22 @@ import Testing
         #expect(throws: SnapshotFormatError.self) { try decode(SnapshotFormat.encode(far)) }
     }
 
+    /// Bytes that are not UTF-8 inside a string are an error, including a cut-short sequence that
+    /// a decoder would replace with U+FFFD of the same length (🎓's first three bytes, then "A").
+    @Test func textThatIsNotUTF8IsAnError() throws {
+        let bytes = SnapshotFormat.encode(try richState())
+        func replacing(_ pattern: [UInt8], with replacement: [UInt8]) throws -> [UInt8] {
+            let start = try #require(bytes.indices.first { bytes[$0...].starts(with: pattern) })
+            var damaged = bytes
+            damaged.replaceSubrange(start..<start + pattern.count, with: replacement)
+            return damaged
+        }
+        #expect(throws: SnapshotFormatError.self) { try decode(try replacing(Array("Ü".utf8), with: [0xFF, 0x9C])) }
+        #expect(throws: SnapshotFormatError.self) { try decode(try replacing(Array("🎓".utf8), with: [0xF0, 0x9F, 0x8E, 0x41])) }
+        #expect(throws: SnapshotFormatError.self) { try decode(try replacing(Array("Bøb".utf8), with: [0x42, 0xED, 0xA0, 0x62])) }
+        #expect(try decode(bytes) == richState())
+    }
+
     @Test func damagedBytesNeverCrashTheDecoder() throws {
         let bytes = SnapshotFormat.encode(try richState())
         var generator = SystemRandomNumberGenerator()
