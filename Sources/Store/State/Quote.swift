@@ -9,6 +9,10 @@ package struct QuoteID: RawRepresentable, Hashable, Comparable, Codable, Sendabl
 
     package var description: String { String(rawValue) }
 
+    /// The server's own numbers: hashed by ``ServerIDHash``, not SipHash, in dictionaries and sets.
+    package func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+    package func _rawHashValue(seed: Int) -> Int { ServerIDHash.mix(rawValue, seed: seed) }
+
     package static func < (lhs: QuoteID, rhs: QuoteID) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 

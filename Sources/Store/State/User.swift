@@ -8,6 +8,10 @@ package struct UserID: RawRepresentable, Hashable, Codable, Sendable, CustomStri
     package init(_ rawValue: Int) { self.rawValue = rawValue }
 
     package var description: String { String(rawValue) }
+
+    /// The server's own numbers: hashed by ``ServerIDHash``, not SipHash, in dictionaries and sets.
+    package func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+    package func _rawHashValue(seed: Int) -> Int { ServerIDHash.mix(rawValue, seed: seed) }
 }
 
 /// A username as stored: 3–32 of `a-z 0-9 _ -` (SPEC.md "Rules and answers").
