@@ -1,3 +1,4 @@
+package import Basics
 package import HTTPServer
 import Foundation
 import Logging
@@ -94,11 +95,17 @@ package final class AppCoordinator: HTTPResponder {
     /// Signed-out pages kept now (0 in `--dev`), for tests and diagnostics.
     package var cachedPageCount: Int { pageTags.pageCache?.count ?? 0 }
 
-    package func reply(to request: HTTPRequest) -> HTTPReply {
-        reply(RequestContext(request))
+    /// The request's context, built once from its head: for a POST, before its body is read.
+    package func prepare(_ head: HTTPRequest) -> RequestContext {
+        RequestContext(head)
     }
 
-    private func reply(_ context: RequestContext) -> HTTPReply {
+    package func reply(to request: HTTPRequest, in context: RequestContext) -> Step<HTTPResponse> {
+        context.request = request
+        return reply(context)
+    }
+
+    private func reply(_ context: RequestContext) -> Step<HTTPResponse> {
         let request = context.request
         let step = readYourWrites.pass(context).then { [self] context -> Step<HTTPResponse> in
             let anonymous = visitors.isAnonymous(context)
@@ -131,18 +138,16 @@ package final class AppCoordinator: HTTPResponder {
     /// and no well-formed pre-session cookie — from its head, so that its body is never read: the
     /// same path as every request, which for such a POST decides (its route's 404 or 405, else
     /// the 403 of SPEC.md's order of checks) before the form is needed. Nil for anything else.
-    package func respondBeforeBody(to request: HTTPRequest) -> HTTPResponse? {
-        guard request.method == .post else { return nil }
-        let context = RequestContext(request)
-        guard !csrf.mayHaveBinding(context) else { return nil }
-        return reply(context).immediateResponse
+    package func replyBeforeBody(in context: RequestContext) -> Step<HTTPResponse>? {
+        guard context.request.method == .post, !csrf.mayHaveBinding(context) else { return nil }
+        return reply(context)
     }
 
     /// A request whose body was over its limit takes the same path as every other: the CSRF
     /// gate sees the refusal and answers the 413 page, or lets the upload's own flow say so
     /// beside its field.
-    package func replyToRefusedBody(_ request: HTTPRequest) -> HTTPReply {
-        reply(to: request)
+    package func replyToRefusedBody(_ request: HTTPRequest, in context: RequestContext) -> Step<HTTPResponse> {
+        reply(to: request, in: context)
     }
 
     /// Requests the server refused before routing (malformed, over a limit, too slow) are

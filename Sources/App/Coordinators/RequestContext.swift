@@ -4,18 +4,21 @@ package import HTTPServer
 /// path, query, route) and what the gates learn about it (who is asking, the form, the cookies
 /// to set, the page's tag).
 ///
-/// Built once per request and passed along by reference: every gate and every child reads the
+/// Built once per request, from its head (``AppCoordinator/prepare(_:)``: for a POST before its
+/// body is read, and kept by the server until it is), and passed along by reference: every gate and every child reads the
 /// same parsed cookies and route instead of parsing the request again, and no step copies it.
 ///
 /// `@unchecked Sendable`, safely: one request's context is only ever used by one thread at a
 /// time, in sequence. The event loop builds it and runs every `.now` step; at the first `.later`
 /// the rest of the pipeline, which then holds the only live use of it, runs inside that work in
-/// one task, which the server awaits before anything else touches the request. No step keeps it
+/// one task, which the server awaits before anything else touches the request. Between a POST's
+/// head and its body the server's connection holds it, on the loop's thread, and nothing runs. No step keeps it
 /// past its own run, no two steps of one request run at once, and it is never shared between
 /// requests. Each hand-off (the loop posting the task, the task's result coming back through the
 /// loop's inbox) is a synchronisation point that orders the writes before and after it.
 package final class RequestContext: @unchecked Sendable {
-    package let request: HTTPRequest
+    /// The request: its head while the body is read, then the whole of it (the same head).
+    package internal(set) var request: HTTPRequest
     /// The `Cookie` header, parsed once.
     package let cookies: HTTPCookies
     /// The route the path and method name: nil when the path is not origin-form or its escapes

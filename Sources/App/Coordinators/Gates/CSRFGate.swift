@@ -6,7 +6,7 @@ import Store
 /// pre-session cookie one, so that their token has something to be bound to.
 ///
 /// Without a binding no token can be right, whatever the body: that 403 is decided from the
-/// request's head, before the form is read (``AppCoordinator/respondBeforeBody(to:)``).
+/// request's head, before the form is read (``AppCoordinator/replyBeforeBody(in:)``).
 struct CSRFGate: Sendable {
     let csrf: CSRFProtection
     let cookies: AppCookies

@@ -1,3 +1,4 @@
+import Basics
 import HTTPServer
 import Foundation
 import Logging
