@@ -1,5 +1,5 @@
-import Basics
 import App
+import Basics
 package import HTTPServer
 
 extension HTTPResponder {
