@@ -6,14 +6,18 @@ extension AppCoordinator {
     /// The request chain: the one list of its links, outermost first, in SPEC.md's order of
     /// checks, then the child's flow. Each link is a ``RequestMiddleware`` in a file of its own
     /// (`Coordinators/Chain/`); adding one is that file and one line in this list.
+    ///
+    /// Answered as a closure made once, here, where the chain's type is known: calling it runs
+    /// the links compiled for their own types. Held as `any RequestHandler`, every request might
+    /// run the chain's generic code unspecialised, looking up each link's type as it went.
     static func makeChain(
         dependencies: Dependencies, sessions: SessionKeeper, cookies: AppCookies, pageCache: PageCache?, renderer: PageRenderer,
         logger: Logger, then flows: FlowHandler
-    ) -> any RequestHandler {
+    ) -> @Sendable (RequestContext) -> Step<HTTPResponse> {
         let store = dependencies.store
         let csrf = CSRFProtection(key: dependencies.csrfKey)
         let seen = SeenWriteCookie(bookSecret: dependencies.csrfKey, names: cookies)
-        return RequestChain(
+        let chain = RequestChain(
             {
                 ReadYourWritesMiddleware(store: store, seen: seen, logger: logger)
                 PageCacheMiddleware(pageCache: pageCache, cookies: cookies)
@@ -22,5 +26,6 @@ extension AppCoordinator {
                 AccessMiddleware(renderer: renderer)
                 PageTagMiddleware(bootID: SecureRandom.bytes(16), tagsPages: !dependencies.isDevelopment)
             }, then: flows)
+        return { chain.handle($0) }
     }
 }
