@@ -1,3 +1,4 @@
+import Basics
 import App
 import Foundation
 import Store

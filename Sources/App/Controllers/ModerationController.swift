@@ -3,7 +3,7 @@ package import Store
 
 /// The logic of reports and moderation (SPEC.md "Moderation"): reporting a quote, the queue of
 /// reports, the log, and the moderators' actions, each one action through the store. No HTTP, no
-/// HTML; who may moderate is the reducer's rule (and the access gate's, before it).
+/// HTML; who may moderate is the reducer's rule (and the access middleware's, before it).
 package struct ModerationController: Sendable {
     /// Reports one person may make an hour.
     package static let reportsPerPersonHour = 10

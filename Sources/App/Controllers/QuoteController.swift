@@ -1,3 +1,4 @@
+package import Basics
 package import Foundation
 package import Store
 

@@ -1,3 +1,4 @@
+package import Basics
 import HTTPServer
 import Store
 

@@ -1,3 +1,4 @@
+package import Basics
 package import HTTPServer
 package import Store
 

@@ -6,7 +6,7 @@ package import HTTPServer
 /// state or rendering.
 ///
 /// A page is a function of the state, who is asking and the target (the same reasoning as its
-/// `ETag`, ``AppCoordinator``). The cache holds only pages whose visitor is nobody — no account,
+/// `ETag`, ``PageTagMiddleware``). The cache holds only pages whose visitor is nobody — no account,
 /// no CSRF token, no cookie to set — so every entry is what any cookie-less request for its
 /// target would be rendered. It is keyed by the store's revision, read before the state: a
 /// request that finds a newer revision than the cache's drops every entry, and one that read an

@@ -1,3 +1,4 @@
+package import Basics
 package import HTTPServer
 
 /// Health check, metrics, the `--dev` reload stream, and the files of `Public/`, the fallback

@@ -77,4 +77,18 @@ package struct AppCookies: Sendable {
     func deleting(_ purpose: Purpose) -> SetCookie {
         .deleting(name(purpose), isSecure: isSecure)
     }
+
+    /// The session cookie for `token`, with the session's lifetime.
+    func session(_ token: String) -> SetCookie {
+        setting(.session, to: token, maxAge: Int(SessionKeeper.idleLifetime))
+    }
+
+    /// Whether `cookies` could carry a CSRF binding: a session cookie (which only storage may
+    /// tell is live) or a well-formed pre-session cookie. A POST without either fails the CSRF
+    /// check whatever its body says.
+    func mayCarryCSRFBinding(_ cookies: HTTPCookies) -> Bool {
+        if has(.session, in: cookies) { return true }
+        guard let value = value(.preSession, in: cookies) else { return false }
+        return CSRFProtection.isPreSessionValue(value)
+    }
 }

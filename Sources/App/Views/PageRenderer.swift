@@ -138,7 +138,7 @@ package struct PageRenderer: Sendable {
     private func htmlResponse(_ html: [UInt8], status: HTTPStatus, extra: HTTPHeaders) -> HTTPResponse {
         var headers = Self.securityHeaders
         // Its own copy, made once with room for these two, the extra ones and an ETag
-        // (PageTagGate), rather than grown one field at a time (a page that sets cookies still
+        // (PageTagMiddleware), rather than grown one field at a time (a page that sets cookies still
         // grows it for them).
         headers.reserveCapacity(adding: 3 + extra.count)
         headers.add(name: "Content-Type", value: "text/html; charset=utf-8")

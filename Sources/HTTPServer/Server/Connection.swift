@@ -18,6 +18,8 @@ final class Connection {
     /// end of stream is seen (it may have arrived with the last data, in the same edge).
     var sawHangUp = false
 
+    /// What the responder prepared from the head of the request whose body is being read.
+    var prepared: PreparedRequest?
     /// The responder's task for the request in flight.
     var responderTask: Task<Void, Never>?
     /// While a streamed body is being sent: its channel and producer task.

@@ -10,8 +10,9 @@ import Logging
 /// No client can take the budget from the others: one client address holds at most its share
 /// (``HTTPServerConfiguration/bodyBudgetPerClient``) of it, and a body must keep arriving at a
 /// minimum rate and finish within an overall deadline (``HTTPTimeouts``), else 408. Before any
-/// of this, the responder may answer from the head alone (``HTTPResponder/respondBeforeBody(to:)``):
-/// such a body is never read nor reserved.
+/// of this, the responder prepares the request from its head (``HTTPResponder/prepare(_:)``,
+/// kept with the connection) and may answer from the head alone
+/// (``HTTPResponder/replyBeforeBody(in:)``): such a body is never read nor reserved.
 ///
 /// A body that does not fit waits without being read (TCP's flow control holds the client), in
 /// arrival order, except that a body whose client is over its share lets the others pass;
@@ -26,8 +27,11 @@ extension EventLoop {
         resolveClient(head.headers, on: connection)
         var request = HTTPRequest(method: head.method, target: head.target, version: head.version, headers: head.headers)
         request.client = connection.client
-        if let response = responder.respondBeforeBody(to: request) {
+        switch responder.decide(head: request) {
+        case .answer(let response):
             return connection.machine.answerBeforeBody(response, dateField: currentDateField(), now: now)
+        case .readBody(let prepared):
+            connection.prepared = prepared
         }
         if let spool = configuration.bodySpool, bytes > spool.threshold,
             head.headers["Content-Type"]?.lowercased().hasPrefix("multipart/form-data") == true

@@ -1,3 +1,4 @@
+import Basics
 import Logging
 
 /// The loop's side of a connection: reading, writing and running tasks, as the connection's
@@ -49,6 +50,7 @@ extension EventLoop {
                 log(record, on: connection)
                 action = flush(connection)
             case .reject(let rejection):
+                connection.prepared = nil
                 releaseBody(of: connection)
                 responder.rejected(rejection)
                 action = connection.machine.reject(rejection, dateField: currentDateField(), now: now)
@@ -71,20 +73,22 @@ extension EventLoop {
     }
 
     /// Answers a request on this thread when the responder can
-    /// (``HTTPResponder/reply(to:)`` is `.now`), else runs the responder's work in a task
+    /// (``HTTPResponder/reply(to:in:)`` is `.now`), else runs the responder's work in a task
     /// the connection owns, whose answer comes back through the inbox.
     func dispatch(_ request: HTTPRequest, on connection: Connection) -> HTTPConnectionMachine.Action {
         var request = request
+        let prepared = connection.prepared
+        connection.prepared = nil
         resolveClient(request.headers, on: connection)
         request.client = connection.client
         if request.method == .options, request.target == "*" {
             // RFC 9110 §9.3.7: `OPTIONS *` asks about the server, not a resource.
             return answer(connection, with: HTTPResponse(status: .ok, headers: ["Allow": Self.serverWideAllow]))
         }
-        let work: @Sendable () async -> HTTPResponse
-        switch request.bodyRefusal == nil ? responder.reply(to: request) : responder.replyToRefusedBody(request) {
+        let work: Step<HTTPResponse>
+        switch responder.reply(to: request, prepared: prepared) {
         case .now(let response): return answer(connection, with: response)
-        case .later(let later): work = later
+        case let later: work = later
         }
         let inbox = self.inbox
         let tasks = self.tasks
@@ -93,13 +97,13 @@ extension EventLoop {
         switch configuration.responderExecution {
         case .cooperativePool:
             connection.responderTask = Task {
-                let response = await work()
+                let response = await work.response()
                 inbox.post(.response(connection: id, response))
                 tasks.end()
             }
         case .eventLoop:
             connection.responderTask = Task(executorPreference: inbox) {
-                let response = await work()
+                let response = await work.response()
                 inbox.post(.response(connection: id, response))
                 tasks.end()
             }

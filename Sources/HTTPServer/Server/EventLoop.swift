@@ -7,7 +7,7 @@ import Logging
 /// (indexed by descriptor number). Other threads reach it only through its ``LoopInbox``.
 /// Sockets are registered edge-triggered for input and output, once; the shared listening
 /// socket level-triggered with `EPOLLEXCLUSIVE`. The responder's synchronous
-/// ``HTTPResponder/reply(to:)`` runs on this thread; its `respond(to:)` runs in a
+/// ``HTTPResponder/reply(to:in:)`` runs on this thread; its `respond(to:)` runs in a
 /// `Task` (see ``ResponderExecution``); `epoll_wait` runs only here.
 final class EventLoop {
     static let listenerToken = UInt64.max

@@ -4,7 +4,7 @@ import Synchronization
 
 /// An HTTP/1.1 server (RFC 9110, RFC 9112) on non-blocking sockets and `epoll`, with one
 /// event-loop thread per core and the responder running on Swift's cooperative pool (or, for
-/// what it can answer at once, ``HTTPResponder/reply(to:)``, on the loop).
+/// what it can answer at once, ``HTTPResponder/reply(to:in:)``, on the loop).
 ///
 /// Lifecycle: ``start()`` binds, listens and spawns the loops, ``run()`` returns when they have
 /// all stopped, ``shutdown()`` stops them gracefully. Ownership of mutable state:

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 @testable import HTTPServer
 import Logging
@@ -186,8 +187,8 @@ import Testing
             .text("body=\(String(decoding: request.body, as: UTF8.self))")
         }
 
-        func respondBeforeBody(to request: HTTPRequest) -> HTTPResponse? {
-            request.headers["Cookie"] == nil ? .text("no cookie, no body\n", status: .forbidden) : nil
+        func replyBeforeBody(in head: HTTPRequest) -> Basics.Step<HTTPResponse>? {
+            head.headers["Cookie"] == nil ? .now(.text("no cookie, no body\n", status: .forbidden)) : nil
         }
     }
 

@@ -1,14 +1,16 @@
+import Basics
 import HTTPServer
 import Logging
+import TestSupport
 import Testing
 
-/// The synchronous path: a responder's `reply(to:)` answers `.now` on the event loop, and
+/// The synchronous path: a responder's `reply(to:in:)` answers `.now` on the event loop, and
 /// `.later` work runs in a task (on both kinds of execution).
 @Suite(.timeLimit(.minutes(1))) struct ImmediateResponseTests {
     /// Answers paths starting with `/now` at once, every other path asynchronously; each body
     /// says which path made it.
     struct SplitResponder: HTTPResponder {
-        func reply(to request: HTTPRequest) -> HTTPReply {
+        func reply(to request: HTTPRequest, in context: HTTPRequest) -> Basics.Step<HTTPResponse> {
             if request.path.hasPrefix("/now") { return .now(.text("now \(request.path)")) }
             return .later {
                 await Task.yield()
@@ -41,7 +43,7 @@ import Testing
     }
 
     @Test func theDefaultSendsEverythingToRespond() {
-        #expect(EchoResponder().reply(to: HTTPRequest(method: .get, target: "/", headers: ["Host": "h"])).immediateResponse == nil)
+        #expect(EchoResponder().immediateResponse(to: HTTPRequest(method: .get, target: "/", headers: ["Host": "h"])) == nil)
     }
 
     @Test func anImmediateAnswerIsLoggedAndClosesOnRequest() async throws {

@@ -1,11 +1,15 @@
 /// A value that is ready now, or the work that must wait for it (the database, a password hash).
 ///
-/// The request pipeline is written once, as steps chained with ``then(_:)``: while every step is
-/// `.now` it runs to the end on the event loop that asked; at the first `.later` the rest of the
-/// chain moves into that work, which the server awaits in a task. One code path whether or not
-/// anything waits: no fast copy beside a slow one.
+/// One now/later type from the server to the controllers: a responder answers a
+/// `Step<HTTPResponse>`, the request chain and the child coordinators pass steps on, and a logic
+/// controller returns a step for what may wait. While every step is `.now` a request runs to the
+/// end on the event loop that asked; at the first `.later` the rest of the chain moves into that
+/// work, which the server awaits in a task. One code path whether or not anything waits: no
+/// fast copy beside a slow one.
 package enum Step<Value: Sendable>: Sendable {
+    /// Ready: used on the thread that asked (for a response, sent from the event loop).
     case now(Value)
+    /// Must wait for something (a database, a password hash): run in a task.
     case later(@Sendable () async throws -> Value)
 
     /// Feeds this step's value to `next`: at once when it is ready, else after the wait.

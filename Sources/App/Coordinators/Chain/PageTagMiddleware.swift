@@ -1,50 +1,30 @@
+import Basics
 import HTTPServer
 import Store
 
-/// Pages carry an `ETag`, and revalidating an unchanged page costs a 304 and no render; pages of
-/// visitors who are nobody (no cookie at all) are kept finished, by target, for one store
-/// revision, and sent again without routing, reading the state or rendering (``PageCache``).
-/// Neither in `--dev`, where templates change under them.
-struct PageTagGate: Sendable {
+/// Pages carry an `ETag`, and revalidating an unchanged page costs a 304 and no render: before
+/// the child's flow, a GET whose `If-None-Match` names the page's current tag is answered 304;
+/// after it, the page rendered gets the tag. Not in `--dev`, where templates change under the
+/// pages.
+struct PageTagMiddleware: RequestMiddleware, AnswerAmending {
     /// Random per process, in every page's `ETag`, so a tag from before a restart never matches.
     let bootID: [UInt8]
     let tagsPages: Bool
-    /// Signed-out visitors' pages, by target, for the store's current revision; nil in `--dev`.
-    let pageCache: PageCache?
 
-    /// The kept page (or its 304) for a visitor who is nobody, if there is one.
-    func cachedPage(for context: RequestContext, anonymous: Bool) -> (response: HTTPResponse, label: RouteLabel)? {
-        guard anonymous, context.request.method == .get || context.request.method == .head,
-            let entry = pageCache?.entry(for: context.request.target, revision: context.revision)
-        else { return nil }
-        let revalidated = context.request.ifNoneMatch(includes: entry.tag, starMatches: false)
-        return (revalidated ? Self.notModified(entry.tag) : entry.response, entry.routeLabel)
-    }
-
-    /// Keeps a finished page of a visitor who is nobody: a 200 with a tag, no cookie set, no
-    /// account and no CSRF token, so it is what every cookie-less request for its target gets.
-    func keep(_ response: HTTPResponse, for context: RequestContext, anonymous: Bool) {
-        guard anonymous, let pageCache, let tag = context.pageTag, response.status == .ok, context.setCookies.isEmpty,
-            context.visitor.user == nil, context.visitor.csrfToken == nil
-        else { return }
-        pageCache.store(
-            PageCache.Entry(response: response, tag: tag, routeLabel: context.routeLabel), for: context.request.target,
-            revision: context.revision)
-    }
-
-    /// For a GET: the 304 when `If-None-Match` names the page's current tag, else nil with the
-    /// tag in `context` for the rendered page.
-    func check(_ route: AppRoute, _ context: RequestContext) -> Navigation? {
-        guard tagsPages, route.method == .get, route.route.isTaggedByState else { return nil }
+    func handle(_ context: RequestContext, next: some RequestHandler) -> Step<HTTPResponse> {
+        guard tagsPages, let route = context.route, route.method == .get, route.route.isTaggedByState else {
+            return next.handle(context)
+        }
         let tag = pageTag(for: context)
         // `*` does not match: whether this page exists is only known once it is built.
-        if context.request.ifNoneMatch(includes: tag, starMatches: false) { return .respond(Self.notModified(tag)) }
+        if context.request.ifNoneMatch(includes: tag, starMatches: false) { return .now(Self.notModified(tag)) }
         context.pageTag = tag
-        return nil
+        return next.handle(context).amended(by: self, for: context)
     }
 
-    /// Adds the tag to a rendered page (moved in, so adding the field copies no headers).
-    func tagged(_ response: consuming HTTPResponse, _ context: RequestContext) -> HTTPResponse {
+    /// Adds the tag to a rendered page. The flow's last link leaves ``RequestContext/pageTag``
+    /// only on a page it presented: a file, a photo, a stream or a redirect is not tagged.
+    func amend(_ response: consuming HTTPResponse, for context: RequestContext) -> HTTPResponse {
         guard let tag = context.pageTag, response.status == .ok else { return response }
         var response = response
         response.headers.add(name: "ETag", value: tag)

@@ -1,3 +1,4 @@
+import Basics
 import HTTPServer
 import Store
 
@@ -6,23 +7,31 @@ import Store
 /// pre-session cookie one, so that their token has something to be bound to.
 ///
 /// Without a binding no token can be right, whatever the body: that 403 is decided from the
-/// request's head, before the form is read (``AppCoordinator/respondBeforeBody(to:)``).
-struct CSRFGate: Sendable {
+/// request's head, before the form is read (``AppCoordinator/replyBeforeBody(in:)``).
+struct CSRFMiddleware: RequestMiddleware {
     let csrf: CSRFProtection
     let cookies: AppCookies
+    let renderer: PageRenderer
 
-    /// The 403 (or 400 for a form that cannot be read) a POST to `route` gets, or nil with the
-    /// decoded form in `context`.
-    func check(_ route: AppRoute, _ context: RequestContext) -> Navigation? {
+    func handle(_ context: RequestContext, next: some RequestHandler) -> Step<HTTPResponse> {
+        guard let route = context.route else { return next.handle(context) }
+        if let refusal = check(route, context) { return .now(renderer.response(for: refusal, visitor: context.visitor)) }
+        offerToken(route, context)
+        return next.handle(context)
+    }
+
+    /// The 403 page (or 400 for a form that cannot be read, 413 for one too large) a POST to
+    /// `route` gets, or nil with the decoded form in `context`.
+    private func check(_ route: AppRoute, _ context: RequestContext) -> Page? {
         guard route.method == .post else { return nil }
         guard let binding = binding(of: context) else { return Self.expired }
         if case .tooLarge(let limit) = context.request.bodyRefusal {
             // No form arrived to check a token in, and nothing is changed: the upload's own flow
             // says so beside its field, any other route with the 413 page.
-            return route.takesUploads ? nil : .present(ErrorView.page(for: .contentTooLarge(limit: limit)))
+            return route.takesUploads ? nil : ErrorView.page(for: .contentTooLarge(limit: limit))
         }
         guard let form = SubmittedForm(context.request) else {
-            return .present(ErrorView.page(for: .badRequest("The form arrived incomplete. Please go back and try again.")))
+            return ErrorView.page(for: .badRequest("The form arrived incomplete. Please go back and try again."))
         }
         guard csrf.isValid(form[CSRFField.token], for: binding) else { return Self.expired }
         context.form = form
@@ -30,8 +39,10 @@ struct CSRFGate: Sendable {
     }
 
     /// Gives a visitor without any binding a pre-session cookie and its token, on the pages of a
-    /// route whose forms are for signed-out people (after ``AccessGate``: not on a redirect).
-    func offerToken(_ route: AppRoute, _ context: RequestContext) {
+    /// route whose forms are for signed-out people. Before ``AccessMiddleware``, yet never on
+    /// its redirect: such a route is open to signed-out visitors, but for signing out, a POST,
+    /// whose check above already needed a binding, so a visitor without one never gets here.
+    private func offerToken(_ route: AppRoute, _ context: RequestContext) {
         guard route.offersSignedOutForms, context.visitor.csrfToken == nil else { return }
         let value = CSRFProtection.makePreSessionValue()
         context.setCookies.append(cookies.setting(.preSession, to: value))
@@ -39,7 +50,7 @@ struct CSRFGate: Sendable {
     }
 
     /// What a POST's CSRF token must be bound to: the session, or the pre-session cookie.
-    func binding(of context: RequestContext) -> CSRFProtection.Binding? {
+    private func binding(of context: RequestContext) -> CSRFProtection.Binding? {
         if let session = context.visitor.session { return .session(id: session.id) }
         guard let value = cookies.value(.preSession, in: context.cookies), CSRFProtection.isPreSessionValue(value) else {
             return nil
@@ -47,11 +58,5 @@ struct CSRFGate: Sendable {
         return .preSession(value)
     }
 
-    /// Whether the request's cookies could carry a binding: a session cookie (which only storage
-    /// may tell is live) or a well-formed pre-session cookie.
-    func mayHaveBinding(_ context: RequestContext) -> Bool {
-        cookies.has(.session, in: context.cookies) || binding(of: context) != nil
-    }
-
-    private static let expired = Navigation.present(ErrorView.page(for: .forbidden(ErrorView.expiredFormMessage)))
+    private static let expired = ErrorView.page(for: .forbidden(ErrorView.expiredFormMessage))
 }
