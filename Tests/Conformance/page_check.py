@@ -285,6 +285,8 @@ def collect(server, relay):
     if moe.post("/users/grace/revert", {"reason": "Reverted for the check"}, token_from="/users/grace").status != 303:
         fail("reverting an account's edits did not answer 303")
     keep("moderation log, a moderator", 200, moe.get("/moderation/log"))
+    keep("hidden quotes, a moderator", 200, moe.get("/moderation/hidden"))
+    keep("404 moderation past its last page", 404, moe.get("/moderation?page=9"))
     keep("home, a moderator", 200, moe.get("/"))
     return pages
 
