@@ -7,25 +7,21 @@ extension AppCoordinator {
     /// checks, then the child's flow. Each link is a ``RequestMiddleware`` in a file of its own
     /// (`Coordinators/Chain/`); adding one is that file and one line in this list.
     ///
-    /// Answered as a closure made once, here, where the chain's type is known: calling it runs
-    /// the links compiled for their own types. Held as `any RequestHandler`, every request might
-    /// run the chain's generic code unspecialised, looking up each link's type as it went.
     static func makeChain(
         dependencies: Dependencies, sessions: SessionKeeper, cookies: AppCookies, pageCache: PageCache?, renderer: PageRenderer,
         logger: Logger, then flows: FlowHandler
-    ) -> @Sendable (RequestContext) -> Step<HTTPResponse> {
+    ) -> RequestChain {
         let store = dependencies.store
         let csrf = CSRFProtection(key: dependencies.csrfKey)
         let seen = SeenWriteCookie(bookSecret: dependencies.csrfKey, names: cookies)
-        let chain = RequestChain(
-            {
-                ReadYourWritesMiddleware(store: store, seen: seen, logger: logger)
-                PageCacheMiddleware(pageCache: pageCache, cookies: cookies)
-                VisitorMiddleware(sessions: sessions, store: store, csrf: csrf, cookies: cookies, now: dependencies.now)
-                CSRFMiddleware(csrf: csrf, cookies: cookies, renderer: renderer)
-                AccessMiddleware(renderer: renderer)
-                PageTagMiddleware(bootID: SecureRandom.bytes(16), tagsPages: !dependencies.isDevelopment)
-            }, then: flows)
-        return { chain.handle($0) }
+        return RequestChain(
+            [
+                ReadYourWritesMiddleware(store: store, seen: seen, logger: logger),
+                PageCacheMiddleware(pageCache: pageCache, cookies: cookies),
+                VisitorMiddleware(sessions: sessions, store: store, csrf: csrf, cookies: cookies, now: dependencies.now),
+                CSRFMiddleware(csrf: csrf, cookies: cookies, renderer: renderer),
+                AccessMiddleware(renderer: renderer),
+                PageTagMiddleware(bootID: SecureRandom.bytes(16), tagsPages: !dependencies.isDevelopment),
+            ], then: flows)
     }
 }

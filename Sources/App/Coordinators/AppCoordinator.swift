@@ -18,7 +18,7 @@ import Store
 /// development; 503 when the database is out of reach).
 package final class AppCoordinator: HTTPResponder {
     /// The request chain, from read-your-writes to the child's flow.
-    private let chain: @Sendable (RequestContext) -> Step<HTTPResponse>
+    private let chain: RequestChain
     /// Fans the store's quote changes out to open quote pages.
     private let feed: QuoteFeed
     /// Signed-out visitors' pages; nil in `--dev`.
@@ -104,7 +104,7 @@ package final class AppCoordinator: HTTPResponder {
     /// without a link answering it (only finding out who is asking can: session storage) is the
     /// error page, counted under `unmatched` as no route answered it.
     private func reply(_ context: RequestContext) -> Step<HTTPResponse> {
-        switch chain(context) {
+        switch chain.handle(context) {
         case .now(let response):
             return .now(finish(response, context))
         case .later(let work):

@@ -4,10 +4,14 @@ import HTTPServer
 /// Who may use a route (SPEC.md "Pages", column *who*): signed-out people asking for a page that
 /// needs an account go to the sign-in page (a GET with `return_to`, so they come back), and
 /// signed-in people asking for one only for the signed-out go home.
-struct AccessMiddleware: RequestMiddleware {
+final class AccessMiddleware: RequestMiddleware {
     let renderer: PageRenderer
 
-    func handle(_ context: RequestContext, next: some RequestHandler) -> Step<HTTPResponse> {
+    init(renderer: PageRenderer) {
+        self.renderer = renderer
+    }
+
+    func handle(_ context: RequestContext, next: RequestNext) -> Step<HTTPResponse> {
         guard let route = context.route else { return next.handle(context) }
         switch route.access {
         case .signedIn where !context.visitor.isSignedIn, .moderators where !context.visitor.isSignedIn:

@@ -8,12 +8,18 @@ import Store
 ///
 /// Without a binding no token can be right, whatever the body: that 403 is decided from the
 /// request's head, before the form is read (``AppCoordinator/replyBeforeBody(in:)``).
-struct CSRFMiddleware: RequestMiddleware {
+final class CSRFMiddleware: RequestMiddleware {
     let csrf: CSRFProtection
     let cookies: AppCookies
     let renderer: PageRenderer
 
-    func handle(_ context: RequestContext, next: some RequestHandler) -> Step<HTTPResponse> {
+    init(csrf: CSRFProtection, cookies: AppCookies, renderer: PageRenderer) {
+        self.csrf = csrf
+        self.cookies = cookies
+        self.renderer = renderer
+    }
+
+    func handle(_ context: RequestContext, next: RequestNext) -> Step<HTTPResponse> {
         guard let route = context.route else { return next.handle(context) }
         if let refusal = check(route, context) { return .now(renderer.response(for: refusal, visitor: context.visitor)) }
         offerToken(route, context)

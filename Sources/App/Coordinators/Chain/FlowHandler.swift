@@ -10,7 +10,7 @@ import Store
 /// the parent where a finished flow leads (`onFlowFinished`: setting and clearing the session
 /// cookie). A flow's failure becomes its error page here, counted under the route: 503 with
 /// `Retry-After` when the database is out of reach for a moment (a restart), else the generic 500.
-struct FlowHandler: RequestHandler {
+final class FlowHandler: RequestHandler {
     let quotes: QuotesCoordinator
     let accounts: AccountsCoordinator
     let profiles: ProfilesCoordinator
@@ -22,6 +22,19 @@ struct FlowHandler: RequestHandler {
     let devices: KnownDeviceCookie
     let renderer: PageRenderer
     let logger: Logger
+
+    init(quotes: QuotesCoordinator, accounts: AccountsCoordinator, profiles: ProfilesCoordinator, system: SystemCoordinator, moderation: ModerationCoordinator, sessions: SessionKeeper, cookies: AppCookies, devices: KnownDeviceCookie, renderer: PageRenderer, logger: Logger) {
+        self.quotes = quotes
+        self.accounts = accounts
+        self.profiles = profiles
+        self.system = system
+        self.moderation = moderation
+        self.sessions = sessions
+        self.cookies = cookies
+        self.devices = devices
+        self.renderer = renderer
+        self.logger = logger
+    }
 
     func handle(_ context: RequestContext) -> Step<HTTPResponse> {
         switch context.match {

@@ -5,12 +5,17 @@ import HTTPServer
 /// finished, by target, for one store revision, and sent again without routing, reading the
 /// state or rendering (``PageCache``); a hit answers `If-None-Match` with a 304 as a render
 /// would. Not in `--dev` (no cache), where templates change under the pages.
-struct PageCacheMiddleware: RequestMiddleware, AnswerAmending {
+final class PageCacheMiddleware: RequestMiddleware, AnswerAmending {
     /// Signed-out visitors' pages, by target, for the store's current revision; nil in `--dev`.
     let pageCache: PageCache?
     let cookies: AppCookies
 
-    func handle(_ context: RequestContext, next: some RequestHandler) -> Step<HTTPResponse> {
+    init(pageCache: PageCache?, cookies: AppCookies) {
+        self.pageCache = pageCache
+        self.cookies = cookies
+    }
+
+    func handle(_ context: RequestContext, next: RequestNext) -> Step<HTTPResponse> {
         guard let pageCache, context.request.method == .get || context.request.method == .head, isAnonymous(context) else {
             return next.handle(context)
         }

@@ -6,12 +6,17 @@ import Store
 /// the child's flow, a GET whose `If-None-Match` names the page's current tag is answered 304;
 /// after it, the page rendered gets the tag. Not in `--dev`, where templates change under the
 /// pages.
-struct PageTagMiddleware: RequestMiddleware, AnswerAmending {
+final class PageTagMiddleware: RequestMiddleware, AnswerAmending {
     /// Random per process, in every page's `ETag`, so a tag from before a restart never matches.
     let bootID: [UInt8]
     let tagsPages: Bool
 
-    func handle(_ context: RequestContext, next: some RequestHandler) -> Step<HTTPResponse> {
+    init(bootID: [UInt8], tagsPages: Bool) {
+        self.bootID = bootID
+        self.tagsPages = tagsPages
+    }
+
+    func handle(_ context: RequestContext, next: RequestNext) -> Step<HTTPResponse> {
         guard tagsPages, let route = context.route, route.method == .get, route.route.isTaggedByState else {
             return next.handle(context)
         }

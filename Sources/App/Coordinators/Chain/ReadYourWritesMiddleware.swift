@@ -13,12 +13,18 @@ import Store
 /// before any state; after it, a state-changing POST that ended in a redirect gets the cookie
 /// naming the journal position just reached (the save included): the next page may come from
 /// another instance.
-struct ReadYourWritesMiddleware: RequestMiddleware, AnswerAmending {
+final class ReadYourWritesMiddleware: RequestMiddleware, AnswerAmending {
     let store: Store
     let seen: SeenWriteCookie
     let logger: Logger
 
-    func handle(_ context: RequestContext, next: some RequestHandler) -> Step<HTTPResponse> {
+    init(store: Store, seen: SeenWriteCookie, logger: Logger) {
+        self.store = store
+        self.seen = seen
+        self.logger = logger
+    }
+
+    func handle(_ context: RequestContext, next: RequestNext) -> Step<HTTPResponse> {
         guard store.sharesJournal else {
             context.revision = store.revision
             return next.handle(context)

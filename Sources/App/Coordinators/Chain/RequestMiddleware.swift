@@ -2,7 +2,7 @@ import Basics
 import HTTPServer
 
 /// What answers a request that reaches it: the chain from one link on, or its last link.
-protocol RequestHandler: Sendable {
+protocol RequestHandler: AnyObject, Sendable {
     func handle(_ context: RequestContext) -> Step<HTTPResponse>
 }
 
@@ -11,11 +11,10 @@ protocol RequestHandler: Sendable {
 /// link, so each is entered once per request, its before and after parts around its one call.
 ///
 /// A link that needs no I/O answers `.now` and the request stays on the event loop; one that
-/// must wait answers `.later`, and calls `next` inside that work. The chain is generic, not a
-/// list of existentials or closures: its links are structs composed once at start-up, called
-/// directly, and a request that stays `.now` allocates nothing to pass through them.
-protocol RequestMiddleware: Sendable {
-    func handle(_ context: RequestContext, next: some RequestHandler) -> Step<HTTPResponse>
+/// must wait answers `.later`, and calls `next` inside that work. Links are final classes made
+/// once at start-up (``RequestChain``), so passing one along is passing a reference.
+protocol RequestMiddleware: AnyObject, Sendable {
+    func handle(_ context: RequestContext, next: RequestNext) -> Step<HTTPResponse>
 }
 
 /// A link that also works on the answer coming back through it: its after part.

@@ -9,14 +9,22 @@ import Store
 /// A session the cache knows is found at once; only a token the cache cannot answer for (not
 /// cached, or due for its hourly "last used" write) waits for storage. A request whose path is
 /// not one (not origin-form, or not UTF-8) is a 404 before anything else: nobody is asked for.
-struct VisitorMiddleware: RequestMiddleware {
+final class VisitorMiddleware: RequestMiddleware {
     let sessions: SessionKeeper
     let store: Store
     let csrf: CSRFProtection
     let cookies: AppCookies
     let now: @Sendable () -> Date
 
-    func handle(_ context: RequestContext, next: some RequestHandler) -> Step<HTTPResponse> {
+    init(sessions: SessionKeeper, store: Store, csrf: CSRFProtection, cookies: AppCookies, now: @escaping @Sendable () -> Date) {
+        self.sessions = sessions
+        self.store = store
+        self.csrf = csrf
+        self.cookies = cookies
+        self.now = now
+    }
+
+    func handle(_ context: RequestContext, next: RequestNext) -> Step<HTTPResponse> {
         guard context.match != nil else { return next.handle(context) }
         let date = now()
         guard let token = cookies.value(.session, in: context.cookies) else {
