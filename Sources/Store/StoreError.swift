@@ -33,8 +33,6 @@ package enum StoreError: Error, CustomStringConvertible, Equatable {
     /// The PostgreSQL connection or client was closed, so `operation` was refused without reaching
     /// the server.
     case postgresClosed(operation: String)
-    /// The `--database` URL cannot be used; `reason` names the part at fault, never the password.
-    case invalidDatabaseURL(reason: String)
     /// The journal, shared with other processes, holds entries through `head` that the appending
     /// store has not applied yet, so what it validated may rest on a stale state: nothing was
     /// appended. The store catches up and tries again; it reaches a caller only when that keeps
@@ -67,8 +65,6 @@ package enum StoreError: Error, CustomStringConvertible, Equatable {
             "PostgreSQL connection lost during \(operation) (\(message)); it may or may not have been applied"
         case let .postgresClosed(operation):
             "PostgreSQL connection closed: \(operation) refused"
-        case let .invalidDatabaseURL(reason):
-            "invalid database URL: \(reason)"
         case let .journalBehind(head):
             "the journal holds entries through \(head) that this store has not applied; nothing was appended"
         }

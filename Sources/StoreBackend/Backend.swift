@@ -6,7 +6,7 @@ import StoreSQLite
 
 /// Where Quotebook keeps its journal and account storage, and the one place either backend is
 /// opened: `main.swift` opens the process's backend here, and the tests open theirs the same way.
-package enum Backend: Sendable {
+package enum Backend: Sendable, Equatable {
     /// SQLite in `quotebook.sqlite3` inside a data directory (created when missing), locked for
     /// this process until the journal closes: `--data DIR`.
     case sqliteDirectory(URL)

@@ -2,6 +2,7 @@
 // the next through initialisers, and runs the server. Nothing else lives here.
 import App
 import Basics
+import Composition
 import Foundation
 import HTTPServer
 import Logging
@@ -16,10 +17,20 @@ func fail(_ message: String) -> Never {
     exit(1)
 }
 
-/// Where `options` keep the data: SQLite under `--data`, or with `--database` PostgreSQL,
-/// shared by every instance on it.
+/// Stops with the message of an option the parser refused, and status 64 (EX_USAGE).
+func refuse(_ error: AppOptions.ParseError) -> Never {
+    FileHandle.standardError.write(Data("quotebook: \(error)\n".utf8))
+    exit(64)
+}
+
+/// Where `options` keep the data (``Backend/init(options:)``); a `--database` URL that cannot be
+/// used is refused as any other option is, before anything is opened.
 func backend(of options: AppOptions) -> Backend {
-    options.database.map { .postgres($0) } ?? .sqliteDirectory(options.dataDirectory)
+    do {
+        return try Backend(options: options)
+    } catch {
+        refuse(error)
+    }
 }
 
 // What the process creates is its owner's alone, whatever umask it was started with (SPEC.md
@@ -32,8 +43,7 @@ let command: AppOptions.Command
 do {
     command = try AppOptions.parse(arguments: arguments, environment: ProcessInfo.processInfo.environment)
 } catch {
-    FileHandle.standardError.write(Data("quotebook: \(error)\n".utf8))
-    exit(64)
+    refuse(error)
 }
 
 let options: AppOptions
@@ -47,12 +57,13 @@ case .render(let words):
     if let message = result.error { FileHandle.standardError.write(Data("quotebook render: \(message)\n".utf8)) }
     exit(result.exitCode)
 case .addUser(let username, let displayName, let parsed):
+    let userBackend = backend(of: parsed)
     let password = AddUserCommand.password(fromStandardInput: Array(FileHandle.standardInput.readDataToEndOfFile()))
     let userStore: Store
     let userAccounts: AccountStorage
     do {
         let logger = Logger(label: "quotebook", level: .warning, sink: StandardErrorLogSink())
-        let opened = try await backend(of: parsed).open(logger: logger)
+        let opened = try await userBackend.open(logger: logger)
         userAccounts = opened.accounts
         userStore = try Store(journal: opened.journal, seed: SeedContent.actions(at: Date()), logger: logger)
     } catch {
@@ -95,7 +106,8 @@ case .setRole(let username, let role, let parsed):
         .write(Data("quotebook user role: \(roleOutcome.message)\n".utf8))
     exit(roleOutcome.exitCode)
 case .backup(let file, let parsed):
-    let outcome = BackupCommand.run(file: file) { try backend(of: parsed).backup(to: $0) }
+    let backupBackend = backend(of: parsed)
+    let outcome = BackupCommand.run(file: file) { try backupBackend.backup(to: $0) }
     let stream = outcome.exitCode == 0 ? FileHandle.standardOutput : FileHandle.standardError
     stream.write(Data("quotebook backup: \(outcome.message)\n".utf8))
     exit(outcome.exitCode)
@@ -116,6 +128,7 @@ case .check(let parsed):
 case .serve(let parsed):
     options = parsed
 }
+let storage = backend(of: options)
 
 let logger = Logger(label: "quotebook", level: options.logLevel, sink: StandardErrorLogSink())
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -142,7 +155,7 @@ let store: Store
 let accountStorage: AccountStorage
 let csrfKey: [UInt8]
 do {
-    let opened = try await backend(of: options).open(logger: logger)
+    let opened = try await storage.open(logger: logger)
     accountStorage = opened.accounts
     var middleware: [any StoreMiddleware] = [ActionLogMiddleware(logger: logger.labeled("store"))]
     if let metrics { middleware.append(metrics.storeMiddleware) }
