@@ -86,6 +86,13 @@ package enum Backend: Sendable, Equatable {
 package struct OpenedBackend {
     package let journal: any JournalStorage
     package let accounts: AccountStorage
+
+    /// `journal` beside `accounts`: as opened, or (tests of instances sharing one log) another
+    /// instance's journal beside this one's accounts.
+    package init(journal: any JournalStorage, accounts: AccountStorage) {
+        self.journal = journal
+        self.accounts = accounts
+    }
 }
 
 /// What the operator commands read of a book, without taking it over: `quotebook check` and

@@ -1,5 +1,5 @@
-// The composition root: reads the configuration, builds every dependency once, injects each into
-// the next through initialisers, and runs the server. Nothing else lives here.
+// The executable: reads the configuration, has AppAssembly (the composition root) build the app
+// once, and runs the server, or one of the operator's commands. Nothing else lives here.
 import App
 import Basics
 import Composition
@@ -133,102 +133,21 @@ let storage = backend(of: options)
 let logger = Logger(label: "quotebook", level: options.logLevel, sink: StandardErrorLogSink())
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let root = options.resolveRoot(currentDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), packageRoot: packageRoot)
-let templatesDirectory = root.appendingPathComponent("Templates", isDirectory: true)
-
-let templates: PageRenderer.Source
+let app: AppAssembly
 do {
-    templates =
-        options.isDevelopment
-        ? .reloading(try TemplateReloader(directory: templatesDirectory))
-        : .compiled(try TemplateLibrary(directory: templatesDirectory))
-} catch {
-    fail("cannot start with a broken template: \(error)")
-}
-let templateProblems = PageTemplate.problems(in: templates.lastCompiled)
-if !templateProblems.isEmpty {
-    fail("cannot start: the templates in \(templatesDirectory.path) are incomplete:\n  " + templateProblems.joined(separator: "\n  "))
-}
-
-// --metrics: one registry, fed by the store's middleware and the root coordinator, shown at /metrics.
-let metrics = options.metrics ? MetricsRegistry() : nil
-let store: Store
-let accountStorage: AccountStorage
-let csrfKey: [UInt8]
-do {
-    let opened = try await storage.open(logger: logger)
-    accountStorage = opened.accounts
-    var middleware: [any StoreMiddleware] = [ActionLogMiddleware(logger: logger.labeled("store"))]
-    if let metrics { middleware.append(metrics.storeMiddleware) }
-    store = try Store(
-        journal: opened.journal, seed: SeedContent.actions(at: Date()), middleware: middleware, logger: logger.labeled("store"))
-    csrfKey = try await accountStorage.sessions.secret(named: "csrf", orCreate: { SecureRandom.bytes(32) })
+    app = try await AppAssembly(
+        options: options, templates: root.appendingPathComponent("Templates", isDirectory: true),
+        publicFiles: root.appendingPathComponent("Public", isDirectory: true), logger: logger
+    ) { try await storage.open(logger: logger) }
 } catch {
     fail("\(error)")
 }
-await StartUpRepairs(
-    store: store, sessions: accountStorage.sessions, photos: accountStorage.photos,
-    pendingRoles: options.database == nil ? PendingRoles(dataDirectory: options.dataDirectory) : nil, logger: logger, now: { Date() }
-).run()
-// Niceness 10: under contention the event loops run first, yet hashing still gets a share.
-// SCHED_IDLE kept GET / p99 lower under sign-ins (Benchmarks/signin-results/RESULTS.md), but
-// when the machine is saturated it starves hashing until sign-ins queue up and answer 503.
-// It is also a priority inversion waiting to happen: a SCHED_IDLE thread preempted while it
-// holds a lock a normal thread needs (under ThreadSanitizer, its allocator's) stalls that thread
-// until the CPUs go idle, which a busy machine never does; so the pool offers no SCHED_IDLE.
-// Each client address may hold --max-hashes-per-client of its places (BlockingThreadPool "Shares").
-let hashingPool = BlockingThreadPool(
-    name: "password-hash", threadCount: options.hashingThreads, queueLimit: 64,
-    perOwnerLimit: options.accountLimits.maxHashesPerClient, scheduling: .niceness(10))
-
-// Mail: the relay (without --smtp, the log), the task that delivers the outbox, and the address
-// links in mail start with (--public-url, else the one the server listens on, known once it does).
-let mailLinks = MailLinks(publicURL: options.mail.publicURL)
-let mailComposer = MailComposer(from: options.mail.from ?? MailOptions.defaultFrom, links: mailLinks)
-let mailTransport: any MailTransport
-if let relay = options.mail.relay {
-    do {
-        let helo = options.mail.publicURL.map(\.host).flatMap { $0.contains(":") ? nil : $0 } ?? "localhost"
-        mailTransport = try SMTPTransport(relay: relay, extraCAFile: options.mail.extraCAFile, heloName: helo)
-    } catch {
-        fail("cannot send mail through \(relay): \(error)")
-    }
-} else {
-    mailTransport = LogMailTransport(logger: logger.labeled("mail"))
-}
-let mailSender = MailSender(
-    storage: accountStorage.mail, transport: mailTransport, composer: mailComposer,
-    username: { [store] in store.state.users[$0]?.username }, retry: MailRetryPolicy(firstPause: options.mail.firstRetryPause),
-    counters: metrics?.mail, logger: logger.labeled("mail"), now: { Date() })
-
-let dependencies = Dependencies(
-    store: store,
-    sessionStorage: accountStorage.sessions,
-    photoStorage: accountStorage.photos,
-    signInFailures: accountStorage.signInFailures,
-    mailroom: Mailroom(
-        storage: accountStorage.mail, composer: mailComposer, bookSecret: csrfKey, logger: logger.labeled("mail"),
-        wake: { mailSender.wake() }),
-    hashingPool: hashingPool,
-    photoProcessing: PhotoProcessing(limits: options.photoLimits),
-    accountLimits: options.accountLimits,
-    csrfKey: csrfKey,
-    secureCookies: options.secureCookies,
-    now: { Date() },
-    templates: templates,
-    staticFiles: StaticFiles(root: root.appendingPathComponent("Public", isDirectory: true)),
-    isDevelopment: options.isDevelopment,
-    logger: logger,
-    metrics: metrics,
-    // --dev: open pages reload when a template or public file changes.
-    live: LiveSettings(
-        watchedFolders: options.isDevelopment ? [templatesDirectory, root.appendingPathComponent("Public", isDirectory: true)] : [])
-)
 let descriptorLimit = HTTPServer.raiseDescriptorLimit()
 logger.debug(
     "descriptor limit \(descriptorLimit): at most \(options.serverConfiguration.connectionLimit(fileLimit: descriptorLimit)) connections")
 let server = HTTPServer(
     configuration: options.serverConfiguration,
-    responder: AppCoordinator(dependencies: dependencies),
+    responder: app.coordinator,
     logger: logger.labeled("http")
 )
 
@@ -246,15 +165,15 @@ let signals = TerminationSignals { [logger, server] signal in
 }
 
 let displayHost = options.host.contains(":") ? "[\(options.host)]" : options.host
-if let listening = PublicURL("http://\(displayHost):\(port)") { mailLinks.listening(on: listening) }
+if let listening = PublicURL("http://\(displayHost):\(port)") { app.mailLinks.listening(on: listening) }
 if options.mail.relay == nil { logger.notice("no --smtp: each mail is written to this log instead of being sent") }
-let mailDelivery = Task { await mailSender.run() }
+let mailDelivery = Task { await app.mailSender.run() }
 FileHandle.standardOutput.write(Data("Quotebook listening on http://\(displayHost):\(port)\n".utf8))
 await server.run()
 mailDelivery.cancel()
 await mailDelivery.value
-hashingPool.shutdown()
-await store.close()
-await accountStorage.close()
+app.hashingPool.shutdown()
+await app.store.close()
+await app.accounts.close()
 logger.notice("stopped")
 exit(0)
