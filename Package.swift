@@ -66,7 +66,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "quotebook",
-            dependencies: ["Basics", "App", "Composition", "HTTPServer", "Templates", "Store", "StoreBackend", "Logging", "Mail"],
+            dependencies: ["Basics", "App", "Composition", "HTTPServer", "Templates", "Store", "StoreBackend", "Logging"],
             swiftSettings: strictSettings
         ),
         .executableTarget(

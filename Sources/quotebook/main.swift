@@ -6,7 +6,6 @@ import Composition
 import Foundation
 import HTTPServer
 import Logging
-import Mail
 import Store
 import StoreBackend
 import Templates
