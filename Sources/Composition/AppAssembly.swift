@@ -172,7 +172,8 @@ package struct AppAssembly: Sendable {
         let templates: PageRenderer.Source
         do {
             templates =
-                isDevelopment ? .reloading(try TemplateReloader(directory: directory)) : .compiled(try TemplateLibrary(directory: directory))
+                isDevelopment
+                ? .reloading(try TemplateReloader(directory: directory)) : .compiled(try TemplateLibrary(directory: directory))
         } catch {
             throw StartFailure(description: "cannot start with a broken template: \(error)")
         }
