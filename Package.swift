@@ -55,12 +55,18 @@ let package = Package(
         .target(name: "Mail", dependencies: ["Basics", "Logging", "CTLS"], swiftSettings: strictSettings),
         .target(
             name: "App",
-            dependencies: ["Basics", "HTTPServer", "Templates", "Store", "StorePostgres", "Logging", "CCrypt", "Images", "Mail"],
+            dependencies: ["Basics", "HTTPServer", "Templates", "Store", "Logging", "CCrypt", "Images", "Mail"],
+            swiftSettings: strictSettings
+        ),
+        // The composition root's parts that need a backend: App stays free of libpq.
+        .target(
+            name: "Composition",
+            dependencies: ["Basics", "App", "HTTPServer", "Templates", "Store", "StoreBackend", "StorePostgres", "Logging", "Mail"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "quotebook",
-            dependencies: ["Basics", "App", "HTTPServer", "Templates", "Store", "StoreBackend", "Logging", "Mail"],
+            dependencies: ["Basics", "App", "Composition", "HTTPServer", "Templates", "Store", "StoreBackend", "Logging"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -86,7 +92,8 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "Basics", "App", "HTTPServer", "Templates", "Store", "StoreSQLite", "StorePostgres", "StoreBackend", "Logging", "Mail",
+                "Basics", "App", "Composition", "HTTPServer", "Templates", "Store", "StoreSQLite", "StorePostgres", "StoreBackend", "Logging",
+                "Mail",
             ],
             swiftSettings: strictSettings
         ),
@@ -120,7 +127,8 @@ let package = Package(
         .testTarget(
             name: "AppTests",
             dependencies: [
-                "Basics", "App", "Images", "Store", "StoreSQLite", "StorePostgres", "StoreBackend", "Templates", "HTTPServer", "TestSupport",
+                "Basics", "App", "Composition", "Images", "Store", "StoreSQLite", "StorePostgres", "StoreBackend", "Templates", "HTTPServer",
+                "TestSupport",
             ],
             swiftSettings: strictSettings
         ),

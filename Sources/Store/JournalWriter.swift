@@ -66,8 +66,8 @@ actor JournalWriter {
         guard !isClosed else { throw StoreError.journalClosed(operation: "append") }
         let sequences = try journal.append(entries, basedOn: base)
         guard sequences.count == entries.count else {
-            throw StoreError.sqlite(
-                operation: "append", code: 0, message: "\(sequences.count) sequence numbers for \(entries.count) entries")
+            throw StoreError.database(
+                .journal(operation: "append", message: "\(sequences.count) sequence numbers for \(entries.count) entries"))
         }
         entriesSinceSnapshot += sequences.count
         // A deleted account is erased from the journal in the append; the snapshot still names

@@ -1,8 +1,8 @@
 /// Infrastructure failures of the store; expected outcomes (not found, stale version) are
 /// ``ActionRejection`` values instead.
 package enum StoreError: Error, CustomStringConvertible, Equatable {
-    /// A SQLite call failed with this extended result code (https://sqlite.org/rescode.html).
-    case sqlite(operation: String, code: Int32, message: String)
+    /// A call to the database failed; the backend that made it says how (``DatabaseFailure``).
+    case database(DatabaseFailure)
     /// The file is a SQLite database of some other application; it is left untouched.
     case foreignDatabase(path: String)
     /// The file is not a readable SQLite database (damaged, or not SQLite at all).
@@ -19,22 +19,9 @@ package enum StoreError: Error, CustomStringConvertible, Equatable {
     case storeClosed(operation: String)
     /// The journal was closed, so `operation` was refused and nothing was read or written.
     case journalClosed(operation: String)
-    /// The account storage (``SQLiteAccountStorage/close()``, ``PostgresAccountStorage/close()``)
+    /// The account storage (`SQLiteAccountStorage.close()`, `PostgresAccountStorage.close()`)
     /// was closed, so `operation` on sessions, secrets or photos was refused.
     case accountStorageClosed(operation: String)
-    /// PostgreSQL refused `operation` (a statement's SQL, or "connect to …") with this SQLSTATE
-    /// (https://www.postgresql.org/docs/15/errcodes-appendix.html), or the client failed before a
-    /// server could answer (`sqlState` nil). `message` is the primary message only, never the
-    /// DETAIL line, which can quote bound values.
-    case postgres(operation: String, sqlState: String?, message: String)
-    /// The connection to PostgreSQL dropped while `operation` was under way, so it may or may not
-    /// have been applied; it was not retried. The connection's next call reconnects first.
-    case postgresConnectionLost(operation: String, message: String)
-    /// The PostgreSQL connection or client was closed, so `operation` was refused without reaching
-    /// the server.
-    case postgresClosed(operation: String)
-    /// The `--database` URL cannot be used; `reason` names the part at fault, never the password.
-    case invalidDatabaseURL(reason: String)
     /// The journal, shared with other processes, holds entries through `head` that the appending
     /// store has not applied yet, so what it validated may rest on a stale state: nothing was
     /// appended. The store catches up and tries again; it reaches a caller only when that keeps
@@ -43,8 +30,8 @@ package enum StoreError: Error, CustomStringConvertible, Equatable {
 
     package var description: String {
         switch self {
-        case let .sqlite(operation, code, message):
-            "SQLite error \(code) (\(message)) during \(operation)"
+        case let .database(failure):
+            failure.description
         case let .foreignDatabase(path):
             "\(path) is a SQLite database of another application, not Quotebook's; it was left as it was"
         case let .damagedDatabase(path, reason):
@@ -61,14 +48,6 @@ package enum StoreError: Error, CustomStringConvertible, Equatable {
             "journal closed: \(operation) refused"
         case let .accountStorageClosed(operation):
             "account storage closed: \(operation) refused"
-        case let .postgres(operation, sqlState, message):
-            "PostgreSQL error \(sqlState ?? "(no SQLSTATE)") (\(message)) during \(operation)"
-        case let .postgresConnectionLost(operation, message):
-            "PostgreSQL connection lost during \(operation) (\(message)); it may or may not have been applied"
-        case let .postgresClosed(operation):
-            "PostgreSQL connection closed: \(operation) refused"
-        case let .invalidDatabaseURL(reason):
-            "invalid database URL: \(reason)"
         case let .journalBehind(head):
             "the journal holds entries through \(head) that this store has not applied; nothing was appended"
         }

@@ -25,6 +25,26 @@ package struct AccountStorage: Sendable {
         close = { await storage.close() }
     }
 
+    /// The same storage, whose ``close`` then runs `after` as well (what a test set up around it:
+    /// a schema of its own to drop, say).
+    package func closing(then after: @escaping @Sendable () async -> Void) -> AccountStorage {
+        AccountStorage(sessions: sessions, photos: photos, signInFailures: signInFailures, mail: mail) { [close] in
+            await close()
+            await after()
+        }
+    }
+
+    private init(
+        sessions: any SessionStorage, photos: any PhotoStorage, signInFailures: any SignInFailureStorage, mail: any MailStorage,
+        close: @escaping @Sendable () async -> Void
+    ) {
+        self.sessions = sessions
+        self.photos = photos
+        self.signInFailures = signInFailures
+        self.mail = mail
+        self.close = close
+    }
+
     /// PostgreSQL: every instance on the database counts the same sign-in failures; `listener`
     /// stops when the storage closes.
     init(_ storage: PostgresAccountStorage, listener: PostgresListener) {

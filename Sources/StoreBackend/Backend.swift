@@ -6,7 +6,7 @@ import StoreSQLite
 
 /// Where Quotebook keeps its journal and account storage, and the one place either backend is
 /// opened: `main.swift` opens the process's backend here, and the tests open theirs the same way.
-package enum Backend: Sendable {
+package enum Backend: Sendable, Equatable {
     /// SQLite in `quotebook.sqlite3` inside a data directory (created when missing), locked for
     /// this process until the journal closes: `--data DIR`.
     case sqliteDirectory(URL)
@@ -86,6 +86,13 @@ package enum Backend: Sendable {
 package struct OpenedBackend {
     package let journal: any JournalStorage
     package let accounts: AccountStorage
+
+    /// `journal` beside `accounts`: as opened, or (tests of instances sharing one log) another
+    /// instance's journal beside this one's accounts.
+    package init(journal: any JournalStorage, accounts: AccountStorage) {
+        self.journal = journal
+        self.accounts = accounts
+    }
 }
 
 /// What the operator commands read of a book, without taking it over: `quotebook check` and

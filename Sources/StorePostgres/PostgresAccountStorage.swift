@@ -239,7 +239,7 @@ package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendab
                 try connection.transaction { () throws(StoreError) in try body(connection) }
             }
         } catch {
-            if case .postgresClosed = error { throw StoreError.accountStorageClosed(operation: operation) }
+            if error.isClosedConnection { throw StoreError.accountStorageClosed(operation: operation) }
             throw error
         }
     }
@@ -255,7 +255,7 @@ package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendab
                 try connection.transaction { () throws(StoreError) -> T in try body(connection) }
             }
         } catch {
-            if case .postgresClosed = error { throw StoreError.accountStorageClosed(operation: operation) }
+            if error.isClosedConnection { throw StoreError.accountStorageClosed(operation: operation) }
             throw error
         }
     }
@@ -269,7 +269,7 @@ package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendab
         do {
             return try await client.query(sql, parameters)
         } catch {
-            if case .postgresClosed = error { throw StoreError.accountStorageClosed(operation: operation) }
+            if error.isClosedConnection { throw StoreError.accountStorageClosed(operation: operation) }
             throw error
         }
     }

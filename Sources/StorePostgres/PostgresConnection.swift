@@ -111,7 +111,7 @@ package final class PostgresConnection {
             try query("COMMIT")
             return value
         } catch {
-            if case .postgresConnectionLost = error {} else { _ = try? query("ROLLBACK") }
+            if error.databaseFailure?.kind != .connectionLost { _ = try? query("ROLLBACK") }
             throw error
         }
     }

@@ -29,7 +29,7 @@ struct PostgresHistoryReader: JournalHistoryReader {
         do {
             result = try await client.query(statement, PostgresJournal.Statements.pageParameters(quote, offset: offset, limit: limit))
         } catch {
-            if case .postgresClosed = error { throw StoreError.journalClosed(operation: "history") }
+            if error.isClosedConnection { throw StoreError.journalClosed(operation: "history") }
             throw error
         }
         return try PostgresJournal.entries(result).map(\.action)

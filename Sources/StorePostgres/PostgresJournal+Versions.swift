@@ -23,7 +23,7 @@ extension PostgresHistoryReader {
         do {
             result = try await client.query(versionsStatement)
         } catch {
-            if case .postgresClosed = error { throw StoreError.journalClosed(operation: "versions") }
+            if error.isClosedConnection { throw StoreError.journalClosed(operation: "versions") }
             throw error
         }
         return try PostgresJournal.versionsMade(by: person, in: result)

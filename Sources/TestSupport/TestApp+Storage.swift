@@ -9,52 +9,36 @@ import Synchronization
 extension TestApp {
     /// The journal and account storage of one test app, opened on the run's backend by
     /// ``Backend``, as `main.swift` opens them for a process.
-    struct Storage {
-        let journal: any JournalStorage
-        let sessions: any SessionStorage
-        let photos: any PhotoStorage
-        let signInFailures: any SignInFailureStorage
-        let mail: any MailStorage
-        /// Closes the account storage and whatever else the backend opened (not the journal:
-        /// its store closes it).
-        let close: @Sendable () async -> Void
-
+    enum Storage {
         /// Opens the backend, SQLite at `journalPath` (in memory without one) or a PostgreSQL
         /// schema of the app's own; with `sharedJournal`, another instance's log replaces the
-        /// journal it opened, and the backend keeps the accounts alone.
+        /// journal it opened, and the backend keeps the accounts alone. Closing the accounts
+        /// closes whatever else the backend opened (not the journal: its store closes it).
         static func open(
             on backend: TestBackend, journalPath: String?, sharedJournal: (@Sendable () throws -> any JournalStorage)?,
             logger: Logger
-        ) async throws -> Storage {
+        ) async throws -> OpenedBackend {
             switch backend {
             case .sqlite:
                 let opened = try await Backend.sqliteFile(path: journalPath ?? ":memory:").open(logger: logger)
-                return try Storage(opened, sharedJournal: sharedJournal, close: opened.accounts.close)
+                return try await sharing(sharedJournal, in: opened)
             case .postgres(let url):
                 return try await openPostgres(url: url, journalPath: journalPath, sharedJournal: sharedJournal, logger: logger)
             }
         }
 
-        private init(
-            _ opened: OpenedBackend, sharedJournal: (@Sendable () throws -> any JournalStorage)?,
-            close: @escaping @Sendable () async -> Void
-        ) throws {
-            if let sharedJournal {
-                opened.journal.close()
-                do {
-                    journal = try sharedJournal()
-                } catch {
-                    Task { await close() }
-                    throw error
-                }
-            } else {
-                journal = opened.journal
+        /// `opened`, or with `sharedJournal` the same accounts beside another instance's journal.
+        private static func sharing(
+            _ sharedJournal: (@Sendable () throws -> any JournalStorage)?, in opened: OpenedBackend
+        ) async throws -> OpenedBackend {
+            guard let sharedJournal else { return opened }
+            opened.journal.close()
+            do {
+                return OpenedBackend(journal: try sharedJournal(), accounts: opened.accounts)
+            } catch {
+                await opened.accounts.close()
+                throw error
             }
-            sessions = opened.accounts.sessions
-            photos = opened.accounts.photos
-            signInFailures = opened.accounts.signInFailures
-            mail = opened.accounts.mail
-            self.close = close
         }
 
         /// A schema of the app's own (fresh, or the one `journalPath` names) on `url`, holding
@@ -62,12 +46,11 @@ extension TestApp {
         private static func openPostgres(
             url: PostgresURL, journalPath: String?, sharedJournal: (@Sendable () throws -> any JournalStorage)?,
             logger: Logger
-        ) async throws -> Storage {
+        ) async throws -> OpenedBackend {
             await PostgresAppSlots.shared.acquire()
             let schema = TestBackend.schema(reopening: journalPath)
             let admin = PostgresClient(url: url, label: "quotebook.test-admin")
-            let closeAll = { @Sendable (accounts: AccountStorage?) async in
-                await accounts?.close()
+            let closeRest = { @Sendable in
                 if journalPath == nil { _ = try? await admin.query("DROP SCHEMA IF EXISTS \(schema) CASCADE") }
                 await admin.close()
                 PostgresAppSlots.shared.release()
@@ -77,10 +60,11 @@ extension TestApp {
                 try await admin.query("CREATE SCHEMA IF NOT EXISTS \(schema)")
                 opened = try await Backend.postgres(url, schema: schema).open(logger: logger)
             } catch {
-                await closeAll(nil)
+                await closeRest()
                 throw error
             }
-            return try Storage(opened, sharedJournal: sharedJournal, close: { [accounts = opened.accounts] in await closeAll(accounts) })
+            return try await sharing(
+                sharedJournal, in: OpenedBackend(journal: opened.journal, accounts: opened.accounts.closing(then: closeRest)))
         }
     }
 

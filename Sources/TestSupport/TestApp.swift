@@ -1,15 +1,16 @@
 package import App
 package import Basics
+import Composition
 package import Foundation
 package import HTTPServer
 package import Logging
 package import Mail
 package import Store
-import Templates
+import StoreBackend
 
-/// The app wired as `main.swift` wires it, start-up repairs included (``StartUpRepairs``), but on
-/// a database the test chooses, a fixed clock, and the repository's templates (or a copy, for
-/// `--dev` reloading) and public files.
+/// The app built by ``AppAssembly``, as `main.swift` builds it (start-up repairs included), but
+/// on a database the test chooses, with a fixed clock, mail kept in ``mailbox``, and the
+/// repository's templates (or a copy, for `--dev` reloading) and public files.
 ///
 /// The database is the run's ``TestBackend``: SQLite in memory (or the file at `journalPath`),
 /// or with `QUOTEBOOK_TEST_BACKEND=postgres` a fresh PostgreSQL schema (the same one again for
@@ -54,69 +55,52 @@ package struct TestApp: Sendable {
     ) async throws {
         logSink = InMemoryLogSink()
         let logger = Logger(label: "test", level: .debug, sink: logSink)
-        let metrics = metrics ? MetricsRegistry() : nil
-        self.metrics = metrics
-        let middleware = metrics.map { [$0.storeMiddleware] } ?? []
-        self.backend = try backend ?? TestBackend.current()
-        let storage = try await Storage.open(
-            on: self.backend, journalPath: journalPath, sharedJournal: sharedJournal, logger: logger)
-        let store: Store
-        do {
-            store = try Store(journal: storage.journal, seed: seed, middleware: middleware, logger: logger)
-        } catch {
-            // The journal went to the store, which closes it (or its deinit does).
-            await storage.close()
-            throw error
-        }
-        self.store = store
-        // The start-up repairs a server runs (main.swift), on this app's storage.
-        var pendingRoles: PendingRoles?
-        if case .sqlite = self.backend, let journalPath, journalPath != ":memory:" {
-            pendingRoles = PendingRoles(dataDirectory: URL(fileURLWithPath: journalPath).deletingLastPathComponent())
-        }
-        await StartUpRepairs(
-            store: store, sessions: storage.sessions, photos: storage.photos, pendingRoles: pendingRoles, logger: logger, now: now
-        ).run()
-        sessionStorage = storage.sessions
-        photoStorage = storage.photos
-        let closeStorage = storage.close
-        resources = Resources {
-            await store.close()
-            await closeStorage()
-        }
-        mailStorage = storage.mail
+        let backend = try backend ?? TestBackend.current()
+        self.backend = backend
+        var options = AppOptions()
+        options.isDevelopment = isDevelopment
+        options.secureCookies = secureCookies
+        options.accountLimits = accountLimits
+        options.metrics = metrics
+        options.hashingThreads = 2
+        options.mail.publicURL = PublicURL("https://quotes.example.org")
         let mailbox = RecordingMailTransport()
+        var overrides = AppAssembly.Overrides()
+        overrides.now = now
+        overrides.seed = seed
+        overrides.mailTransport = mailbox
+        overrides.bookSecret = bookSecret
+        // A file's directory is a data directory, with its kept roles, as a server's is.
+        if case .sqlite = backend, let journalPath, journalPath != ":memory:" {
+            overrides.keptRoles = .at(PendingRoles(dataDirectory: URL(fileURLWithPath: journalPath).deletingLastPathComponent()))
+        } else {
+            overrides.keptRoles = .nowhere
+        }
+        overrides.passwordCrypt = passwordCrypt
+        overrides.photoProcessing = photoProcessing
+        overrides.live = live
+        overrides.hashingPoolName = "test-hash"
+        overrides.hashingQueueLimit = hashingQueueLimit
+        overrides.hashingScheduling = .normal
+        overrides.logsActions = false
+        let app = try await AppAssembly(
+            options: options, templates: templates, publicFiles: RepositoryPaths.publicFiles, logger: logger, overrides: overrides
+        ) {
+            try await Storage.open(on: backend, journalPath: journalPath, sharedJournal: sharedJournal, logger: logger)
+        }
+        store = app.store
+        sessionStorage = app.accounts.sessions
+        photoStorage = app.accounts.photos
+        mailStorage = app.accounts.mail
+        coordinator = app.coordinator
+        hashingPool = app.hashingPool
+        self.metrics = app.metrics
         self.mailbox = mailbox
-        let composer = MailComposer(
-            from: MailOptions.defaultFrom, links: MailLinks(publicURL: PublicURL("https://quotes.example.org")))
-        let mailSender = MailSender(
-            storage: storage.mail, transport: mailbox, composer: composer, username: { [store] in store.state.users[$0]?.username },
-            counters: metrics?.mail, logger: logger, now: now)
-        self.mailSender = mailSender
-        hashingPool = BlockingThreadPool(
-            name: "test-hash", threadCount: 2, queueLimit: hashingQueueLimit, perOwnerLimit: accountLimits.maxHashesPerClient)
-        let dependencies = Dependencies(
-            store: store,
-            sessionStorage: storage.sessions,
-            photoStorage: storage.photos,
-            signInFailures: storage.signInFailures,
-            mailroom: Mailroom(storage: storage.mail, composer: composer, bookSecret: bookSecret, logger: logger, wake: {}),
-            hashingPool: hashingPool,
-            passwordCrypt: passwordCrypt,
-            photoProcessing: photoProcessing,
-            accountLimits: accountLimits,
-            csrfKey: bookSecret,
-            secureCookies: secureCookies,
-            now: now,
-            templates: isDevelopment
-                ? .reloading(try TemplateReloader(directory: templates)) : .compiled(try TemplateLibrary(directory: templates)),
-            staticFiles: StaticFiles(root: RepositoryPaths.publicFiles),
-            isDevelopment: isDevelopment,
-            logger: logger,
-            metrics: metrics,
-            live: live
-        )
-        coordinator = AppCoordinator(dependencies: dependencies)
+        mailSender = app.mailSender
+        resources = Resources { [store = app.store, accounts = app.accounts] in
+            await store.close()
+            await accounts.close()
+        }
     }
 
     /// Delivers what the outbox holds due now to ``mailbox`` (one pass of the sender, as the

@@ -1,5 +1,6 @@
 package import Foundation
 import Store
+import StoreBackend
 package import StorePostgres
 import Synchronization
 

@@ -1,11 +1,11 @@
-// The composition root: reads the configuration, builds every dependency once, injects each into
-// the next through initialisers, and runs the server. Nothing else lives here.
+// The executable: reads the configuration, has AppAssembly (the composition root) build the app
+// once, and runs the server, or one of the operator's commands. Nothing else lives here.
 import App
 import Basics
+import Composition
 import Foundation
 import HTTPServer
 import Logging
-import Mail
 import Store
 import StoreBackend
 import Templates
@@ -16,10 +16,20 @@ func fail(_ message: String) -> Never {
     exit(1)
 }
 
-/// Where `options` keep the data: SQLite under `--data`, or with `--database` PostgreSQL,
-/// shared by every instance on it.
+/// Stops with the message of an option the parser refused, and status 64 (EX_USAGE).
+func refuse(_ error: AppOptions.ParseError) -> Never {
+    FileHandle.standardError.write(Data("quotebook: \(error)\n".utf8))
+    exit(64)
+}
+
+/// Where `options` keep the data (``Backend/init(options:)``); a `--database` URL that cannot be
+/// used is refused as any other option is, before anything is opened.
 func backend(of options: AppOptions) -> Backend {
-    options.database.map { .postgres($0) } ?? .sqliteDirectory(options.dataDirectory)
+    do {
+        return try Backend(options: options)
+    } catch {
+        refuse(error)
+    }
 }
 
 // What the process creates is its owner's alone, whatever umask it was started with (SPEC.md
@@ -32,8 +42,7 @@ let command: AppOptions.Command
 do {
     command = try AppOptions.parse(arguments: arguments, environment: ProcessInfo.processInfo.environment)
 } catch {
-    FileHandle.standardError.write(Data("quotebook: \(error)\n".utf8))
-    exit(64)
+    refuse(error)
 }
 
 let options: AppOptions
@@ -47,12 +56,13 @@ case .render(let words):
     if let message = result.error { FileHandle.standardError.write(Data("quotebook render: \(message)\n".utf8)) }
     exit(result.exitCode)
 case .addUser(let username, let displayName, let parsed):
+    let userBackend = backend(of: parsed)
     let password = AddUserCommand.password(fromStandardInput: Array(FileHandle.standardInput.readDataToEndOfFile()))
     let userStore: Store
     let userAccounts: AccountStorage
     do {
         let logger = Logger(label: "quotebook", level: .warning, sink: StandardErrorLogSink())
-        let opened = try await backend(of: parsed).open(logger: logger)
+        let opened = try await userBackend.open(logger: logger)
         userAccounts = opened.accounts
         userStore = try Store(journal: opened.journal, seed: SeedContent.actions(at: Date()), logger: logger)
     } catch {
@@ -95,7 +105,8 @@ case .setRole(let username, let role, let parsed):
         .write(Data("quotebook user role: \(roleOutcome.message)\n".utf8))
     exit(roleOutcome.exitCode)
 case .backup(let file, let parsed):
-    let outcome = BackupCommand.run(file: file) { try backend(of: parsed).backup(to: $0) }
+    let backupBackend = backend(of: parsed)
+    let outcome = BackupCommand.run(file: file) { try backupBackend.backup(to: $0) }
     let stream = outcome.exitCode == 0 ? FileHandle.standardOutput : FileHandle.standardError
     stream.write(Data("quotebook backup: \(outcome.message)\n".utf8))
     exit(outcome.exitCode)
@@ -116,106 +127,26 @@ case .check(let parsed):
 case .serve(let parsed):
     options = parsed
 }
+let storage = backend(of: options)
 
 let logger = Logger(label: "quotebook", level: options.logLevel, sink: StandardErrorLogSink())
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let root = options.resolveRoot(currentDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), packageRoot: packageRoot)
-let templatesDirectory = root.appendingPathComponent("Templates", isDirectory: true)
-
-let templates: PageRenderer.Source
+let app: AppAssembly
 do {
-    templates =
-        options.isDevelopment
-        ? .reloading(try TemplateReloader(directory: templatesDirectory))
-        : .compiled(try TemplateLibrary(directory: templatesDirectory))
-} catch {
-    fail("cannot start with a broken template: \(error)")
-}
-let templateProblems = PageTemplate.problems(in: templates.lastCompiled)
-if !templateProblems.isEmpty {
-    fail("cannot start: the templates in \(templatesDirectory.path) are incomplete:\n  " + templateProblems.joined(separator: "\n  "))
-}
-
-// --metrics: one registry, fed by the store's middleware and the root coordinator, shown at /metrics.
-let metrics = options.metrics ? MetricsRegistry() : nil
-let store: Store
-let accountStorage: AccountStorage
-let csrfKey: [UInt8]
-do {
-    let opened = try await backend(of: options).open(logger: logger)
-    accountStorage = opened.accounts
-    var middleware: [any StoreMiddleware] = [ActionLogMiddleware(logger: logger.labeled("store"))]
-    if let metrics { middleware.append(metrics.storeMiddleware) }
-    store = try Store(
-        journal: opened.journal, seed: SeedContent.actions(at: Date()), middleware: middleware, logger: logger.labeled("store"))
-    csrfKey = try await accountStorage.sessions.secret(named: "csrf", orCreate: { SecureRandom.bytes(32) })
+    app = try await AppAssembly(
+        options: options, templates: root.appendingPathComponent("Templates", isDirectory: true),
+        publicFiles: root.appendingPathComponent("Public", isDirectory: true), logger: logger
+    ) { try await storage.open(logger: logger) }
 } catch {
     fail("\(error)")
 }
-await StartUpRepairs(
-    store: store, sessions: accountStorage.sessions, photos: accountStorage.photos,
-    pendingRoles: options.database == nil ? PendingRoles(dataDirectory: options.dataDirectory) : nil, logger: logger, now: { Date() }
-).run()
-// Niceness 10: under contention the event loops run first, yet hashing still gets a share.
-// SCHED_IDLE kept GET / p99 lower under sign-ins (Benchmarks/signin-results/RESULTS.md), but
-// when the machine is saturated it starves hashing until sign-ins queue up and answer 503.
-// It is also a priority inversion waiting to happen: a SCHED_IDLE thread preempted while it
-// holds a lock a normal thread needs (under ThreadSanitizer, its allocator's) stalls that thread
-// until the CPUs go idle, which a busy machine never does; so the pool offers no SCHED_IDLE.
-// Each client address may hold --max-hashes-per-client of its places (BlockingThreadPool "Shares").
-let hashingPool = BlockingThreadPool(
-    name: "password-hash", threadCount: options.hashingThreads, queueLimit: 64,
-    perOwnerLimit: options.accountLimits.maxHashesPerClient, scheduling: .niceness(10))
-
-// Mail: the relay (without --smtp, the log), the task that delivers the outbox, and the address
-// links in mail start with (--public-url, else the one the server listens on, known once it does).
-let mailLinks = MailLinks(publicURL: options.mail.publicURL)
-let mailComposer = MailComposer(from: options.mail.from ?? MailOptions.defaultFrom, links: mailLinks)
-let mailTransport: any MailTransport
-if let relay = options.mail.relay {
-    do {
-        let helo = options.mail.publicURL.map(\.host).flatMap { $0.contains(":") ? nil : $0 } ?? "localhost"
-        mailTransport = try SMTPTransport(relay: relay, extraCAFile: options.mail.extraCAFile, heloName: helo)
-    } catch {
-        fail("cannot send mail through \(relay): \(error)")
-    }
-} else {
-    mailTransport = LogMailTransport(logger: logger.labeled("mail"))
-}
-let mailSender = MailSender(
-    storage: accountStorage.mail, transport: mailTransport, composer: mailComposer,
-    username: { [store] in store.state.users[$0]?.username }, retry: MailRetryPolicy(firstPause: options.mail.firstRetryPause),
-    counters: metrics?.mail, logger: logger.labeled("mail"), now: { Date() })
-
-let dependencies = Dependencies(
-    store: store,
-    sessionStorage: accountStorage.sessions,
-    photoStorage: accountStorage.photos,
-    signInFailures: accountStorage.signInFailures,
-    mailroom: Mailroom(
-        storage: accountStorage.mail, composer: mailComposer, bookSecret: csrfKey, logger: logger.labeled("mail"),
-        wake: { mailSender.wake() }),
-    hashingPool: hashingPool,
-    photoProcessing: PhotoProcessing(limits: options.photoLimits),
-    accountLimits: options.accountLimits,
-    csrfKey: csrfKey,
-    secureCookies: options.secureCookies,
-    now: { Date() },
-    templates: templates,
-    staticFiles: StaticFiles(root: root.appendingPathComponent("Public", isDirectory: true)),
-    isDevelopment: options.isDevelopment,
-    logger: logger,
-    metrics: metrics,
-    // --dev: open pages reload when a template or public file changes.
-    live: LiveSettings(
-        watchedFolders: options.isDevelopment ? [templatesDirectory, root.appendingPathComponent("Public", isDirectory: true)] : [])
-)
 let descriptorLimit = HTTPServer.raiseDescriptorLimit()
 logger.debug(
     "descriptor limit \(descriptorLimit): at most \(options.serverConfiguration.connectionLimit(fileLimit: descriptorLimit)) connections")
 let server = HTTPServer(
     configuration: options.serverConfiguration,
-    responder: AppCoordinator(dependencies: dependencies),
+    responder: app.coordinator,
     logger: logger.labeled("http")
 )
 
@@ -233,15 +164,15 @@ let signals = TerminationSignals { [logger, server] signal in
 }
 
 let displayHost = options.host.contains(":") ? "[\(options.host)]" : options.host
-if let listening = PublicURL("http://\(displayHost):\(port)") { mailLinks.listening(on: listening) }
+if let listening = PublicURL("http://\(displayHost):\(port)") { app.mailLinks.listening(on: listening) }
 if options.mail.relay == nil { logger.notice("no --smtp: each mail is written to this log instead of being sent") }
-let mailDelivery = Task { await mailSender.run() }
+let mailDelivery = Task { await app.mailSender.run() }
 FileHandle.standardOutput.write(Data("Quotebook listening on http://\(displayHost):\(port)\n".utf8))
 await server.run()
 mailDelivery.cancel()
 await mailDelivery.value
-hashingPool.shutdown()
-await store.close()
-await accountStorage.close()
+app.hashingPool.shutdown()
+await app.store.close()
+await app.accounts.close()
 logger.notice("stopped")
 exit(0)

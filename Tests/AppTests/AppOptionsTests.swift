@@ -1,8 +1,10 @@
 import App
+import Composition
 import Foundation
 import HTTPServer
 import Logging
 import Store
+import StoreBackend
 import StorePostgres
 import Testing
 
@@ -132,29 +134,51 @@ import Testing
     @Test func databaseSelectsPostgreSQLFromTheFlagOrTheEnvironment() throws {
         #expect(try serve([]).database == nil, "SQLite under --data by default")
         let flag = try serve(["--database", "postgres://ada@db.example:6543/book"])
-        #expect(flag.database == PostgresURL(user: "ada", host: "db.example", port: 6543, database: "book"))
+        #expect(flag.database == DatabaseOption(url: "postgres://ada@db.example:6543/book", source: "--database"))
+        #expect(try Backend(options: flag) == .postgres(PostgresURL(user: "ada", host: "db.example", port: 6543, database: "book")))
         let environment = ["QUOTEBOOK_DATABASE": "postgresql://quotebook:s3cret@10.0.0.5/quotes"]
-        let fromEnvironment = try serve([], environment).database
-        #expect(fromEnvironment == PostgresURL(user: "quotebook", password: "s3cret", host: "10.0.0.5", database: "quotes"))
-        #expect(try serve(["--database=postgres://bob@h/other"], environment).database?.user == "bob", "the flag wins")
+        let fromEnvironment = try serve([], environment)
+        #expect(fromEnvironment.database?.source == "QUOTEBOOK_DATABASE")
+        #expect(
+            try Backend(options: fromEnvironment)
+                == .postgres(PostgresURL(user: "quotebook", password: "s3cret", host: "10.0.0.5", database: "quotes")))
+        #expect(try serve(["--database=postgres://bob@h/other"], environment).database?.url == "postgres://bob@h/other", "the flag wins")
         #expect(try serve([], ["QUOTEBOOK_DATABASE": ""]).database == nil, "empty means unset")
+        #expect(try Backend(options: serve([])) == .sqliteDirectory(URL(fileURLWithPath: "data", isDirectory: true)))
         #expect(AppOptions.usage.contains("--database URL"))
     }
 
+    @Test func theDatabaseOptionNeverShowsItsURL() throws {
+        let options = try serve(["--database", "postgres://ada:s3cret@h/db"])
+        var dumped = ""
+        dump(options, to: &dumped)
+        #expect(!dumped.contains("s3cret"))
+        #expect(!"\(options)".contains("s3cret"))
+    }
+
+    /// The URL is read where the backend is opened (Composition's `Backend(options:)`), which
+    /// the executable calls before anything else and answers as it answers a refused option.
     @Test(arguments: [
         ["--database", "mysql://ada:s3cret@h/db"], ["--database", "postgres://ada:s3cret@h:99999/db"],
-        ["--database", "postgres://ada:s3cret@h"], ["--database", "postgres://ada:s3cret@h/db?sslmode=require"], ["--database"],
+        ["--database", "postgres://ada:s3cret@h"], ["--database", "postgres://ada:s3cret@h/db?sslmode=require"],
     ])
     func aBadDatabaseURLIsRefusedWithoutShowingThePassword(arguments: [String]) {
-        let error = #expect(throws: AppOptions.ParseError.self) { try AppOptions.parse(arguments: arguments, environment: [:]) }
-        #expect(error?.description.hasPrefix("--database") == true)
+        let error = #expect(throws: AppOptions.ParseError.self) {
+            guard case .serve(let options) = try AppOptions.parse(arguments: arguments, environment: [:]) else { return }
+            _ = try Backend(options: options)
+        }
+        #expect(error?.description.hasPrefix("--database: invalid database URL") == true)
         #expect(error?.description.contains("s3cret") == false)
     }
 
-    @Test func aBadDatabaseURLInTheEnvironmentNamesTheVariable() {
-        let error = #expect(throws: AppOptions.ParseError.self) {
-            try AppOptions.parse(arguments: [], environment: ["QUOTEBOOK_DATABASE": "postgres://ada:s3cret@/db"])
-        }
+    @Test func aDatabaseFlagWithoutAURLIsRefused() {
+        let error = #expect(throws: AppOptions.ParseError.self) { try AppOptions.parse(arguments: ["--database"], environment: [:]) }
+        #expect(error?.description.hasPrefix("--database") == true)
+    }
+
+    @Test func aBadDatabaseURLInTheEnvironmentNamesTheVariable() throws {
+        let options = try serve([], ["QUOTEBOOK_DATABASE": "postgres://ada:s3cret@/db"])
+        let error = #expect(throws: AppOptions.ParseError.self) { try Backend(options: options) }
         #expect(error?.description.hasPrefix("QUOTEBOOK_DATABASE: invalid database URL") == true)
         #expect(error?.description.contains("s3cret") == false)
     }

@@ -1,6 +1,8 @@
 import App
 import HTTPServer
 import Store
+import StorePostgres
+import StoreSQLite
 import Testing
 
 /// A save while PostgreSQL restarts: the database being out of reach answers 503 with

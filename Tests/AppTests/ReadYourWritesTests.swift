@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Logging
 import Store
+import StoreBackend
 import StorePostgres
 import TestSupport
 import Testing

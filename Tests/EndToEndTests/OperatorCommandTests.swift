@@ -103,6 +103,17 @@ import Testing
         #expect(try await Self.run(["backup"]).status == 64)
     }
 
+    @Test func aBadDatabaseURLStopsTheProcessAsABadOptionDoes() async throws {
+        let data = try TemporaryDirectory()
+        defer { data.remove() }
+        for command in [[], ["check"]] {
+            let refused = try await Self.run(command + ["--database", "mysql://ada:s3cret@h/db", "--port", "0", "--data", data.url.path])
+            #expect(refused.status == 64)
+            #expect(refused.errors.hasPrefix("quotebook: --database: invalid database URL"))
+            #expect(!refused.errors.contains("s3cret"))
+        }
+    }
+
     /// A book of five entries with a snapshot at entry 3 or later, written as a server writes it.
     func makeBook(in data: TemporaryDirectory) async throws {
         let opened = try await Backend.sqliteDirectory(data.url).open(logger: .discarding())

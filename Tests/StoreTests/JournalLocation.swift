@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Store
+import StoreBackend
 import StorePostgres
 import StoreSQLite
 import TestSupport

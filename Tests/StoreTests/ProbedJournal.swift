@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Store
+import StoreSQLite
 import Synchronization
 import TestSupport
 

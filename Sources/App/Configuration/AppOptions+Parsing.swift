@@ -3,7 +3,6 @@ import HTTPServer
 import Logging
 import Mail
 import Store
-import StorePostgres
 
 /// Reading the command line and the environment into a ``AppOptions/Command``.
 extension AppOptions {
@@ -147,16 +146,8 @@ extension AppOptions {
         case .data:
             dataDirectory = URL(fileURLWithPath: value, isDirectory: true)
         case .database:
-            guard !value.isEmpty else {
-                database = nil
-                return
-            }
-            do {
-                database = try PostgresURL(parsing: value)
-            } catch {
-                // The reason names the part at fault and never quotes the URL (or its password).
-                throw ParseError(description: "\(source): \(error)")
-            }
+            // The URL is read where the backend is opened (``DatabaseOption``).
+            database = value.isEmpty ? nil : DatabaseOption(url: value, source: source)
         case .root:
             root = URL(fileURLWithPath: value, isDirectory: true)
         case .dev:

@@ -2,7 +2,6 @@ package import Foundation
 package import HTTPServer
 package import Logging
 package import Store
-package import StorePostgres
 
 /// The command line and `QUOTEBOOK_*` environment, parsed: flags win over the environment,
 /// the environment over defaults (SPEC.md "Running").
@@ -12,9 +11,9 @@ package struct AppOptions: Sendable, Equatable {
     /// Where the SQLite database lives (unused with ``database``).
     package var dataDirectory = URL(fileURLWithPath: "data", isDirectory: true)
     /// `--database postgres://…`: keep everything in PostgreSQL, shared by every instance on it;
-    /// nil (the default, also for an empty value) keeps SQLite under ``dataDirectory``. Its
-    /// description never shows the password.
-    package var database: PostgresURL?
+    /// nil (the default, also for an empty value) keeps SQLite under ``dataDirectory``. Read
+    /// (and refused when unusable) where the backend is opened, not here; see ``DatabaseOption``.
+    package var database: DatabaseOption?
     /// Folder holding `Templates/` and `Public/`; nil means "find it" (see ``resolveRoot``).
     package var root: URL?
     /// Re-read templates when they change and show error details.

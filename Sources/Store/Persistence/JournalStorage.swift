@@ -161,7 +161,7 @@ extension JournalStorage {
     /// before returning its sequence number.
     package func append(_ action: AppAction, quote: QuoteID?) throws(StoreError) -> Int64 {
         guard let sequence = try append([JournalRecord(action, quote: quote)], basedOn: nil).first else {
-            throw StoreError.sqlite(operation: "append", code: 0, message: "the journal returned no sequence number")
+            throw StoreError.database(.journal(operation: "append", message: "the journal returned no sequence number"))
         }
         return sequence
     }

@@ -1,6 +1,7 @@
 import App
 import Foundation
 import Store
+import StoreSQLite
 import Synchronization
 import Testing
 

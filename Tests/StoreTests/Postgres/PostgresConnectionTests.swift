@@ -96,13 +96,13 @@ struct PostgresConnectionTests {
                 return error
             }
         }
-        guard case let .postgres(operation, sqlState, message) = error else {
+        guard let failure = error?.databaseFailure, failure.kind == .failed else {
             Issue.record("expected a PostgreSQL error, got \(String(describing: error))")
             return
         }
-        #expect(operation == insert)
-        #expect(sqlState == "23505")
-        #expect(message.contains("unique constraint"))
+        #expect(failure.operation == insert)
+        #expect(failure.code == "23505")
+        #expect(failure.message.contains("unique constraint"))
         #expect(!(error?.description.contains("secret-token-42") ?? true))
         let stillUsable = try await client.query("SELECT count(*) FROM item")
         #expect(try stillUsable.rows[0].int64(at: 0) == 1)
@@ -118,7 +118,7 @@ struct PostgresConnectionTests {
     @Test func twoStatementsInOneCallAreRefused() async throws {
         let client = try PostgresTestDatabase.makeClient()
         let error = await #expect(throws: StoreError.self) { try await client.query("SELECT 1; SELECT 2") }
-        guard case .postgres(_, "42601", _) = error else {
+        guard error?.databaseFailure?.code == "42601" else {
             Issue.record("expected SQLSTATE 42601, got \(String(describing: error))")
             return
         }

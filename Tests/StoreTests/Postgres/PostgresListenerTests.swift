@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import StoreBackend
 import StorePostgres
 import Synchronization
 import Testing

@@ -81,7 +81,8 @@ struct PostgresNotificationTests {
         try await terminate(pid, from: killer)
         var failure: (any Error)?
         do { _ = try await sleeping } catch { failure = error }
-        guard case .postgresConnectionLost(operation: "SELECT pg_sleep(30)", _)? = failure as? StoreError else {
+        guard let lost = (failure as? StoreError)?.databaseFailure, lost.kind == .connectionLost, lost.operation == "SELECT pg_sleep(30)"
+        else {
             Issue.record("expected connection lost, got \(String(describing: failure))")
             return
         }
@@ -112,7 +113,7 @@ struct PostgresNotificationTests {
             return (errors, connection.reconnections)
         }
         #expect(errors.count == 2, "SELECT 2 and SELECT 3 failed")
-        #expect(errors.allSatisfy { if case .postgresConnectionLost = $0 { true } else { false } })
+        #expect(errors.allSatisfy { $0.databaseFailure?.kind == .connectionLost })
         #expect(reconnectionsInside == 0, "nothing reconnected inside the transaction")
         let (newPID, reconnections) = try await victim.withConnection { connection throws(StoreError) in
             (try connection.query("SELECT pg_backend_pid()").rows[0].int64(at: 0), connection.reconnections)

@@ -1,8 +1,8 @@
-import Store
+import StoreBackend
 import StorePostgres
 import Testing
 
-/// Parsing `--database` URLs needs no server; the password must never leak into text.
+/// Parsing `--database` URLs (StoreBackend) needs no server; the password must never leak into text.
 @Suite struct PostgresURLTests {
     @Test func readsEveryPart() throws {
         let url = try PostgresURL(parsing: "postgres://alice:s3cret@db.example.com:6543/quotes")
@@ -62,11 +62,11 @@ import Testing
         "postgres://alice@host:5432/d%FFb",
     ])
     func rejects(_ text: String) {
-        #expect(throws: StoreError.self) { try PostgresURL(parsing: text) }
+        #expect(throws: DatabaseURLError.self) { try PostgresURL(parsing: text) }
     }
 
     @Test func rejectsWithAReasonNamingThePart() {
-        #expect(throws: StoreError.invalidDatabaseURL(reason: "the port must be a number from 1 to 65535")) {
+        #expect(throws: DatabaseURLError(reason: "the port must be a number from 1 to 65535")) {
             try PostgresURL(parsing: "postgres://alice@host:99999/db")
         }
     }

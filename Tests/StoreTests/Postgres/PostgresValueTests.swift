@@ -64,13 +64,13 @@ import Testing
         let elapsed = start.duration(to: clock.now)
         // That the call returns at all shows it gave up; how fast depends on the machine's load.
         #expect(elapsed >= .milliseconds(200), "retried with back-off before giving up")
-        guard case let .postgres(operation, sqlState, message) = error else {
+        guard let failure = error?.databaseFailure, failure.kind == .failed else {
             Issue.record("expected a connect failure, got \(String(describing: error))")
             return
         }
-        #expect(operation == "connect to \(url)")
-        #expect(sqlState == nil)
-        #expect(message.contains("gave up after"))
+        #expect(failure.operation == "connect to \(url)")
+        #expect(failure.code == nil)
+        #expect(failure.message.contains("gave up after"))
         #expect(!(error?.description.contains("hunter2") ?? true))
     }
 }
