@@ -11,6 +11,9 @@
 #        BASELINE_BIN        another quotebook binary to measure side by side, alternating the order
 #                            each round, on its own copy of the data; it is started once first, so
 #                            a build with another snapshot format writes its own (from a full replay)
+#        BASELINE_DATA       the baseline's own copy of the book, when DATA has been opened by this build
+#                            (whose schema migrations an older build refuses): e.g. the same book as
+#                            the baseline's ScaleBenchmark built it, before this build first opened it
 #        STARTS, PAGE_SECONDS  starts per round (default 5) and seconds of wrk per page (default 3)
 # Output: Benchmarks/scale-results/{RESULTS.md,phases.txt,round*-*.tsv}.
 set -euo pipefail
@@ -38,7 +41,7 @@ fi
 servers=("quotebook|$app|$data")
 if [ -n "${BASELINE_BIN:-}" ]; then
     baseline_data=$root/.build-bench/scale-data-baseline
-    rm -rf "$baseline_data" && cp -r "$data" "$baseline_data"
+    rm -rf "$baseline_data" && cp -r "${BASELINE_DATA:-$data}" "$baseline_data"
     started=$(date +%s.%N)
     coproc FIRST { exec "$BASELINE_BIN" --port 0 --data "$baseline_data" --root "$root" --log-level warning; }
     read -r line <&"${FIRST[0]}"
