@@ -1,5 +1,5 @@
 import Foundation
-import Store
+@testable import Store
 import Testing
 
 /// The quote table answers as the dictionary it replaced did.
@@ -25,6 +25,34 @@ import Testing
         #expect(table.count == 2)
         #expect(table.values.map(\.id) == [QuoteID(257), QuoteID(600)], "in id order")
         #expect(table.keys == [QuoteID(257), QuoteID(600)])
+    }
+
+    /// Runs filled apart (a snapshot's blocks, each on its own core) and appended make the table
+    /// that setting each quote makes, empty runs and all; a run refuses ids outside it, and twice.
+    @Test func runsAppendedMakeTheSameTableAsQuotesSetOneByOne() {
+        let ids = [1, 2, 300, 1_100, 1_101, 2_048]
+        var expected = QuoteTable()
+        for id in ids { expected[QuoteID(id)] = quote(id) }
+        var table = QuoteTable()
+        for first in stride(from: 0, to: 12, by: 4) {
+            var run = QuoteTable.Run(firstChunk: first, chunkCount: 4)
+            for id in ids where run.ids.contains(id) {
+                let inserted = run.insertNew(quote(id))
+                #expect(inserted)
+            }
+            table.append(run)
+        }
+        #expect(table == expected)
+        #expect(table.count == ids.count)
+        #expect(table.values.map(\.id.rawValue) == ids)
+        table[QuoteID(3_000)] = quote(3_000)
+        #expect(table[QuoteID(3_000)] == quote(3_000), "set after the runs")
+
+        var run = QuoteTable.Run(firstChunk: 4, chunkCount: 4)
+        #expect(run.ids == 1_025...2_048)
+        let refused = [run.insertNew(quote(1_024)), run.insertNew(quote(2_049)), run.insertNew(quote(1_025)), run.insertNew(quote(1_025))]
+        #expect(refused == [false, false, true, false], "outside, outside, new, again")
+        #expect(run.count == 1)
     }
 
     @Test func idsBelowOneAreNeverStored() {

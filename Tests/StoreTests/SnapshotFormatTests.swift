@@ -71,7 +71,7 @@ import Testing
         }
         #expect(throws: SnapshotFormatError.self) { try decode(bytes + [0]) }
         var otherVersion = bytes
-        otherVersion[4] = 4
+        otherVersion[4] = 5
         #expect(throws: SnapshotFormatError.self) { try decode(otherVersion) }
         #expect(throws: SnapshotFormatError.self) { try decode(Array("{\"quotes\": {}}".utf8)) }
     }
@@ -80,7 +80,7 @@ import Testing
     @Test func aSnapshotFromBeforeModerationHasNone() throws {
         var state = try richState()
         state.moderation = ModerationState()
-        var bytes = SnapshotFormat.encode(state)
+        var bytes = SnapshotFormat.encode(state, version: SnapshotFormat.versionInOnePass)
         // An empty moderation section: three counts, the next report id (1, zig-zag 2), two counts.
         let section: [UInt8] = [0, 0, 0, 2, 0, 0]
         #expect(Array(bytes[(bytes.count - 4 - section.count)..<(bytes.count - 4)]) == section)
@@ -88,6 +88,54 @@ import Testing
         bytes[4] = 2
         #expect(try decode(bytes) == state)
         #expect(!SnapshotFormat.isCurrent(bytes), "written again in this version")
+    }
+
+    /// A version 3 snapshot (one pass, no table of sections) is read as it was written, and
+    /// written again in this version.
+    @Test func aSnapshotInOnePassComesBackEqual() throws {
+        let state = try richState()
+        let bytes = SnapshotFormat.encode(state, version: SnapshotFormat.versionInOnePass)
+        #expect(bytes[4] == 3)
+        #expect(try decode(bytes) == state)
+        #expect(!SnapshotFormat.isCurrent(bytes))
+        #expect(SnapshotFormat.isCurrent(SnapshotFormat.encode(state)))
+        for length in 0..<bytes.count {
+            #expect(throws: SnapshotFormatError.self) { try decode(Array(bytes.prefix(length))) }
+        }
+    }
+
+    /// A book of several blocks of quotes and of search-index chunks, read on every core: the
+    /// same state back, and damage in any one block, or a table whose lengths do not add up, an
+    /// error.
+    @Test func aBookOfManyBlocksComesBackEqualAndDamageInAnyBlockIsAnError() throws {
+        var state = AppState()
+        _ = try AppReducer.reduce(&state, .signUp(try #require(Username("ada")), displayName: "Ada", at: date))
+        for number in 1...10_000 {
+            let draft = QuoteDraft(text: "Quote number \(number) é", author: "Author \(number % 97)")
+            _ = try AppReducer.reduce(&state, .addQuote(draft, by: number % 3 == 0 ? nil : UserID(1), at: date))
+        }
+        _ = try AppReducer.reduce(&state, .deleteQuote(QuoteID(5_000), by: UserID(1), at: date))
+        let bytes = SnapshotFormat.encode(state)
+        let read = try decode(bytes, through: 20_000)
+        #expect(read == state)
+        #expect(read.searchIndex.matches(SearchQuery("number 9999")) == [QuoteID(9_999)])
+        #expect(SnapshotFormat.encode(read) == bytes)
+
+        // A text of the third block of quotes made invalid UTF-8, and the table's first length
+        // (after the fold's fingerprint and the two counts of blocks, 3 and 3) one byte longer.
+        let text = Array("Quote number 9000 é".utf8)
+        let at = try #require(bytes.indices.first { bytes[$0...].starts(with: text) })
+        var damagedText = bytes
+        damagedText[at + text.count - 1] = 0xFF
+        #expect(throws: SnapshotFormatError.self) { try decode(damagedText, through: 20_000) }
+        let fingerprint = withUnsafeBytes(of: SearchFolding.fingerprint.littleEndian) { Array($0) }
+        let table = try #require(bytes.indices.first { bytes[$0...].starts(with: fingerprint) }) + 8
+        #expect(Array(bytes[table..<table + 2]) == [3, 3])
+        for change: UInt8 in [1, 0xFF] {
+            var wrongLength = bytes
+            wrongLength[table + 2] &+= change
+            #expect(throws: SnapshotFormatError.self) { try decode(wrongLength, through: 20_000) }
+        }
     }
 
     @Test func moderationComesBack() throws {

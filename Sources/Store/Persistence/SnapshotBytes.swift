@@ -51,6 +51,31 @@ struct SnapshotWriter {
 
     mutating func raw(_ value: [UInt8]) { bytes.append(contentsOf: value) }
 
+    /// Where the lengths of the sections that follow go: ``reserveTable(_:)`` leaves room for
+    /// them, and ``section(in:_:)`` fills them in one by one.
+    struct SectionTable {
+        fileprivate var next: Int
+        fileprivate let end: Int
+    }
+
+    /// Room for `count` section lengths (8 bytes each), written as the sections are.
+    mutating func reserveTable(_ count: Int) -> SectionTable {
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: 8 * count))
+        return SectionTable(next: start, end: bytes.count)
+    }
+
+    /// Writes a section with `write`, and its length in the next entry of `table`.
+    mutating func section(in table: inout SectionTable, _ write: (inout SnapshotWriter) -> Void) {
+        precondition(table.next < table.end, "more sections than the table has room for")
+        let start = bytes.count
+        write(&self)
+        withUnsafeBytes(of: UInt64(bytes.count - start).littleEndian) { length in
+            bytes.replaceSubrange(table.next..<table.next + 8, with: length)
+        }
+        table.next += 8
+    }
+
     mutating func fixed32(_ values: [UInt32]) {
         for value in values { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
     }
@@ -68,6 +93,14 @@ struct SnapshotReader {
     }
 
     var isAtEnd: Bool { position == buffer.count }
+
+    /// How many bytes are left.
+    var remaining: Int { buffer.count - position }
+
+    /// Passes over `count` bytes.
+    mutating func skip(_ count: Int) throws(SnapshotFormatError) {
+        _ = try take(count)
+    }
 
     mutating func unsigned() throws(SnapshotFormatError) -> UInt64 {
         var value: UInt64 = 0

@@ -58,6 +58,48 @@ package struct QuoteTable: Sendable, Equatable {
         values.map(\.id)
     }
 
+    /// Chunks of consecutive ids filled apart from any table, then appended whole
+    /// (``append(_:)``) without copying a quote: how a snapshot's blocks, read each on its own
+    /// core, become one table.
+    struct Run {
+        /// The index of the run's first chunk in the table it joins.
+        let firstChunk: Int
+        private(set) var chunks: [[Quote?]]
+        private(set) var count = 0
+
+        /// An empty run of `chunkCount` chunks, from chunk `firstChunk` on.
+        init(firstChunk: Int, chunkCount: Int) {
+            self.firstChunk = firstChunk
+            chunks = Array(repeating: [], count: chunkCount)
+        }
+
+        /// The ids the run has slots for.
+        var ids: ClosedRange<Int> {
+            (firstChunk * QuoteTable.slotsPerChunk + 1)...((firstChunk + chunks.count) * QuoteTable.slotsPerChunk)
+        }
+
+        /// Puts `quote` in its slot; false, and nothing changed, when its id is outside the run
+        /// or already there.
+        mutating func insertNew(_ quote: Quote) -> Bool {
+            guard ids.contains(quote.id.rawValue) else { return false }
+            let (chunk, slot) = (quote.id.rawValue - ids.lowerBound).quotientAndRemainder(dividingBy: QuoteTable.slotsPerChunk)
+            if chunks[chunk].isEmpty { chunks[chunk] = Array(repeating: nil, count: QuoteTable.slotsPerChunk) }
+            guard chunks[chunk][slot] == nil else { return false }
+            chunks[chunk][slot] = quote
+            count += 1
+            return true
+        }
+    }
+
+    /// Appends `run`, which must begin at or past the table's last chunk with a quote.
+    mutating func append(_ run: Run) {
+        precondition(run.firstChunk >= chunks.count, "a run appended over chunks the table has")
+        chunks += repeatElement([], count: run.firstChunk - chunks.count)
+        chunks += run.chunks
+        count += run.count
+        while chunks.last?.isEmpty == true { chunks.removeLast() }
+    }
+
     /// The chunk and slot of quote `id`; nil for ids below 1.
     private static func position(of id: QuoteID) -> (chunk: Int, slot: Int)? {
         guard id.rawValue >= 1 else { return nil }
