@@ -4,12 +4,27 @@ package import Store
 /// state holds it (nil for the seed, added by no one, and for a deleted account): their photo
 /// goes beside the quote. Read from the state with the quote, never from storage.
 package struct ListedQuote: Sendable, Equatable {
-    package var quote: Quote
+    /// The quote, lent by the state's table (``QuoteTable/Lent``): listing one retains the
+    /// table's chunk, where a copy retained its text and author, strings the state shares
+    /// across both event loops' cores.
+    package let lent: QuoteTable.Lent
     package var adder: User?
 
+    package var quote: Quote {
+        _read { yield lent.quote }
+    }
+
     package init(_ quote: Quote, addedBy adder: User? = nil) {
-        self.quote = quote
+        self.init(QuoteTable.Lent(quote), addedBy: adder)
+    }
+
+    package init(_ lent: QuoteTable.Lent, addedBy adder: User?) {
+        self.lent = lent
         self.adder = adder
+    }
+
+    package static func == (lhs: ListedQuote, rhs: ListedQuote) -> Bool {
+        lhs.quote == rhs.quote && lhs.adder == rhs.adder
     }
 }
 

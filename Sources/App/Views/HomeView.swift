@@ -37,7 +37,7 @@ package enum HomeView {
         switch state {
         case let .showing(favourite, recent):
             Page(
-                template: .home, context: Context(favourite: favourite.map(QuoteCard.init), recent: recent.map(QuoteCard.init)),
+                template: .home, context: Context(favourite: favourite.map(QuoteCard.init), recent: QuoteCard.cards(recent)),
                 sharedKey: sharedKey(favourite: favourite, recent: recent))
         }
     }

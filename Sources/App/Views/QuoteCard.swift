@@ -14,24 +14,52 @@ import Templates
 /// version name its content (ids are never reused; every change makes a new version), so that
 /// pair is its ``fragmentKey``: a list row is rendered once per version of its quote.
 struct QuoteCard: Sendable, TemplateObject, TemplateValueConvertible {
-    private let quote: Quote
-    /// Who added it, when the page shows a link to their profile.
-    private let adder: User?
-    /// Whose photo goes beside it: who added it, when they have a photo.
-    private let pictured: User?
+    /// The quote and who added it, as the list the page holds them: a card is that list and an
+    /// index, so making one copies no quote (a copy retained its text and author, strings the
+    /// state shares across both event loops' cores) and fits a template value's inline room
+    /// (no box allocated per card).
+    private let list: [ListedQuote]
+    private let index: Int
+    /// Whether the card names who added it and links to their profile (a quote's own page), or
+    /// shows them only by their photo (a list).
+    private let namesAdder: Bool
 
     /// A card naming who added it, linked to their profile, their photo beside the name.
     init(_ quote: Quote, addedBy adder: User? = nil) {
-        self.quote = quote
-        self.adder = adder
-        pictured = adder?.photo == nil ? nil : adder
+        list = [ListedQuote(quote, addedBy: adder)]
+        index = 0
+        namesAdder = true
     }
 
     /// A card of a list, which shows who added it only by their photo.
     init(_ listed: ListedQuote) {
-        quote = listed.quote
-        adder = nil
-        pictured = listed.adder?.photo == nil ? nil : listed.adder
+        self.init(in: [listed], at: 0)
+    }
+
+    private init(in list: [ListedQuote], at index: Int) {
+        self.list = list
+        self.index = index
+        namesAdder = false
+    }
+
+    /// The cards of a list, all sharing it.
+    static func cards(_ list: [ListedQuote]) -> [QuoteCard] {
+        list.indices.map { QuoteCard(in: list, at: $0) }
+    }
+
+    /// The quote, lent from the list, not copied.
+    private var quote: Quote {
+        _read { yield list[index].quote }
+    }
+
+    /// Who added it, when the page shows a link to their profile.
+    private var adder: User? {
+        namesAdder ? list[index].adder : nil
+    }
+
+    /// Whose photo goes beside it: who added it, when they have a photo.
+    private var pictured: User? {
+        list[index].adder?.photo == nil ? nil : list[index].adder
     }
 
     var id: Int { quote.id.rawValue }
@@ -55,7 +83,9 @@ struct QuoteCard: Sendable, TemplateObject, TemplateValueConvertible {
 
     var fragmentKey: TemplateFragmentKey? {
         // The adder's display name and photo can change under the same quote version.
-        adder == nil && pictured == nil ? TemplateFragmentKey(QuoteCard.self, id: quote.id.rawValue, version: quote.version) : nil
+        let hasAdder = list[index].adder != nil
+        let hasPhoto = hasAdder && list[index].adder?.photo != nil
+        return (namesAdder && hasAdder) || hasPhoto ? nil : TemplateFragmentKey(QuoteCard.self, id: quote.id.rawValue, version: quote.version)
     }
 
     func value(forKey key: String) -> TemplateValue? {

@@ -73,7 +73,7 @@ package enum QuoteListView {
             return Page(
                 template: .quotes,
                 context: Context(
-                    quotes: quotes.map(QuoteCard.init), page: page, pageCount: pageCount,
+                    quotes: QuoteCard.cards(quotes), page: page, pageCount: pageCount,
                     previousURL: page > 1 ? QuotesRoute.list(page: page - 1, search: typed).path : nil,
                     nextURL: page < pageCount ? QuotesRoute.list(page: page + 1, search: typed).path : nil, search: search),
                 sharedKey: sharedKey(quotes: quotes, page: page, pageCount: pageCount, search: search))

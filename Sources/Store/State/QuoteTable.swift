@@ -20,9 +20,14 @@ package struct QuoteTable: Sendable, Equatable {
 
     /// Quote `id`, or nil; setting nil removes it. Ids below 1 are never given and never stored.
     package subscript(id: QuoteID) -> Quote? {
-        get {
-            guard let (chunk, slot) = Self.position(of: id), chunk < chunks.count, !chunks[chunk].isEmpty else { return nil }
-            return chunks[chunk][slot]
+        // Lent, not returned: a getter retained the chunk's array to copy the quote out, and the
+        // caller copied what it needed from that copy again.
+        _read {
+            guard let (chunk, slot) = Self.position(of: id), chunk < chunks.count, !chunks[chunk].isEmpty else {
+                yield nil
+                return
+            }
+            yield chunks[chunk][slot]
         }
         set {
             guard let newValue else {
@@ -56,6 +61,39 @@ package struct QuoteTable: Sendable, Equatable {
     /// Every id, ascending.
     package var keys: [QuoteID] {
         values.map(\.id)
+    }
+
+    /// A quote held by its chunk and slot: lending one retains the chunk's array, where copying
+    /// it out retained its text and author.
+    package struct Lent: Sendable {
+        /// The chunk and the slot in it: stored, so that a caller reading a field of a lent
+        /// quote inside an array of them can reach it without copying the element out (a
+        /// computed ``quote`` on an array's element copies the element first).
+        package let chunk: [Quote?]
+        package let slot: Int
+
+        /// A quote of no table: held in a chunk of its own.
+        package init(_ quote: Quote) {
+            chunk = [quote]
+            slot = 0
+        }
+
+        fileprivate init(chunk: [Quote?], slot: Int) {
+            self.chunk = chunk
+            self.slot = slot
+        }
+
+        /// The quote (always there: only a filled slot is lent).
+        package var quote: Quote {
+            _read { yield chunk[slot].unsafelyUnwrapped }
+        }
+    }
+
+    /// Quote `id`, lent; nil when there is none.
+    package func lend(_ id: QuoteID) -> Lent? {
+        guard let (chunk, slot) = Self.position(of: id), chunk < chunks.count, !chunks[chunk].isEmpty, chunks[chunk][slot]?.id == id
+        else { return nil }
+        return Lent(chunk: chunks[chunk], slot: slot)
     }
 
     /// Chunks of consecutive ids filled apart from any table, then appended whole
