@@ -1,4 +1,4 @@
-import App
+@testable import App
 import Foundation
 import Store
 import Testing
@@ -80,5 +80,15 @@ struct PageContentKeyPartTests {
         #expect(page(3, at: 2)._rawHashValue(seed: 5) != page(3, at: 2)._rawHashValue(seed: 6))
         #expect(page(3, at: 2, search: "ab")._rawHashValue(seed: 5) != page(3, at: 2, search: "ba")._rawHashValue(seed: 5))
         #expect(Set(keys).count == keys.count)
+
+        // The skeletons' own key folds in the status and flags, and hashes equal keys alike.
+        func skeleton(_ content: PageContentKey, status: Int = 200, signedIn: Bool = true) -> PageSkeletons.Key {
+            PageSkeletons.Key(template: .quotes, status: status, content: content, isSignedIn: signedIn, isModerator: false, hasToken: true)
+        }
+        let content = page(3, at: 2)
+        #expect(skeleton(content)._rawHashValue(seed: 5) == skeleton(page(3, at: 2))._rawHashValue(seed: 5))
+        #expect(skeleton(content)._rawHashValue(seed: 5) != skeleton(content, status: 404)._rawHashValue(seed: 5))
+        #expect(skeleton(content)._rawHashValue(seed: 5) != skeleton(content, signedIn: false)._rawHashValue(seed: 5))
+        #expect(skeleton(content)._rawHashValue(seed: 5) != skeleton(page(4, at: 2))._rawHashValue(seed: 5))
     }
 }

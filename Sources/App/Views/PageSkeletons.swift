@@ -107,6 +107,15 @@ final class PageSkeletons: Sendable {
         /// A moderator's navigation has a link a member's has not.
         let isModerator: Bool
         let hasToken: Bool
+
+        /// The content key's hash (``PageContentKey/_rawHashValue(seed:)``) with the status and
+        /// flags folded in; a synthesized hash sent every field through SipHash, the content
+        /// key's numbers included. The template is left out of the hash, not of equality: two
+        /// pages with the same content key and another template are rare, and only compared.
+        func _rawHashValue(seed: Int) -> Int {
+            let flags = status << 3 | (isSignedIn ? 1 : 0) | (isModerator ? 2 : 0) | (hasToken ? 4 : 0)
+            return ServerIDHash.mix(content._rawHashValue(seed: seed) &+ flags, seed: seed)
+        }
     }
 
     /// Shared bytes with holes: `segments[i]`, then the value of `holes[i]`, ..., then the last segment.
