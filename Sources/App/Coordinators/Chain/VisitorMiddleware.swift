@@ -28,37 +28,44 @@ final class VisitorMiddleware: RequestMiddleware {
         guard context.match != nil else { return next.handle(context) }
         let date = now()
         guard let token = cookies.value(.session, in: context.cookies) else {
-            identify(context, session: nil, token: nil, date: date)
+            identify(context, session: nil, token: nil, date: date, in: nil)
             return next.handle(context)
         }
         switch sessions.cachedSession(forToken: token, now: date) {
         case .notAToken:
-            identify(context, session: nil, token: token, date: date)
+            identify(context, session: nil, token: token, date: date, in: store.state)
             return next.handle(context)
-        case .live(let session) where store.state.users[session.userID] != nil:
-            identify(context, session: session, token: token, date: date)
+        case .live(let session):
+            // The state is read once for the request's visitor: the account and its suspension.
+            let state = store.state
+            guard state.users[session.userID] != nil else { return identifyLater(context, token: token, date: date, next: next) }
+            identify(context, session: session, token: token, date: date, in: state)
             return next.handle(context)
-        case .live, .needsStorage:
-            return .later { [self, context] in
-                let session = try await sessions.session(forToken: token, now: date)
-                if let session, store.state.users[session.userID] == nil {
-                    // A session another instance started for an account it has just made: this
-                    // instance applies the sign-up from the shared journal a moment later, or now.
-                    await store.catchUpWithJournal()
-                }
-                identify(context, session: session, token: token, date: date)
-                return try await next.handle(context).value()
+        case .needsStorage:
+            return identifyLater(context, token: token, date: date, next: next)
+        }
+    }
+
+    /// Identifies the visitor once storage has answered for the session `token` names.
+    private func identifyLater(_ context: RequestContext, token: String, date: Date, next: RequestNext) -> Step<HTTPResponse> {
+        .later { [self, context] in
+            let session = try await sessions.session(forToken: token, now: date)
+            if let session, store.state.users[session.userID] == nil {
+                // A session another instance started for an account it has just made: this
+                // instance applies the sign-up from the shared journal a moment later, or now.
+                await store.catchUpWithJournal()
             }
+            identify(context, session: session, token: token, date: date, in: store.state)
+            return try await next.handle(context).value()
         }
     }
 
     /// Sets `context`'s visitor, given the session the cookie's `token` names (nil: none, or
     /// not live). The cookie is deleted only when the session is not live: a live one whose
     /// account this instance has not applied yet (made on another instance) is signed out for
-    /// this request alone.
-    private func identify(_ context: RequestContext, session: SessionRecord?, token: String?, date: Date) {
-        if let token {
-            let state = store.state
+    /// this request alone. `state` is the store's, read by the caller (nil only without a token).
+    private func identify(_ context: RequestContext, session: SessionRecord?, token: String?, date: Date, in state: AppState?) {
+        if let token, let state {
             // A suspended person's sessions are ended with the suspension; one met meanwhile (on
             // another instance, before its deletion is heard) signs no one in.
             if let session, let user = state.users[session.userID], state.moderation.suspended[user.id] == nil {
