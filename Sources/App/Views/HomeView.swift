@@ -4,20 +4,16 @@ import Templates
 /// Renders ``HomeState``: the favourite quote, large, and the most recent quotes below it.
 package enum HomeView {
     /// Answers the template's lookups directly (``TemplateObject``): no dictionary per render.
-    /// The cards are made into template values once, not at each look-up.
+    /// Made for every request but read only when the page's skeleton is made (``PageSkeletons``):
+    /// the cards are made when the template asks for them.
     struct Context: Sendable, TemplateObject, TemplateValueConvertible {
-        let favourite: TemplateValue
-        let recent: [TemplateValue]
-
-        init(favourite: QuoteCard?, recent: [QuoteCard]) {
-            self.favourite = favourite?.templateValue ?? .null
-            self.recent = recent.map { .custom($0) }
-        }
+        let favourite: ListedQuote?
+        let recent: [ListedQuote]
 
         func value(forKey key: String) -> TemplateValue? {
             switch key {
-            case "favourite": favourite
-            case "recent": .list(recent)
+            case "favourite": favourite.map { QuoteCard($0).templateValue } ?? .null
+            case "recent": .list(QuoteCard.cards(recent).map { .custom($0) })
             case "hasRecent": .bool(!recent.isEmpty)
             default: nil
             }
@@ -37,7 +33,7 @@ package enum HomeView {
         switch state {
         case let .showing(favourite, recent):
             Page(
-                template: .home, context: Context(favourite: favourite.map(QuoteCard.init), recent: QuoteCard.cards(recent)),
+                template: .home, context: Context(favourite: favourite, recent: recent),
                 sharedKey: sharedKey(favourite: favourite, recent: recent))
         }
     }

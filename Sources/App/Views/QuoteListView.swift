@@ -10,40 +10,28 @@ package enum QuoteListView {
     static let searchURL = TemplateValue.string(QuotesRoute.list(page: 1).path)
 
     /// Answers the template's lookups directly (``TemplateObject``): no dictionary per render.
-    /// The quotes and the search summary, which the template reads several times, are made
-    /// into template values once.
+    /// Made for every request but read only when the page's skeleton is made (``PageSkeletons``):
+    /// it keeps the listed quotes as they are, and makes the cards and the search summary only
+    /// when the template asks for them.
     struct Context: Sendable, TemplateObject, TemplateValueConvertible {
-        let quotes: [TemplateValue]
+        let listed: [ListedQuote]
         let page: Int
         let pageCount: Int
-        let previousURL: String?
-        let nextURL: String?
         let search: QuoteSearch?
-        let searchSummary: TemplateValue
-
-        init(quotes: [QuoteCard], page: Int, pageCount: Int, previousURL: String?, nextURL: String?, search: QuoteSearch?) {
-            self.quotes = quotes.map { .custom($0) }
-            self.page = page
-            self.pageCount = pageCount
-            self.previousURL = previousURL
-            self.nextURL = nextURL
-            self.search = search
-            searchSummary = search.map(Self.searchValue) ?? .null
-        }
 
         func value(forKey key: String) -> TemplateValue? {
             switch key {
-            case "quotes": .list(quotes)
-            case "hasQuotes": .bool(!quotes.isEmpty)
+            case "quotes": .list(QuoteCard.cards(listed).map { .custom($0) })
+            case "hasQuotes": .bool(!listed.isEmpty)
             case "page": .int(page)
             case "pageCount": .int(pageCount)
-            case "previousURL": previousURL.map(TemplateValue.string) ?? .null
-            case "nextURL": nextURL.map(TemplateValue.string) ?? .null
+            case "previousURL": page > 1 ? .string(QuotesRoute.list(page: page - 1, search: search?.typed ?? "").path) : .null
+            case "nextURL": page < pageCount ? .string(QuotesRoute.list(page: page + 1, search: search?.typed ?? "").path) : .null
             case "isPaged": .bool(pageCount > 1)
             case "searchURL": QuoteListView.searchURL
             case "fields": QuoteListView.fieldNames
             case "searchValue": .string(search?.typed ?? "")
-            case "search": searchSummary
+            case "search": search.map(Self.searchValue) ?? .null
             default: nil
             }
         }
@@ -69,13 +57,8 @@ package enum QuoteListView {
     package static func page(for state: QuoteListState) -> Page {
         switch state {
         case let .showing(quotes, page, pageCount, search):
-            let typed = search?.typed ?? ""
             return Page(
-                template: .quotes,
-                context: Context(
-                    quotes: QuoteCard.cards(quotes), page: page, pageCount: pageCount,
-                    previousURL: page > 1 ? QuotesRoute.list(page: page - 1, search: typed).path : nil,
-                    nextURL: page < pageCount ? QuotesRoute.list(page: page + 1, search: typed).path : nil, search: search),
+                template: .quotes, context: Context(listed: quotes, page: page, pageCount: pageCount, search: search),
                 sharedKey: sharedKey(quotes: quotes, page: page, pageCount: pageCount, search: search))
         case let .noSuchPage(pageCount, search):
             let pages = "\(pageCount) page\(pageCount == 1 ? "" : "s")"
