@@ -55,6 +55,26 @@ import Testing
         #expect(run.count == 1)
     }
 
+    /// The highest id and the quotes of a range of ids (how a snapshot writes its blocks) agree
+    /// with filtering every quote, across chunk edges, gaps, removals and ranges past the end.
+    @Test func highestIDAndRangesMatchTheQuotesFiltered() {
+        var table = QuoteTable()
+        #expect(table.highestID == nil && table.count(inIDs: 1...4_096) == 0)
+        let ids = [1, 2, 255, 256, 257, 600, 1_024, 1_025, 5_000]
+        for id in ids { table[QuoteID(id)] = quote(id) }
+        #expect(table.highestID == QuoteID(5_000))
+        table[QuoteID(5_000)] = nil
+        #expect(table.highestID == QuoteID(1_025), "the removed last quote's chunk is dropped")
+        let ranges = [1...4_096, 2...256, 256...257, 257...257, 3...254, 601...1_023, 1_025...9_000, 5_000...9_000, -5...1, 0...0]
+        for range in ranges {
+            var lent: [Quote] = []
+            table.forEachQuote(inIDs: range) { lent.append($0) }
+            let expected = table.values.filter { range.contains($0.id.rawValue) }
+            #expect(lent == expected, "\(range)")
+            #expect(table.count(inIDs: range) == expected.count)
+        }
+    }
+
     @Test func idsBelowOneAreNeverStored() {
         var table = QuoteTable()
         table[QuoteID(0)] = quote(0)

@@ -72,18 +72,18 @@ package enum SnapshotFormat {
         writer.signed(state.nextUserID.rawValue)
         writer.optional(state.lastChangedQuote?.rawValue)
 
-        // Every quote is in quoteOrder (the reducer keeps them in step), so its order is both
-        // deterministic and free; a state that broke that would still be written whole.
-        let ordered = state.quoteOrder.count == state.quotes.count ? state.quoteOrder : state.quotes.keys.sorted()
-        let highestID = max(state.nextQuoteID.rawValue - 1, state.quotes.keys.last?.rawValue ?? 0)
-        let quoteBlocks = stride(from: 1, through: highestID, by: quotesPerBlock).map { first in
-            (first..<first + quotesPerBlock).lazy.map { QuoteID($0) }
-        }
+        let highestID = max(state.nextQuoteID.rawValue - 1, state.quotes.highestID?.rawValue ?? 0)
+        let quoteBlocks = stride(from: 1, through: highestID, by: quotesPerBlock).map { $0...$0 + quotesPerBlock - 1 }
         let chunks = state.searchIndex.chunks
         let chunkBlocks = stride(from: 0, to: chunks.count, by: chunksPerBlock).map { chunks[$0..<min($0 + chunksPerBlock, chunks.count)] }
 
         guard version > versionInOnePass else {
-            encodeQuotes(ordered, of: state, into: &writer)
+            // Every quote is in quoteOrder (the reducer keeps them in step), so its order is both
+            // deterministic and free; a state that broke that would still be written whole.
+            let ordered = state.quoteOrder.count == state.quotes.count ? state.quoteOrder : state.quotes.keys
+            let quotes = ordered.compactMap { state.quotes[$0] }
+            writer.count(quotes.count)
+            for quote in quotes { encode(quote, into: &writer) }
             encodeOrder(state.quoteOrder, into: &writer)
             encodeUsers(of: state, into: &writer)
             writer.fixed64(fingerprint)
@@ -96,7 +96,7 @@ package enum SnapshotFormat {
         writer.count(quoteBlocks.count)
         writer.count(chunkBlocks.count)
         var table = writer.reserveTable(quoteBlocks.count + chunkBlocks.count + 3)
-        for block in quoteBlocks { writer.section(in: &table) { encodeQuotes(block, of: state, into: &$0) } }
+        for block in quoteBlocks { writer.section(in: &table) { encodeQuotes(block, of: state.quotes, into: &$0) } }
         writer.section(in: &table) { encodeOrder(state.quoteOrder, into: &$0) }
         writer.section(in: &table) { encodeUsers(of: state, into: &$0) }
         for block in chunkBlocks { writer.section(in: &table) { encodeChunks(block, into: &$0) } }

@@ -133,10 +133,9 @@ enum SnapshotSection {
 }
 
 extension SnapshotFormat {
-    static func encodeQuotes(_ ids: some Sequence<QuoteID>, of state: AppState, into writer: inout SnapshotWriter) {
-        let quotes = ids.compactMap { state.quotes[$0] }
-        writer.count(quotes.count)
-        for quote in quotes { encode(quote, into: &writer) }
+    static func encodeQuotes(_ ids: ClosedRange<Int>, of table: QuoteTable, into writer: inout SnapshotWriter) {
+        writer.count(table.count(inIDs: ids))
+        table.forEachQuote(inIDs: ids) { encode($0, into: &writer) }
     }
 
     static func encodeOrder(_ order: [QuoteID], into writer: inout SnapshotWriter) {

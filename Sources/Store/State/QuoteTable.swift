@@ -63,6 +63,38 @@ package struct QuoteTable: Sendable, Equatable {
         values.map(\.id)
     }
 
+    /// The highest id with a quote, read from the last chunk (trailing empty chunks are dropped,
+    /// so the last chunk has one); nil when the table is empty.
+    package var highestID: QuoteID? {
+        chunks.last?.last(where: { $0 != nil })??.id
+    }
+
+    /// Calls `body` with each quote whose id is in `ids`, in id order, read chunk by chunk
+    /// without a lookup each and lent from its slot, not copied out (copying each quote's fields
+    /// was the largest part of writing a snapshot).
+    package func forEachQuote(inIDs ids: ClosedRange<Int>, _ body: (Quote) -> Void) {
+        guard !chunks.isEmpty else { return }
+        let stored = 1...chunks.count * Self.slotsPerChunk
+        guard ids.overlaps(stored) else { return }
+        let ids = ids.clamped(to: stored)
+        var id = ids.lowerBound
+        while id <= ids.upperBound {
+            let (chunk, first) = (id - 1).quotientAndRemainder(dividingBy: Self.slotsPerChunk)
+            let last = min(Self.slotsPerChunk - 1, first + ids.upperBound - id)
+            if !chunks[chunk].isEmpty {
+                for slot in first...last where chunks[chunk][slot] != nil { body(chunks[chunk][slot].unsafelyUnwrapped) }
+            }
+            id += last - first + 1
+        }
+    }
+
+    /// How many quotes have ids in `ids`.
+    package func count(inIDs ids: ClosedRange<Int>) -> Int {
+        var count = 0
+        forEachQuote(inIDs: ids) { _ in count += 1 }
+        return count
+    }
+
     /// A quote held by its chunk and slot: lending one retains the chunk's array, where copying
     /// it out retained its text and author.
     package struct Lent: Sendable {
@@ -85,7 +117,7 @@ package struct QuoteTable: Sendable, Equatable {
 
         /// The quote (always there: only a filled slot is lent).
         package var quote: Quote {
-            _read { yield chunk[slot].unsafelyUnwrapped }
+            _read { yield chunk[slot]! }
         }
     }
 
