@@ -91,4 +91,29 @@ struct PageContentKeyPartTests {
         #expect(skeleton(content)._rawHashValue(seed: 5) != skeleton(content, signedIn: false)._rawHashValue(seed: 5))
         #expect(skeleton(content)._rawHashValue(seed: 5) != skeleton(page(4, at: 2))._rawHashValue(seed: 5))
     }
+
+    /// A history page keys each editor once: renaming either of two editors, or swapping who
+    /// made two versions, gives another key; a former member (no account) keys apart from the seed.
+    @Test func aHistoryKeyChangesWithEveryEditorAndWhoMadeEachVersion() throws {
+        let ada = User(id: UserID(1), username: try #require(Username("ada")), displayName: "Ada", joinedAt: at)
+        let bob = User(id: UserID(2), username: try #require(Username("bob")), displayName: "Bob", joinedAt: at)
+        let quote = quotes()[0]
+        func version(_ number: Int, by editor: Int?) -> QuoteVersion {
+            QuoteVersion(version: number, text: "v\(number)", author: "A", editedBy: editor.map { UserID($0) }, editedAt: at)
+        }
+        func historyKey(_ editors: [Int?], users: [User]) -> PageContentKey? {
+            let versions = HistoryVersions(
+                oldestFirst: editors.enumerated().map { version($0.offset + 1, by: $0.element) },
+                users: Dictionary(uniqueKeysWithValues: users.map { ($0.id, $0) }))
+            return QuoteHistoryView.page(for: .showing(quote, versions: versions, page: 1, pageCount: 1, canRestore: true)).sharedKey
+        }
+        let base = historyKey([nil, 1, 2, 1], users: [ada, bob])
+        #expect(base != nil)
+        #expect(base == historyKey([nil, 1, 2, 1], users: [ada, bob]))
+        var renamed = bob
+        renamed.displayName = "Bob B."
+        #expect(base != historyKey([nil, 1, 2, 1], users: [ada, renamed]), "the editor seen last")
+        #expect(base != historyKey([nil, 2, 1, 1], users: [ada, bob]), "who made which version")
+        #expect(historyKey([nil, 3], users: [ada]) != historyKey([nil, nil], users: [ada]), "a former member is not the seed")
+    }
 }

@@ -169,7 +169,7 @@ package struct QuoteController: Sendable {
         guard page >= 1, page <= pageCount else { return .now(.noSuchPage(quote, pageCount: pageCount)) }
         let key = QuoteHistoryReads.Key(quote: id, version: quote.version, page: page)
         if let versions = historyReads.versions(for: key) {
-            return .now(history(quote, versions: versions, page: page, pageCount: pageCount, viewer: viewer))
+            return .now(history(quote, versions: versions, page: page, pageCount: pageCount, viewer: viewer, in: state))
         }
         let newest = quote.version - (page - 1) * Self.historyPageSize
         return .later { [self] in
@@ -177,16 +177,17 @@ package struct QuoteController: Sendable {
             // Empty when the quote was deleted since the state was read.
             guard !versions.isEmpty else { return .notFound }
             historyReads.remember(versions, for: key)
-            return history(quote, versions: versions, page: page, pageCount: pageCount, viewer: viewer)
+            return history(quote, versions: versions, page: page, pageCount: pageCount, viewer: viewer, in: store.state)
         }
     }
 
     /// The page of `quote`'s history holding `versions` (oldest first), with who made each as
-    /// the state knows them now.
-    private func history(_ quote: Quote, versions: [QuoteVersion], page: Int, pageCount: Int, viewer: UserID?) -> QuoteHistoryState {
-        let state = store.state
-        return .showing(
-            quote, versions: versions.reversed().map { VersionEntry($0, editor: $0.editedBy.flatMap { state.users[$0] }) },
+    /// `state` knows them.
+    private func history(
+        _ quote: Quote, versions: [QuoteVersion], page: Int, pageCount: Int, viewer: UserID?, in state: AppState
+    ) -> QuoteHistoryState {
+        .showing(
+            quote, versions: HistoryVersions(oldestFirst: versions, users: state.users),
             page: page, pageCount: pageCount, canRestore: viewer != nil && state.quotes[quote.id] != nil)
     }
 

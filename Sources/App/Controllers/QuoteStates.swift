@@ -109,7 +109,7 @@ package enum QuoteHistoryState: Sendable, Equatable {
     /// The quote as it is now and the versions of page `page` (1-based) of `pageCount`, newest
     /// first, each with who made it (nil for the seed, or an account that no longer exists);
     /// `canRestore` when the viewer is signed in and the quote is not hidden.
-    case showing(Quote, versions: [VersionEntry], page: Int, pageCount: Int, canRestore: Bool)
+    case showing(Quote, versions: HistoryVersions, page: Int, pageCount: Int, canRestore: Bool)
     /// The quote has no such page of history (out of range, or not a number): it has `pageCount`.
     case noSuchPage(Quote, pageCount: Int)
     case notFound
@@ -124,6 +124,46 @@ package struct VersionEntry: Sendable, Equatable {
     package init(_ version: QuoteVersion, editor: User?) {
         self.version = version
         self.editor = editor
+    }
+}
+
+/// The versions of one page of a quote's history, newest first, each with who made it: the
+/// versions as they were read (shared with ``QuoteHistoryReads``, not copied) and the people as
+/// the state holds them now, made into entries only when read. A page answered from its
+/// skeleton reads only the versions' numbers and each editor once; building an entry per
+/// version for every request copied each version's text and its editor.
+package struct HistoryVersions: RandomAccessCollection, Sendable, Equatable {
+    /// The versions, oldest first, as the journal gives them.
+    package let oldestFirst: [QuoteVersion]
+    /// Everyone, by id: who made each version, nil for the seed or a former member.
+    package let users: [UserID: User]
+
+    package init(oldestFirst: [QuoteVersion], users: [UserID: User]) {
+        self.oldestFirst = oldestFirst
+        self.users = users
+    }
+
+    /// `entries`, newest first.
+    package init(_ entries: [VersionEntry]) {
+        oldestFirst = entries.reversed().map(\.version)
+        users = Dictionary(entries.compactMap { $0.editor.map { ($0.id, $0) } }, uniquingKeysWith: { first, _ in first })
+    }
+
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { oldestFirst.count }
+
+    /// Where entry `index` (newest first) is in ``oldestFirst``.
+    package func position(of index: Int) -> Int {
+        oldestFirst.count - 1 - index
+    }
+
+    package subscript(index: Int) -> VersionEntry {
+        let version = oldestFirst[position(of: index)]
+        return VersionEntry(version, editor: version.editedBy.flatMap { users[$0] })
+    }
+
+    package static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.elementsEqual(rhs)
     }
 }
 

@@ -276,8 +276,10 @@ extension PageContentKey {
         append(user.username.rawValue)
         append(user.displayName)
         if let photo = user.photo {
-            append(photo.hashes.count)
-            for hash in photo.hashes { append(hash) }
+            // What `photo.hashes` holds, without building that array (twice) per person.
+            append(photo.small == nil ? 1 : 2)
+            append(photo.hash)
+            if let small = photo.small { append(small) }
         }
     }
 }

@@ -58,22 +58,30 @@ package enum QuoteHistoryView {
     }
 
     /// Everything the page shows but the visitor's own values (``Page/sharedKey``): a version of
-    /// a quote never changes once written, so its number names it; its editor's name can.
-    static func sharedKey(quote: Quote, versions: [VersionEntry], page: Int, pageCount: Int, canRestore: Bool) -> PageContentKey {
+    /// a quote never changes once written, so its number names it; its editor's name can, so
+    /// each editor's values follow, once each, in the order they first appear.
+    static func sharedKey(quote: Quote, versions: HistoryVersions, page: Int, pageCount: Int, canRestore: Bool) -> PageContentKey {
         var key = PageContentKey(numbers: page, pageCount, canRestore ? 1 : 0)
-        key.reserveCapacity(numbers: 8 + 6 * versions.count)
+        key.reserveCapacity(numbers: 16 + 2 * versions.count)
         key.append(quote)
-        // By index, field by field: a for-in copies each entry (its text, author and editor).
-        for index in versions.indices {
-            key.append(versions[index].version.version)
-            key.append(versions[index].version.editedBy?.rawValue ?? -1)
-            key.append(versions[index].editor)
+        // Field by field from the versions as read: copying a version out copies its text.
+        let read = versions.oldestFirst
+        var editors: [UserID] = []
+        for position in read.indices.reversed() {
+            key.append(read[position].version)
+            guard let editor = read[position].editedBy else {
+                key.append(-1)
+                continue
+            }
+            key.append(editor.rawValue)
+            if !editors.contains(editor) { editors.append(editor) }
         }
+        for editor in editors { key.append(versions.users[editor]) }
         return key
     }
 
     /// What the template shows; made only when the page is rendered whole (``Page/context``).
-    private static func context(quote: Quote, versions: [VersionEntry], page: Int, pageCount: Int, canRestore: Bool) -> Context {
+    private static func context(quote: Quote, versions: HistoryVersions, page: Int, pageCount: Int, canRestore: Bool) -> Context {
         let restoreURL = canRestore ? QuotesRoute.restore(quote.id).path : nil
         return Context(
             quote: QuoteCard(quote),
