@@ -182,11 +182,19 @@ final class PageSkeletons: Sendable {
 
     /// The page for a visitor with `values` (escaped here, by hole number).
     static func splice(_ skeleton: Skeleton, values: [String]) -> [UInt8] {
+        // Each value escaped once, however many holes show it: a page of restore forms has a
+        // CSRF hole per form.
+        let escaped = values.map { value in
+            var bytes: [UInt8] = []
+            HTMLEscaping.append(value, to: &bytes)
+            return bytes
+        }
         var output: [UInt8] = []
         output.reserveCapacity(skeleton.bytes + skeleton.holes.count * 48)
-        for (index, segment) in skeleton.segments.enumerated() {
-            output.append(contentsOf: segment)
-            if index < skeleton.holes.count { HTMLEscaping.append(values[skeleton.holes[index].rawValue], to: &output) }
+        let (segments, holes) = (skeleton.segments, skeleton.holes)
+        for index in segments.indices {
+            output.append(contentsOf: segments[index])
+            if index < holes.count { output.append(contentsOf: escaped[holes[index].rawValue]) }
         }
         return output
     }
