@@ -17,10 +17,37 @@ import Testing
 
     @Test func theASCIIFastPathFoldsAsTheGeneralOneDoes() {
         let ascii = (0..<128).map { String(UnicodeScalar(UInt8($0))) }.joined()
-        // The accented letter sends the whole string down the general path.
-        let general = SearchFolding.fold(ascii + "é")
-        #expect(Array(general.dropLast()) == SearchFolding.fold(ascii))
-        #expect(general.last == UInt8(ascii: "e"))
+        var general: [UInt8] = []
+        SearchFolding.foldDecomposing(ascii, into: &general)
+        #expect(SearchFolding.fold(ascii) == general)
+        #expect(SearchFolding.fold(ascii + "é") == general + [UInt8(ascii: "e")])
+    }
+
+    /// Folding run by run (ASCII by table, each non-ASCII run decomposed alone) gives what
+    /// decomposing the whole text gives: marks after an ASCII letter, marks that normalisation
+    /// reorders, spacing marks that are kept, Hangul, ligatures, digraphs, emoji sequences.
+    @Test(arguments: [
+        "e\u{301}\u{327}cole", "a\u{327}\u{301}b", "x\u{1D165}\u{301}\u{1D16D}y", "한국어 text", "oﬃce ﬁle", "ǅemal ǈ",
+        "👩\u{200D}💻 at work", "कि हिन्दी", "Ñandú Ⅻ ㎏", "ΣΊΣΥΦΟΣ ὁδός", "a\u{00AD}b\u{2028}c", "Ｆｕｌｌ-width ＡＢＣ",
+        "İı ß ẞ", "¼ ½ ™ ℃", "\u{301}leading mark", "trailing mark\u{301}", "مرحبا bonjour",
+    ])
+    func foldingRunByRunIsFoldingTheWholeText(text: String) {
+        var whole: [UInt8] = []
+        SearchFolding.foldDecomposing(text, into: &whole)
+        #expect(SearchFolding.fold(text) == whole, "\(text)")
+    }
+
+    /// Each accented Latin letter that folds from a table, alone or between ASCII letters, at
+    /// the table's edges too, folds as decomposing the text gives.
+    @Test func latinLettersFromTheTableFoldAsDecomposingGives() {
+        for value in 0xBF...0x180 {
+            let letter = String(Character(Unicode.Scalar(UInt32(value))!))
+            for text in [letter, "a\(letter)b", "\(letter)\(letter)", "x\(letter)\u{301}"] {
+                var whole: [UInt8] = []
+                SearchFolding.foldDecomposing(text, into: &whole)
+                #expect(SearchFolding.fold(text) == whole, "U+\(String(value, radix: 16))")
+            }
+        }
     }
 
     @Test func foldedTextNeverHoldsTheKeyTerminator() {
