@@ -72,7 +72,9 @@ import Testing
             ProfileView.page(for: .presenting(Profile(user: ada, favourite: nil, addedQuotes: []), isOwn: false)),
             QuoteHistoryView.page(
                 for: .showing(
-                    quote(1, version: 3), versions: HistoryVersions((1...3).reversed().map { VersionEntry(QuoteVersion(version: $0, text: "v\($0)", author: "A", editedBy: UserID(1), editedAt: at), editor: ada) }),
+                    quote(1, version: 3), versions: HistoryVersions(
+                        oldestFirst: (1...3).map { QuoteVersion(version: $0, text: "v\($0)", author: "A", editedBy: UserID(1), editedAt: at) },
+                        users: [ada.id: ada]),
                     page: 1, pageCount: 1, canRestore: true)),
         ]
     }

@@ -143,17 +143,11 @@ package struct HistoryVersions: RandomAccessCollection, Sendable, Equatable {
         self.users = users
     }
 
-    /// `entries`, newest first.
-    package init(_ entries: [VersionEntry]) {
-        oldestFirst = entries.reversed().map(\.version)
-        users = Dictionary(entries.compactMap { $0.editor.map { ($0.id, $0) } }, uniquingKeysWith: { first, _ in first })
-    }
-
     package var startIndex: Int { 0 }
     package var endIndex: Int { oldestFirst.count }
 
     /// Where entry `index` (newest first) is in ``oldestFirst``.
-    package func position(of index: Int) -> Int {
+    private func position(of index: Int) -> Int {
         oldestFirst.count - 1 - index
     }
 

@@ -16,6 +16,18 @@ enum EveryCore {
         return results.map { $0! }
     }
 
+    /// `work(bytes, index)` for every index below `count`, in index order, each call reading the
+    /// same `bytes`; the calls run at once, on as many threads as there are cores.
+    ///
+    /// The caller keeps `bytes` alive and unwritten until this returns (it calls this inside the
+    /// `withUnsafeBytes` that lends them).
+    static func map<Result: Sendable>(
+        _ count: Int, reading bytes: UnsafeRawBufferPointer, _ work: @Sendable (UnsafeRawBufferPointer, Int) -> Result
+    ) -> [Result] {
+        let lent = LentBytes(bytes: bytes)
+        return map(count) { index in work(lent.bytes, index) }
+    }
+
     /// The result slots, lent to the threads of `concurrentPerform`.
     ///
     /// `@unchecked Sendable`, and safe: call `index` writes `results[index]` alone, so no two
@@ -24,5 +36,14 @@ enum EveryCore {
     /// caller's `withUnsafeMutableBufferPointer` closure encloses the call).
     private struct Slots<Result>: @unchecked Sendable {
         let results: UnsafeMutableBufferPointer<Result?>
+    }
+
+    /// Bytes lent to the threads of `concurrentPerform` for reading.
+    ///
+    /// `@unchecked Sendable`, and safe: the pointer is immutable, so the calls only read the
+    /// bytes; `map(_:reading:_:)`'s caller writes none of them and keeps them alive until it
+    /// returns, which `concurrentPerform` does only after every call has.
+    private struct LentBytes: @unchecked Sendable {
+        let bytes: UnsafeRawBufferPointer
     }
 }

@@ -8,7 +8,7 @@ struct SnapshotBounds: Sendable {
 }
 
 /// One section of a snapshot (``SnapshotFormat``), read on its own.
-enum SnapshotSection {
+enum SnapshotSection: Sendable {
     /// Quotes in any order (version 3).
     case quotes([Quote])
     /// The quotes of one block of ids, in their slots (version 4).
@@ -19,7 +19,7 @@ enum SnapshotSection {
     case moderation(ModerationState)
 
     /// The kinds of section, in the order a snapshot holds them.
-    enum Kind {
+    enum Kind: Sendable {
         case quotes
         /// Block `index`: ids `index * quotesPerBlock + 1` through `(index + 1) * quotesPerBlock`.
         case quoteBlock(index: Int)
@@ -217,14 +217,10 @@ struct SnapshotSections {
     /// Every section of `buffer`, read on as many cores as there are, in the table's order.
     /// Each must be read to its last byte.
     func decodedOnEveryCore(_ buffer: UnsafeRawBufferPointer, _ bounds: SnapshotBounds) throws(SnapshotFormatError) -> [SnapshotSection] {
-        var results = [Result<SnapshotSection, SnapshotFormatError>?](repeating: nil, count: sections.count)
-        results.withUnsafeMutableBufferPointer { results in
-            let shared = SharedSlots(buffer: buffer, results: results)
-            DispatchQueue.concurrentPerform(iterations: sections.count) { index in
-                shared.results[index] = Self.decode(sections[index], of: shared.buffer, bounds)
-            }
-        }
-        return try results.map { result throws(SnapshotFormatError) in try result!.get() }
+        let sections = sections
+        return try EveryCore.map(sections.count, reading: buffer) { buffer, index in
+            Self.decode(sections[index], of: buffer, bounds)
+        }.map { result throws(SnapshotFormatError) in try result.get() }
     }
 
     private static func decode(
@@ -238,17 +234,5 @@ struct SnapshotSections {
         } catch {
             return .failure(SnapshotFormatError(description: "\(error.description), in the section at byte \(section.bytes.lowerBound)"))
         }
-    }
-
-    /// The snapshot's bytes and one result slot per section, lent to the threads of
-    /// `concurrentPerform`.
-    ///
-    /// `@unchecked Sendable`, and safe: the bytes are only read, and iteration `index` writes
-    /// `results[index]` alone, so no two threads touch one slot; `concurrentPerform` returns only
-    /// after every iteration has, so every write happens before the caller reads the slots; and
-    /// both pointers outlive it (the caller's `withUnsafe…` closures enclose the call).
-    private struct SharedSlots: @unchecked Sendable {
-        let buffer: UnsafeRawBufferPointer
-        let results: UnsafeMutableBufferPointer<Result<SnapshotSection, SnapshotFormatError>?>
     }
 }
