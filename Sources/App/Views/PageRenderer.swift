@@ -52,12 +52,12 @@ package struct PageRenderer: Sendable {
     /// Headers on every HTML response (SPEC.md "Sessions and security"): no plugin content
     /// (`object-src 'none'`), never framed (`frame-ancestors 'none'`, and `X-Frame-Options: DENY`
     /// for browsers that predate it).
-    package static let securityHeaders: HTTPHeaders = [
+    package static let securityHeaders = ([
         "Content-Security-Policy": "default-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
         "X-Frame-Options": "DENY",
         "X-Content-Type-Options": "nosniff",
         "Referrer-Policy": "same-origin",
-    ]
+    ] as HTTPHeaders).writtenOnce()
 
     package func response(for page: Page, visitor: Visitor = Visitor()) -> HTTPResponse {
         do {

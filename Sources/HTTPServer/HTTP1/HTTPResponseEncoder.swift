@@ -35,8 +35,10 @@ enum HTTPResponseEncoder {
         let code = response.status.code
         // Room for all of it at once (a page's head, its security headers alone, is longer than
         // a fixed guess), and for a body short enough to be copied behind it.
-        var headBytes = 160 + dateField.count
-        for field in response.headers { headBytes += field.name.utf8.count + field.value.utf8.count + 4 }
+        let written = response.headers.written
+        let fields = response.headers.fields[(written?.fieldCount ?? 0)...]
+        var headBytes = 160 + dateField.count + (written?.bytes.count ?? 0)
+        for field in fields { headBytes += field.name.utf8.count + field.value.utf8.count + 4 }
         let copiedBody = response.body.count < OutputQueue.separateBodyBytes ? response.body.count : 0
         buffer.reserveCapacity(buffer.count + headBytes + copiedBody)
         buffer.append(contentsOf: "HTTP/1.1 ".utf8)
@@ -44,18 +46,15 @@ enum HTTPResponseEncoder {
         buffer.append(ASCII.space)
         buffer.append(contentsOf: response.status.reason.utf8)
         buffer.append(contentsOf: crlf)
+        if let written { buffer.append(contentsOf: written.bytes) }
         var explicitLength: String?
-        for field in response.headers {
+        for field in fields {
             let name = field.name
             if name.caseInsensitiveEquals("Content-Length") {
                 explicitLength = field.value
                 continue
             }
-            if name.caseInsensitiveEquals("Date") || name.caseInsensitiveEquals("Connection")
-                || name.caseInsensitiveEquals("Transfer-Encoding")
-            {
-                continue
-            }
+            if isFramingField(name) { continue }
             appendField(name, field.value, to: &buffer)
         }
         buffer.append(contentsOf: dateField)
@@ -107,7 +106,14 @@ enum HTTPResponseEncoder {
 
     /// Appends `name: value` and CRLF, unless either holds CR, LF or NUL; each is read once, in
     /// place, from its UTF-8 storage.
-    private static func appendField(_ name: String, _ value: String, to buffer: inout [UInt8]) {
+    /// A field the encoder writes itself, dropping the responder's (`Content-Length` is also
+    /// read, for a HEAD or 304 response).
+    static func isFramingField(_ name: String) -> Bool {
+        name.caseInsensitiveEquals("Content-Length") || name.caseInsensitiveEquals("Date")
+            || name.caseInsensitiveEquals("Connection") || name.caseInsensitiveEquals("Transfer-Encoding")
+    }
+
+    static func appendField(_ name: String, _ value: String, to buffer: inout [UInt8]) {
         var (name, value) = (name, value)
         name.withUTF8 { name in
             value.withUTF8 { value in

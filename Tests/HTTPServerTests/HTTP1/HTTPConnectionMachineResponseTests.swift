@@ -256,3 +256,44 @@ import Testing
         #expect(driver.bodyGranted(at: Self.t0 + .seconds(11)) == .none)  // a late grant is ignored
     }
 }
+
+/// Fields written once (``HTTPHeaders/writtenOnce()``), as a page's security headers are, go
+/// out byte for byte as the same fields written on each response: unsafe ones dropped, fields
+/// added after them written after them, a removed one gone.
+@Suite struct WrittenOnceHeaderTests {
+    static let t0 = MachineDriver.start
+    static let fixed: HTTPHeaders = ["X-One": "1", "X-Bad": "a\r\nInjected: yes", "X-Two": "two words"]
+
+    /// The bytes of answering a GET with `headers` and a short body.
+    func answer(_ headers: HTTPHeaders) -> String {
+        var driver = MachineDriver(now: Self.t0)
+        _ = driver.received(Wire.get("/"), at: Self.t0)
+        _ = driver.respond(HTTPResponse(status: .ok, headers: headers, body: Array("abc".utf8)), at: Self.t0)
+        return driver.pending
+    }
+
+    @Test func writtenOnceFieldsGoOutAsTheSameFieldsWrittenEachTime() {
+        var once = Self.fixed.writtenOnce()
+        var each = Self.fixed
+        #expect(answer(once) == answer(each))
+        #expect(answer(once).contains("X-One: 1\r\nX-Two: two words\r\n"))
+        #expect(!answer(once).contains("Injected"))
+        once.add(name: "ETag", value: "\"x\"")
+        each.add(name: "ETag", value: "\"x\"")
+        #expect(answer(once) == answer(each))
+        #expect(answer(once).contains("X-Two: two words\r\nETag: \"x\"\r\n"))
+        once.remove(name: "X-One")
+        each.remove(name: "X-One")
+        #expect(answer(once) == answer(each))
+        #expect(!answer(once).contains("X-One"))
+    }
+
+    /// A field the encoder writes itself is never written ahead: it stays the encoder's to drop.
+    @Test func framingFieldsAreNotWrittenAhead() {
+        let headers: HTTPHeaders = ["X-One": "1", "Content-Length": "99", "Date": "then"]
+        #expect(headers.writtenOnce().written == nil)
+        let bytes = answer(headers.writtenOnce())
+        #expect(bytes.contains("Content-Length: 3\r\n"))
+        #expect(!bytes.contains("99") && !bytes.contains("then"))
+    }
+}
