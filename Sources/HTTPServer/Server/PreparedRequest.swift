@@ -36,12 +36,25 @@ extension HTTPResponder {
     /// The answer to the whole `request`, from what its head prepared (nil: a request without a
     /// body, or one refused before its head was handed on: prepared now).
     func reply(to request: HTTPRequest, prepared: PreparedRequest?) -> Step<HTTPResponse> {
-        let context: Context
         switch prepared {
         case .reply(let reply)?: return reply
-        case .context(let kept)?: context = kept as? Context ?? prepare(request)
-        case nil: context = prepare(request)
+        case .context(let kept)?: return reply(to: request, kept: kept)
+        case nil: return answer(request, in: prepare(request))
         }
-        return request.bodyRefusal == nil ? reply(to: request, in: context) : replyToRefusedBody(request, in: context)
+    }
+
+    private func answer(_ request: HTTPRequest, in context: Context) -> Step<HTTPResponse> {
+        request.bodyRefusal == nil ? reply(to: request, in: context) : replyToRefusedBody(request, in: context)
+    }
+
+    /// The answer to a request whose head was prepared as `kept` before its body was read.
+    ///
+    /// Apart, and never inlined: the cast needs the metadata of `Context?`, which this code (run
+    /// for the responder as `any HTTPResponder`, unspecialized) asked the runtime for on entry,
+    /// so every request paid for it, a GET with no kept context included (a profile of
+    /// signed-in search).
+    @inline(never)
+    private func reply(to request: HTTPRequest, kept: any Sendable) -> Step<HTTPResponse> {
+        answer(request, in: kept as? Context ?? prepare(request))
     }
 }

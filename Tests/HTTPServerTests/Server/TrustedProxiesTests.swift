@@ -13,10 +13,24 @@ import Testing
 
     @Test(arguments: [
         ("192.0.2.1", "192.0.2.1"), ("2001:DB8:0:0:0:0:0:1", "2001:db8::1"), ("::ffff:192.0.2.1", "192.0.2.1"),
-        ("::1", "::1"),
+        ("::1", "::1"), ("255.254.253.1", "255.254.253.1"), ("fe80:1:2:3:4:5:6:ff07", "fe80:1:2:3:4:5:6:ff07"),
     ])
     func parsesNumericAddressesInTheirUsualForm(text: String, shown: String) throws {
         #expect(try Self.address(text).description == shown)
+    }
+
+    /// An address is its family and every byte: none equals another that differs in either.
+    @Test func addressesDifferByFamilyAndByEveryByte() throws {
+        let texts = ["0.0.0.0", "::", "0.0.0.1", "1.0.0.0", "::1", "1::", "::1:0:0:0", "::ffff:0.0.0.1", "::ffff:1:0"]
+        let addresses = try texts.map(Self.address)
+        // `::ffff:0.0.0.1` is the IPv4 address 0.0.0.1.
+        #expect(addresses[7] == addresses[2])
+        for (i, a) in addresses.enumerated() where i != 7 {
+            for (j, b) in addresses.enumerated() where j != 7 && j != i {
+                #expect(a != b, "\(texts[i]) and \(texts[j])")
+            }
+        }
+        #expect(Set(addresses).count == texts.count - 1)
     }
 
     @Test(arguments: ["", "localhost", "192.0.2.1:80", "[::1]", "192.0.2", "1.2.3.4.5", "256.1.1.1", " 192.0.2.1"])
