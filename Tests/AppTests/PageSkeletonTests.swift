@@ -110,6 +110,20 @@ import Testing
         #expect(renderer.skeletonCount == 2)
     }
 
+    /// The viewer's profile link is kept per person (by id) with the username it was made
+    /// from: every page links the viewer's own profile, and a kept link never answers for
+    /// another name, even under the same id.
+    @Test func everyPageLinksItsViewersOwnProfile() throws {
+        let page = QuoteView.page(for: .showing(quote(7), addedBy: nil, isFavourite: false, canDelete: false))
+        func body(_ visitor: Visitor) -> String { String(decoding: renderer.response(for: page, visitor: visitor).body, as: UTF8.self) }
+        for _ in 0..<2 {
+            #expect(body(visitors[2]).contains("href=\"/users/ada\""))
+            #expect(body(visitors[3]).contains("href=\"/users/bob\"") && !body(visitors[3]).contains("/users/ada"))
+        }
+        let sameID = Visitor(user: user(1, "cyd", displayName: "Ada"), csrfToken: "token-of-ada")
+        #expect(body(sameID).contains("href=\"/users/cyd\"") && !body(sameID).contains("/users/ada"))
+    }
+
     @Test func anEditARenameAFavouriteOrADeleteRightGivesANewPage() throws {
         let viewer = visitors[2]
         func body(_ page: Page) -> String { String(decoding: renderer.response(for: page, visitor: viewer).body, as: UTF8.self) }

@@ -104,8 +104,6 @@ enum HTTPResponseEncoder {
     static let lastChunk = Array("0\r\n\r\n".utf8)
     private static let connectionKeepAlive = Array("Connection: keep-alive\r\n".utf8)
 
-    /// Appends `name: value` and CRLF, unless either holds CR, LF or NUL; each is read once, in
-    /// place, from its UTF-8 storage.
     /// A field the encoder writes itself, dropping the responder's (`Content-Length` is also
     /// read, for a HEAD or 304 response).
     static func isFramingField(_ name: String) -> Bool {
@@ -113,6 +111,8 @@ enum HTTPResponseEncoder {
             || name.caseInsensitiveEquals("Connection") || name.caseInsensitiveEquals("Transfer-Encoding")
     }
 
+    /// Appends `name: value` and CRLF, unless either holds CR, LF or NUL; each is read once, in
+    /// place, from its UTF-8 storage.
     static func appendField(_ name: String, _ value: String, to buffer: inout [UInt8]) {
         var (name, value) = (name, value)
         name.withUTF8 { name in
