@@ -130,3 +130,17 @@ enum HTTPResponseEncoder {
         !text.contains { $0 == ASCII.cr || $0 == ASCII.lf || $0 == 0 }
     }
 }
+
+extension HTTPHeaders {
+    /// These fields, with every one written once as a response head writes it (unsafe ones
+    /// dropped, as there): for fields sent on every response, made once and copied. Unchanged
+    /// when one is a field the encoder writes itself.
+    package func writtenOnce() -> HTTPHeaders {
+        guard !fields.contains(where: { HTTPResponseEncoder.isFramingField($0.name) }) else { return self }
+        var bytes: [UInt8] = []
+        for field in fields { HTTPResponseEncoder.appendField(field.name, field.value, to: &bytes) }
+        var headers = self
+        headers.written = (fields.count, bytes)
+        return headers
+    }
+}

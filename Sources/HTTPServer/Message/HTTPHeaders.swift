@@ -5,8 +5,9 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictiona
     /// The first `fieldCount` fields as a response head writes them, checked and encoded once
     /// (``writtenOnce()``), so that fields sent on every response (a page's security headers)
     /// are not checked and copied one by one each time; nil when none are. Adding a field keeps
-    /// it; removing any drops it.
-    private(set) var written: (fieldCount: Int, bytes: [UInt8])?
+    /// it; removing any drops it. Set only by `writtenOnce()`, beside the encoder whose rules it
+    /// follows (`HTTPResponseEncoder.swift`; the fuzzers build this file without the encoder).
+    var written: (fieldCount: Int, bytes: [UInt8])?
 
     package init() {}
 
@@ -54,20 +55,6 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictiona
 
     package static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
         lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
-    }
-}
-
-extension HTTPHeaders {
-    /// These fields, with every one written once as a response head writes it (unsafe ones
-    /// dropped, as there): for fields sent on every response, made once and copied. Unchanged
-    /// when one is a field the encoder writes itself.
-    package func writtenOnce() -> HTTPHeaders {
-        guard !fields.contains(where: { HTTPResponseEncoder.isFramingField($0.name) }) else { return self }
-        var bytes: [UInt8] = []
-        for field in fields { HTTPResponseEncoder.appendField(field.name, field.value, to: &bytes) }
-        var headers = self
-        headers.written = (fields.count, bytes)
-        return headers
     }
 }
 
