@@ -18,7 +18,7 @@ extension Store {
             answers = batch.map { _ in .failure(error) }
             for late in queued { late.waiter.resume(returning: .answered(.failure(error))) }
             queued = []
-            tentative = published.withLock { $0.state }
+            tentative = self.state
         }
         let own = answers.removeFirst()
         for (follower, answer) in zip(followers, answers) { follower.waiter.resume(returning: .answered(answer)) }
@@ -117,7 +117,7 @@ extension Store {
                 // The writer returns one sequence per accepted action (it checks the journal's count).
                 let sequence = sequences[nextSequence]
                 nextSequence += 1
-                published.withLock { $0 = (state, $0.revision &+ 1) }
+                publish(state)
                 for link in middleware { link.applied(item.action, event: event, sequence: sequence) }
                 announce(event)
                 answers.append(.success(.success(event)))

@@ -88,11 +88,11 @@ extension Store {
     /// when there were any. Call it holding the lead, then ``revalidate(_:)``.
     func catchUp() async throws(StoreError) -> Bool {
         let entries = try await writer.entries(after: appliedSequence)
-        var state = published.withLock { $0.state }
+        var state = self.state
         var applied = 0
         for entry in entries where entry.sequence > appliedSequence {
             let event = AppReducer.apply(entry.action, to: &state)
-            published.withLock { $0 = (state, $0.revision &+ 1) }
+            publish(state)
             appliedSequence = entry.sequence
             applied += 1
             announce(event)
@@ -106,7 +106,7 @@ extension Store {
     /// what was accepted on a state that turned out stale may now be refused (an edit from a
     /// version someone else replaced), and the other way round.
     func revalidate(_ batch: inout [ValidatedAction]) {
-        tentative = published.withLock { $0.state }
+        tentative = self.state
         for index in batch.indices { batch[index] = validate(batch[index].action) }
         for index in queued.indices { queued[index].validated = validate(queued[index].validated.action) }
     }

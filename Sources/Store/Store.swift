@@ -49,7 +49,7 @@ package actor Store {
     /// False from the moment ``close()`` begins: history reads are refused from then on.
     private let readsHistory = Atomic(true)
     /// The state and its revision, which grows by one with every applied action (from 0 at start-up).
-    let published: Mutex<(state: AppState, revision: UInt64)>
+    let published: Mutex<PublishedState>
     /// The published state plus every action accepted since: what the next action is validated against.
     var tentative: AppState
     /// The newest journal entry the published state includes: what the next append is based on.
@@ -116,7 +116,7 @@ package actor Store {
         self.writer = JournalWriter(
             journal: journal, state: state, through: lastSequence, entriesSinceSnapshot: entriesSinceSnapshot,
             snapshotInterval: snapshotInterval, logger: logger)
-        self.published = Mutex((state, 0))
+        self.published = Mutex(PublishedState(state, revision: 0))
         self.tentative = state
         self.appliedSequence = lastSequence
         self.publishedSequence = Atomic(lastSequence)
@@ -145,7 +145,13 @@ package actor Store {
 
     /// The current state: a copy, consistent, never partly updated.
     package nonisolated var state: AppState {
-        published.withLock { $0.state }
+        publishedState.state
+    }
+
+    /// The current state and its revision, shared: one retain, however many tables the state
+    /// holds (``PublishedState``).
+    package nonisolated var publishedState: PublishedState {
+        published.withLock { $0 }
     }
 
     /// Grows by one with every applied action (0 at start-up): within this process, the same
@@ -153,6 +159,18 @@ package actor Store {
     /// state, so a page is never tagged with a revision newer than what it shows.
     package nonisolated var revision: UInt64 {
         published.withLock { $0.revision }
+    }
+
+    /// Makes `state` the published state, one revision on. The one it replaces is released
+    /// after the lock, when this was its last reader: freeing a state's tables is not done
+    /// while readers wait.
+    func publish(_ state: AppState) {
+        let replaced = published.withLock { current in
+            let replaced = current
+            current = PublishedState(state, revision: replaced.revision &+ 1)
+            return replaced
+        }
+        withExtendedLifetime(replaced) {}
     }
 
     /// How many validated actions wait for the commit in flight to end (for metrics and tests).
@@ -202,7 +220,7 @@ package actor Store {
     /// time: ``history(of:versions:)``.
     package nonisolated func history(of id: QuoteID) async throws(StoreError) -> [QuoteVersion] {
         guard readsHistory.load(ordering: .acquiring) else { throw StoreError.storeClosed(operation: "history") }
-        guard published.withLock({ $0.state.quotes[id] }) != nil else { return [] }
+        guard publishedState.state.quotes[id] != nil else { return [] }
         return try await history(of: id, versions: 1...Int.max)
     }
 

@@ -40,6 +40,23 @@ import Testing
         }
     }
 
+    /// A reader's ``PublishedState`` is one version: a dispatch publishes a new one, a revision
+    /// on, and leaves the one already read as it was; a refused action publishes nothing.
+    @Test func publishedStateIsOneVersionAndItsRevision() async throws {
+        let store = try Store(journal: try SQLiteJournal(path: ":memory:"), seed: seed, logger: .discarding())
+        let before = store.publishedState
+        #expect(before.revision == 0 && before.revision == store.revision)
+        #expect(before.state == store.state && before.state.quotes[QuoteID(1)]?.text == "Seeded")
+        _ = try await store.dispatch(.editQuote(QuoteID(1), QuoteDraft(text: "Edited", author: "Me"), baseVersion: 1, by: nil, at: date))
+        let after = store.publishedState
+        #expect(after.revision == 1 && after.revision == store.revision)
+        #expect(after.state.quotes[QuoteID(1)]?.text == "Edited" && after.state == store.state)
+        #expect(before.state.quotes[QuoteID(1)]?.text == "Seeded" && before.revision == 0)
+        _ = try await store.dispatch(.editQuote(QuoteID(1), QuoteDraft(text: "", author: "Me"), baseVersion: 2, by: nil, at: date))
+        #expect(store.publishedState === after)
+        await store.close()
+    }
+
     @Test(arguments: JournalBackend.available)
     func rejectedActionsAreNotJournaled(on backend: JournalBackend) async throws {
         try await JournalLocation.with(backend) { location in

@@ -23,16 +23,22 @@ package struct QuoteController: Sendable {
     /// The viewer's favourite when they have one, else the most recently added or edited quote,
     /// and the newest quotes.
     package func home(viewer: UserID?) -> HomeState {
-        let state = store.state
-        let own = viewer.flatMap { state.users[$0]?.favourite }.flatMap { state.quotes[$0] }
-        let favourite = own ?? state.lastChangedQuote.flatMap { state.quotes[$0] }
-        let recent = state.newestQuoteIDs(limit: Self.recentCount)
-        return .showing(favourite: favourite.map { Self.listed($0, in: state) }, recent: Self.listed(recent, in: state))
+        Self.home(viewer: viewer, in: store.publishedState)
+    }
+
+    /// Each method reads the state once, shared (``PublishedState``), and reaches its tables
+    /// through it: a copy of the whole state, even one passed on to a function, retained every
+    /// table (eleven) and released them again.
+    private static func home(viewer: UserID?, in published: PublishedState) -> HomeState {
+        let own = viewer.flatMap { published.state.users[$0]?.favourite }.flatMap { published.state.quotes[$0] }
+        let favourite = own ?? published.state.lastChangedQuote.flatMap { published.state.quotes[$0] }
+        let recent = published.state.newestQuoteIDs(limit: Self.recentCount)
+        return .showing(favourite: favourite.map { listed($0, in: published) }, recent: listed(recent, in: published))
     }
 
     /// `quote` with the account that added it, as `state` holds it: a dictionary look-up.
-    private static func listed(_ quote: Quote, in state: AppState) -> ListedQuote {
-        ListedQuote(quote, addedBy: quote.addedBy.flatMap { state.users[$0] })
+    private static func listed(_ quote: Quote, in published: PublishedState) -> ListedQuote {
+        ListedQuote(quote, addedBy: quote.addedBy.flatMap { published.state.users[$0] })
     }
 
     /// The quotes of `ids`, in order, each with the account that added it (ids of no quote are
@@ -41,9 +47,9 @@ package struct QuoteController: Sendable {
     /// its ``ListedQuote`` (closures capturing the whole state copied it for every quote of a
     /// list page; a lazy map of the ids, every quote twice; copying each quote out of the table,
     /// a third of this function's time).
-    private static func listed(_ ids: some Collection<QuoteID>, in state: AppState) -> [ListedQuote] {
-        let quotes = state.quotes
-        let users = state.users
+    private static func listed(_ ids: some Collection<QuoteID>, in published: PublishedState) -> [ListedQuote] {
+        let quotes = published.state.quotes
+        let users = published.state.users
         // Each one made in its place in the array: appending copied every listed quote and its
         // account once more and then released the copy (a tenth of the retains of a list page).
         return [ListedQuote](unsafeUninitializedCapacity: ids.count) { buffer, count in
@@ -57,16 +63,19 @@ package struct QuoteController: Sendable {
     }
 
     package func show(_ id: QuoteID, viewer: UserID?) -> QuoteState {
-        let state = store.state
-        guard let quote = state.quotes[id] else {
-            guard let hidden = Self.hiddenQuote(id, for: viewer, in: state) else { return .notFound }
+        Self.show(id, viewer: viewer, in: store.publishedState)
+    }
+
+    private static func show(_ id: QuoteID, viewer: UserID?, in published: PublishedState) -> QuoteState {
+        guard let quote = published.state.quotes[id] else {
+            guard let hidden = hiddenQuote(id, for: viewer, in: published) else { return .notFound }
             return .hidden(
-                hidden.quote, addedBy: hidden.quote.addedBy.flatMap { state.users[$0] }, note: hidden.note,
-                hiddenBy: hidden.note.by.flatMap { state.users[$0] })
+                hidden.quote, addedBy: hidden.quote.addedBy.flatMap { published.state.users[$0] }, note: hidden.note,
+                hiddenBy: hidden.note.by.flatMap { published.state.users[$0] })
         }
-        let isFavourite = viewer.flatMap { state.users[$0]?.favourite } == id
+        let isFavourite = viewer.flatMap { published.state.users[$0]?.favourite } == id
         return .showing(
-            quote, addedBy: Self.listed(quote, in: state).adder, isFavourite: isFavourite,
+            quote, addedBy: listed(quote, in: published).adder, isFavourite: isFavourite,
             canDelete: viewer != nil && quote.addedBy == viewer)
     }
 
@@ -77,43 +86,49 @@ package struct QuoteController: Sendable {
     /// added in; a search is one pass of the search index (``QuoteSearchIndex``), then a slice.
     /// That pass takes milliseconds on a large book: see ``listImmediately(page:search:)``.
     package func list(page: Int, search: String = "") -> QuoteListState {
-        let state = store.state
+        Self.list(page: page, search: search, in: store.publishedState)
+    }
+
+    private static func list(page: Int, search: String, in published: PublishedState) -> QuoteListState {
         let query = SearchQuery(search)
-        guard !query.isEmpty else { return Self.page(page, ofBook: state) }
-        return Self.page(page, of: state.searchIndex.matches(query), for: query, typed: search, in: state)
+        guard !query.isEmpty else { return Self.page(page, ofBook: published) }
+        return Self.page(page, of: published.state.searchIndex.matches(query), for: query, typed: search, in: published)
     }
 
     /// ``list(page:search:)`` when it is quick: no search, a search already made in this version
     /// of the book (kept), or a small book (``QuoteSearchIndex/quickMatches(_:)``). Nil when it
     /// needs a byte search of a large book, milliseconds that must not be spent on an event loop.
     package func listImmediately(page: Int, search: String = "") -> QuoteListState? {
-        let state = store.state
+        Self.listImmediately(page: page, search: search, in: store.publishedState)
+    }
+
+    private static func listImmediately(page: Int, search: String, in published: PublishedState) -> QuoteListState? {
         let query = SearchQuery(search)
-        guard !query.isEmpty else { return Self.page(page, ofBook: state) }
-        guard let matches = state.searchIndex.quickMatches(query) else { return nil }
-        return Self.page(page, of: matches, for: query, typed: search, in: state)
+        guard !query.isEmpty else { return Self.page(page, ofBook: published) }
+        guard let matches = published.state.searchIndex.quickMatches(query) else { return nil }
+        return Self.page(page, of: matches, for: query, typed: search, in: published)
     }
 
     /// Page `page` of every quote in `state`, newest first.
-    private static func page(_ page: Int, ofBook state: AppState) -> QuoteListState {
-        let order = state.quoteOrder
+    private static func page(_ page: Int, ofBook published: PublishedState) -> QuoteListState {
+        let order = published.state.quoteOrder
         let pageCount = pageCount(of: order.count)
         guard page >= 1, page <= pageCount else { return .noSuchPage(pageCount: pageCount, search: nil) }
         let end = order.count - (page - 1) * pageSize
         let start = max(0, end - pageSize)
-        let quotes = listed(order[start..<end].reversed(), in: state)
+        let quotes = listed(order[start..<end].reversed(), in: published)
         return .showing(quotes, page: page, pageCount: pageCount, search: nil)
     }
 
     /// Page `page` of the quotes a search for `query` (as `typed`) found in `state`.
-    private static func page(_ page: Int, of matches: [QuoteID], for query: SearchQuery, typed: String, in state: AppState)
+    private static func page(_ page: Int, of matches: [QuoteID], for query: SearchQuery, typed: String, in published: PublishedState)
         -> QuoteListState
     {
         let summary = QuoteSearch(typed: typed, matchCount: matches.count, isTruncated: query.isTruncated)
         let pageCount = pageCount(of: matches.count)
         guard page >= 1, page <= pageCount else { return .noSuchPage(pageCount: pageCount, search: summary) }
         let start = (page - 1) * pageSize
-        let quotes = listed(matches[start..<min(matches.count, start + pageSize)], in: state)
+        let quotes = listed(matches[start..<min(matches.count, start + pageSize)], in: published)
         return .showing(quotes, page: page, pageCount: pageCount, search: summary)
     }
 
@@ -163,13 +178,13 @@ package struct QuoteController: Sendable {
     /// before at the quote's current version is not read again (``QuoteHistoryReads``), and is
     /// ready at once; so is the answer when there is nothing to read (no such quote or page).
     package func history(of id: QuoteID, page: Int = 1, viewer: UserID?) -> Step<QuoteHistoryState> {
-        let state = store.state
-        guard let quote = state.quotes[id] ?? Self.hiddenQuote(id, for: viewer, in: state)?.quote else { return .now(.notFound) }
+        let published = store.publishedState
+        guard let quote = published.state.quotes[id] ?? Self.hiddenQuote(id, for: viewer, in: published)?.quote else { return .now(.notFound) }
         let pageCount = Self.pageCount(of: quote.version, size: Self.historyPageSize)
         guard page >= 1, page <= pageCount else { return .now(.noSuchPage(quote, pageCount: pageCount)) }
         let key = QuoteHistoryReads.Key(quote: id, version: quote.version, page: page)
         if let versions = historyReads.versions(for: key) {
-            return .now(history(quote, versions: versions, page: page, pageCount: pageCount, viewer: viewer, in: state))
+            return .now(history(quote, versions: versions, page: page, pageCount: pageCount, viewer: viewer, in: published))
         }
         let newest = quote.version - (page - 1) * Self.historyPageSize
         return .later { [self] in
@@ -177,24 +192,24 @@ package struct QuoteController: Sendable {
             // Empty when the quote was deleted since the state was read.
             guard !versions.isEmpty else { return .notFound }
             historyReads.remember(versions, for: key)
-            return history(quote, versions: versions, page: page, pageCount: pageCount, viewer: viewer, in: store.state)
+            return history(quote, versions: versions, page: page, pageCount: pageCount, viewer: viewer, in: store.publishedState)
         }
     }
 
     /// The page of `quote`'s history holding `versions` (oldest first), with who made each as
     /// `state` knows them.
     private func history(
-        _ quote: Quote, versions: [QuoteVersion], page: Int, pageCount: Int, viewer: UserID?, in state: AppState
+        _ quote: Quote, versions: [QuoteVersion], page: Int, pageCount: Int, viewer: UserID?, in published: PublishedState
     ) -> QuoteHistoryState {
         .showing(
-            quote, versions: HistoryVersions(oldestFirst: versions, users: state.users),
-            page: page, pageCount: pageCount, canRestore: viewer != nil && state.quotes[quote.id] != nil)
+            quote, versions: HistoryVersions(oldestFirst: versions, users: published.state.users),
+            page: page, pageCount: pageCount, canRestore: viewer != nil && published.state.quotes[quote.id] != nil)
     }
 
     /// Hidden quote `id`, when `viewer` is a moderator: to everyone else it is not there.
-    private static func hiddenQuote(_ id: QuoteID, for viewer: UserID?, in state: AppState) -> HiddenQuote? {
-        guard state.moderation.isModerator(viewer) else { return nil }
-        return state.moderation.hidden[id]
+    private static func hiddenQuote(_ id: QuoteID, for viewer: UserID?, in published: PublishedState) -> HiddenQuote? {
+        guard published.state.moderation.isModerator(viewer) else { return nil }
+        return published.state.moderation.hidden[id]
     }
 
     /// Makes version `version` of quote `id` current again, as a new version by `user`. Reads

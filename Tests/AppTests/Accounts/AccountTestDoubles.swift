@@ -24,6 +24,7 @@ final class StateStoreDouble: StateStore {
     }
 
     var state: AppState { contents.withLock { $0.state } }
+    var publishedState: PublishedState { contents.withLock { PublishedState($0.state, revision: UInt64($0.actions.count)) } }
     var dispatched: [AppAction] { contents.withLock { $0.actions } }
     /// One entry per action dispatched and applied, as a journal only this process writes.
     var appliedJournalSequence: Int64 { contents.withLock { Int64($0.actions.count) } }

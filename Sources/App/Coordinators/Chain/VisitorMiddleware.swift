@@ -33,13 +33,14 @@ final class VisitorMiddleware: RequestMiddleware {
         }
         switch sessions.cachedSession(forToken: token, now: date) {
         case .notAToken:
-            identify(context, session: nil, token: token, date: date, in: store.state)
+            identify(context, session: nil, token: token, date: date, in: store.publishedState)
             return next.handle(context)
         case .live(let session):
-            // The state is read once for the request's visitor: the account and its suspension.
-            let state = store.state
-            guard state.users[session.userID] != nil else { return identifyLater(context, token: token, date: date, next: next) }
-            identify(context, session: session, token: token, date: date, in: state)
+            // The state is read once for the request's visitor, the account and its suspension,
+            // and shared, not copied (``PublishedState``).
+            let published = store.publishedState
+            guard published.state.users[session.userID] != nil else { return identifyLater(context, token: token, date: date, next: next) }
+            identify(context, session: session, token: token, date: date, in: published)
             return next.handle(context)
         case .needsStorage:
             return identifyLater(context, token: token, date: date, next: next)
@@ -55,7 +56,7 @@ final class VisitorMiddleware: RequestMiddleware {
                 // instance applies the sign-up from the shared journal a moment later, or now.
                 await store.catchUpWithJournal()
             }
-            identify(context, session: session, token: token, date: date, in: store.state)
+            identify(context, session: session, token: token, date: date, in: store.publishedState)
             return try await next.handle(context).value()
         }
     }
@@ -63,19 +64,17 @@ final class VisitorMiddleware: RequestMiddleware {
     /// Sets `context`'s visitor, given the session the cookie's `token` names (nil: none, or
     /// not live). The cookie is deleted only when the session is not live: a live one whose
     /// account this instance has not applied yet (made on another instance) is signed out for
-    /// this request alone. `state` is the store's, read by the caller (nil only without a token).
-    private func identify(_ context: RequestContext, session: SessionRecord?, token: String?, date: Date, in state: AppState?) {
-        if let token, let state {
-            // A suspended person's sessions are ended with the suspension; one met meanwhile (on
-            // another instance, before its deletion is heard) signs no one in.
-            if let session, let user = state.users[session.userID], state.moderation.suspended[user.id] == nil {
+    /// this request alone. `published` is the store's, read by the caller (nil only without a token).
+    private func identify(_ context: RequestContext, session: SessionRecord?, token: String?, date: Date, in published: PublishedState?) {
+        if let token, let published {
+            if let session, let account = Self.account(of: session, in: published) {
                 if session.lastUsedAt == date, session.createdAt != date {
                     // Used again after an hour or more: the browser's copy gets a fresh lifetime too.
                     context.setCookies.append(cookies.session(token))
                 }
                 context.visitor = Visitor(
-                    user: user, session: session, csrfToken: csrf.token(for: .session(id: session.id)),
-                    isModerator: state.moderation.isModerator(user.id))
+                    user: account.user, session: session, csrfToken: csrf.token(for: .session(id: session.id)),
+                    isModerator: account.isModerator)
                 return
             }
             if session == nil { context.setCookies.append(cookies.deleting(.session)) }
@@ -83,5 +82,14 @@ final class VisitorMiddleware: RequestMiddleware {
         if let value = cookies.value(.preSession, in: context.cookies), CSRFProtection.isPreSessionValue(value) {
             context.visitor = Visitor(csrfToken: csrf.token(for: .preSession(value)))
         }
+    }
+
+    /// The account `session` signs in, and whether they moderate; nil when `state` has no such
+    /// account or it is suspended. A suspended person's sessions are ended with the suspension;
+    /// one met meanwhile (on another instance, before its deletion is heard) signs no one in.
+    /// Each table is read through `published`: a copy of its whole state retained every table.
+    private static func account(of session: SessionRecord, in published: PublishedState) -> (user: User, isModerator: Bool)? {
+        guard let user = published.state.users[session.userID], published.state.moderation.suspended[user.id] == nil else { return nil }
+        return (user, published.state.moderation.isModerator(user.id))
     }
 }
