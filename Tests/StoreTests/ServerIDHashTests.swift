@@ -19,6 +19,37 @@ import Testing
         }
     }
 
+    /// Session ids (SHA-256 digests) spread over a power-of-two table as ids do: 32,768 random
+    /// 32-byte digests over 4,096 buckets.
+    @Test func digestsSpreadOverEveryBucket() {
+        let buckets = 1 << 12
+        var generator = SystemRandomNumberGenerator()
+        for seed in [0, 1, -7] {
+            var load = [Int](repeating: 0, count: buckets)
+            for _ in 0..<(8 * buckets) {
+                let digest = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                load[ServerIDHash.mix(digest: digest, seed: seed) & (buckets - 1)] += 1
+            }
+            let empty = load.filter { $0 == 0 }.count
+            #expect(empty <= 16 && load.max()! <= 26, "seed \(seed): \(empty) empty, at most \(load.max()!)")
+        }
+    }
+
+    /// Every byte counts, in every word and in a tail shorter than a word, and so does the length.
+    @Test func everyByteOfADigestAndItsLengthCount() {
+        let digest = [UInt8](0..<35)
+        let hash = ServerIDHash.mix(digest: digest, seed: 5)
+        #expect(hash == ServerIDHash.mix(digest: Array(digest), seed: 5))
+        #expect(hash != ServerIDHash.mix(digest: digest, seed: 6))
+        for index in digest.indices {
+            var changed = digest
+            changed[index] ^= 0x10
+            #expect(ServerIDHash.mix(digest: changed, seed: 5) != hash, "byte \(index)")
+        }
+        #expect(ServerIDHash.mix(digest: [1, 2], seed: 0) != ServerIDHash.mix(digest: [1, 2, 0], seed: 0))
+        #expect(ServerIDHash.mix(digest: [0, 0, 0, 0, 0, 0, 0, 0], seed: 0) != ServerIDHash.mix(digest: [], seed: 0))
+    }
+
     @Test func equalIdsHashEquallyAndSeedsDiffer() {
         #expect(UserID(42)._rawHashValue(seed: 9) == UserID(42)._rawHashValue(seed: 9))
         #expect(UserID(42)._rawHashValue(seed: 9) != UserID(42)._rawHashValue(seed: 10))

@@ -1,4 +1,5 @@
 import Basics
+import Store
 
 /// CSRF tokens for forms (SPEC.md: every POST form carries a hidden `csrf_token`).
 ///
@@ -27,6 +28,21 @@ package struct CSRFProtection: Sendable {
         case session(id: [UInt8])
         /// The pre-session cookie's value.
         case preSession(String)
+
+        /// A session's id is a digest only the server's own sessions put in the table
+        /// (``ServerIDHash/mix(digest:seed:)``); a pre-session value is any cookie a client
+        /// sends, so it keeps SipHash.
+        package func _rawHashValue(seed: Int) -> Int {
+            switch self {
+            case .session(let id):
+                return ServerIDHash.mix(digest: id, seed: seed)
+            case .preSession(let value):
+                var hasher = Hasher()
+                hasher.combine(seed)
+                hasher.combine(value)
+                return hasher.finalize()
+            }
+        }
     }
 
     private let key: [UInt8]

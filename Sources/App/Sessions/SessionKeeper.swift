@@ -232,7 +232,17 @@ package final class SessionKeeper: Sendable {
 /// it is stamped with a revision the interruption has since passed, so it is ignored, or it came
 /// first and the interruption drops it: nothing is ever kept while storage cannot hear endings.
 private final class SessionCache: Sendable {
-    private let records: BoundedCache<[UInt8], SessionRecord>
+    /// A session id (the SHA-256 of a token the server drew) as this table keys it: hashed by
+    /// ``ServerIDHash/mix(digest:seed:)``, since only live sessions the server started are ever
+    /// entered.
+    private struct Key: Hashable, Sendable {
+        let id: [UInt8]
+
+        func _rawHashValue(seed: Int) -> Int { ServerIDHash.mix(digest: id, seed: seed) }
+        func hash(into hasher: inout Hasher) { hasher.combine(_rawHashValue(seed: 0)) }
+    }
+
+    private let records: BoundedCache<Key, SessionRecord>
     /// Whether storage hears endings now (``SessionStorageEvent``); when not, nothing is kept.
     private let isFollowing = Atomic(false)
 
@@ -244,25 +254,25 @@ private final class SessionCache: Sendable {
     var generation: UInt64 { records.revision }
 
     func record(for id: [UInt8]) -> SessionRecord? {
-        records.value(forKey: id)
+        records.value(forKey: Key(id: id))
     }
 
     /// Keeps `record` if storage hears endings and, given a `generation`, no session ended since.
     func remember(_ record: SessionRecord, ifGeneration generation: UInt64?) {
         let stamp = generation ?? records.revision
         guard isFollowing.load(ordering: .sequentiallyConsistent) else { return }
-        records.insert(record, forKey: record.id, revision: stamp)
+        records.insert(record, forKey: Key(id: record.id), revision: stamp)
     }
 
     /// Removes `id` because storage no longer has it: nothing to fence off, so unknown tokens
     /// cannot keep other reads from being cached.
     func drop(_ id: [UInt8]) {
-        records.removeValue(forKey: id)
+        records.removeValue(forKey: Key(id: id))
     }
 
     /// Removes `id` because it ended: a read of it already under way must not cache it.
     func forget(_ id: [UInt8]) {
-        records.invalidate(id)
+        records.invalidate(Key(id: id))
     }
 
     func forgetSessions(unusedSince cutoff: Date) {

@@ -70,16 +70,21 @@ package struct HTTPRequest: Sendable {
     /// Whether `If-None-Match` names `etag` under the weak comparison of RFC 9110 §13.1.2 (a
     /// `W/` prefix on either side is ignored), or is `*` when `starMatches` — which only a
     /// responder that knows the resource exists may pass.
+    ///
+    /// Most requests carry no `If-None-Match` (every signed-in page is asked it): they cost one
+    /// pass over the field names, and no array of values.
     package func ifNoneMatch(includes etag: String, starMatches: Bool = true) -> Bool {
-        let wanted = etag.hasPrefix("W/") ? etag.dropFirst(2) : Substring(etag)
-        return headers.values(for: "If-None-Match").contains { field in
-            field.split(separator: ",").contains { candidate in
+        for field in headers where field.name.caseInsensitiveEquals("If-None-Match") {
+            let wanted = etag.hasPrefix("W/") ? etag.dropFirst(2) : Substring(etag)
+            let named = field.value.split(separator: ",").contains { candidate in
                 var tag = candidate.trimmingASCIIWhitespace()
                 if tag == "*" { return starMatches }
                 if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
                 return tag == wanted
             }
+            if named { return true }
         }
+        return false
     }
 
     /// Whether the client asked to close after this exchange (`Connection: close`, or HTTP/1.0

@@ -16,4 +16,30 @@ package enum ServerIDHash {
         bits ^= bits >> 31
         return Int(truncatingIfNeeded: bits)
     }
+
+    /// A digest that names something only the server makes: a session id, the SHA-256 of a
+    /// token the server drew at random. Its bytes are folded eight at a time through
+    /// ``mix(_:seed:)`` after their count: five mixes for 32 bytes, where SipHash over them was
+    /// one of three SipHash runs a signed-in request paid for its session (issue 32).
+    ///
+    /// Only for tables whose entries the server makes. A client can choose what a look-up
+    /// hashes, by grinding tokens until their digests suit it, but a look-up only probes. It can
+    /// never make an entry, so it cannot pile entries into one bucket.
+    package static func mix(digest: [UInt8], seed: Int) -> Int {
+        digest.withUnsafeBytes { bytes in
+            var folded = mix(bytes.count, seed: seed)
+            var offset = 0
+            while offset + 8 <= bytes.count {
+                folded = mix(folded ^ Int(truncatingIfNeeded: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)), seed: seed)
+                offset += 8
+            }
+            guard offset < bytes.count else { return folded }
+            var tail = 0
+            while offset < bytes.count {
+                tail = tail << 8 | Int(bytes[offset])
+                offset += 1
+            }
+            return mix(folded ^ tail, seed: seed)
+        }
+    }
 }

@@ -205,6 +205,25 @@ import Testing
         #expect(!csrf.isValid(uncached.token(for: bindings[0]), for: bindings[1]))
     }
 
+    /// Sessions' bindings hash by their id (a digest the server made), pre-sessions' by SipHash,
+    /// in one table: each of 2,000 of both kinds gets its own binding's token back.
+    @Test func sessionAndPreSessionBindingsShareTheCache() {
+        let key = Array("a server key of thirty-two bytes".utf8)
+        let csrf = CSRFProtection(key: key)
+        let uncached = CSRFProtection(key: key, cacheLimit: 1)
+        let bindings = (0..<1_000).flatMap { index -> [CSRFProtection.Binding] in
+            let id = SHA256.hash(Array("session \(index)".utf8))
+            return [.session(id: id), .preSession(Base64URL.encode(Array(id.prefix(16))))]
+        }
+        let tokens = bindings.map { csrf.token(for: $0) }
+        #expect(csrf.cachedTokenCount == 2_000)
+        #expect(Set(tokens).count == 2_000)
+        for (binding, token) in zip(bindings, tokens) {
+            #expect(csrf.token(for: binding) == token && token == uncached.token(for: binding))
+        }
+        #expect(csrf.cachedTokenCount == 2_000)
+    }
+
     @Test func preSessionValuesAre128RandomBits() {
         let value = CSRFProtection.makePreSessionValue()
         #expect(CSRFProtection.isPreSessionValue(value))
