@@ -92,9 +92,10 @@ package struct PageRenderer: Sendable {
         let viewer = visitor.user.map {
             LayoutContext.Viewer(displayName: $0.displayName, profileURL: profilePath(of: $0), isModerator: visitor.isModerator)
         }
-        var values = [viewer?.displayName ?? "", viewer?.profileURL ?? "", visitor.csrfToken ?? ""]
+        let values = PageSkeletons.Values(
+            displayName: viewer?.displayName ?? "", profileURL: viewer?.profileURL ?? "", csrfToken: visitor.csrfToken ?? "")
         // An empty value could make a section render differently from its non-empty marker.
-        guard viewer == nil || !(values[0].isEmpty || values[1].isEmpty), visitor.csrfToken?.isEmpty != true else {
+        guard viewer == nil || !(values.displayName.isEmpty || values.profileURL.isEmpty), visitor.csrfToken?.isEmpty != true else {
             return try render(page, visitor: visitor, with: library)
         }
         let key = PageSkeletons.Key(
@@ -116,7 +117,6 @@ package struct PageRenderer: Sendable {
             skeleton = skeletons.skeleton(of: rendered)
             skeletons.store(skeleton, for: key)
         }
-        if viewer == nil { values[0] = ""; values[1] = "" }
         return PageSkeletons.splice(skeleton, values: values)
     }
 

@@ -180,21 +180,40 @@ final class PageSkeletons: Sendable {
         return Skeleton(segments: segments, holes: holes, bytes: rendered.count)
     }
 
-    /// The page for a visitor with `values` (escaped here, by hole number).
-    static func splice(_ skeleton: Skeleton, values: [String]) -> [UInt8] {
-        // Each value escaped once, however many holes show it: a page of restore forms has a
-        // CSRF hole per form.
-        let escaped = values.map { value in
-            var bytes: [UInt8] = []
-            HTMLEscaping.append(value, to: &bytes)
-            return bytes
-        }
+    /// A visitor's value for each hole, as the page shows them unescaped.
+    struct Values {
+        var displayName = ""
+        var profileURL = ""
+        var csrfToken = ""
+    }
+
+    /// The page for a visitor with `values` (escaped here).
+    static func splice(_ skeleton: Skeleton, values: Values) -> [UInt8] {
+        // Each value escaped once, however many holes show it (a page of restore forms has a
+        // CSRF hole per form), and all three into one buffer: an array per value, and one of
+        // them, were four allocations on every page.
+        var escaped: [UInt8] = []
+        escaped.reserveCapacity(values.displayName.utf8.count + values.profileURL.utf8.count + values.csrfToken.utf8.count + 32)
+        HTMLEscaping.append(values.displayName, to: &escaped)
+        let nameEnd = escaped.count
+        HTMLEscaping.append(values.profileURL, to: &escaped)
+        let profileEnd = escaped.count
+        HTMLEscaping.append(values.csrfToken, to: &escaped)
         var output: [UInt8] = []
         output.reserveCapacity(skeleton.bytes + skeleton.holes.count * 48)
         let (segments, holes) = (skeleton.segments, skeleton.holes)
-        for index in segments.indices {
-            output.append(contentsOf: segments[index])
-            if index < holes.count { output.append(contentsOf: escaped[holes[index].rawValue]) }
+        escaped.withUnsafeBufferPointer { escaped in
+            for index in segments.indices {
+                output.append(contentsOf: segments[index])
+                guard index < holes.count else { continue }
+                let range =
+                    switch holes[index] {
+                    case .displayName: 0..<nameEnd
+                    case .profileURL: nameEnd..<profileEnd
+                    case .csrfToken: profileEnd..<escaped.count
+                    }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: escaped[range]))
+            }
         }
         return output
     }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// The cookies a request carries, from its `Cookie` header fields (RFC 6265 §5.4: `a=b; c=d`).
 ///
 /// Names are case-sensitive; a value may be wrapped in double quotes, which are removed. A
@@ -38,7 +40,11 @@ package struct HTTPCookies: Sendable, Equatable {
         var name = name
         name.withUTF8 { wanted in
             forEachPair { bytes, name, value in
-                guard UnsafeBufferPointer(rebasing: bytes[name]).elementsEqual(wanted) else { return true }
+                // The lengths first, then one `memcmp`: most names differ in length, and a generic
+                // `elementsEqual` stepped an iterator through each byte.
+                guard name.count == wanted.count,
+                    wanted.isEmpty || memcmp(bytes.baseAddress! + name.lowerBound, wanted.baseAddress!, wanted.count) == 0
+                else { return true }
                 body(bytes, value)
                 return false
             }
