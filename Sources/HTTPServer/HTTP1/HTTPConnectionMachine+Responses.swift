@@ -8,7 +8,7 @@ extension HTTPConnectionMachine {
         let closes =
             !exchange.keepAlive || isShuttingDown || (peerClosed && unconsumedInputCount == 0)
             || (isStreamed && exchange.version == .http1_0)
-            || response.headers.values(for: "Connection").contains { $0.lowercased().contains("close") }
+            || response.headers.containsValue(for: "Connection") { $0.lowercased().contains("close") }
         let isHead = exchange.method == .head
         let bodyBytes = HTTPResponseEncoder.encode(
             response,

@@ -36,9 +36,12 @@ enum HTTPResponseEncoder {
         // Room for all of it at once (a page's head, its security headers alone, is longer than
         // a fixed guess), and for a body short enough to be copied behind it.
         let written = response.headers.written
-        let fields = response.headers.fields[(written?.fieldCount ?? 0)...]
+        let firstField = written?.fieldCount ?? 0
         var headBytes = 160 + dateField.count + (written?.bytes.count ?? 0)
-        for field in fields { headBytes += field.name.utf8.count + field.value.utf8.count + 4 }
+        // The fields are read in place: a `for` over them copied each one, twice a response.
+        response.headers.fields.withUnsafeBufferPointer { fields in
+            for index in firstField..<fields.count { headBytes += fields[index].name.utf8.count + fields[index].value.utf8.count + 4 }
+        }
         let copiedBody = response.body.count < OutputQueue.separateBodyBytes ? response.body.count : 0
         buffer.reserveCapacity(buffer.count + headBytes + copiedBody)
         buffer.append(contentsOf: "HTTP/1.1 ".utf8)
@@ -48,14 +51,15 @@ enum HTTPResponseEncoder {
         buffer.append(contentsOf: crlf)
         if let written { buffer.append(contentsOf: written.bytes) }
         var explicitLength: String?
-        for field in fields {
-            let name = field.name
-            if name.caseInsensitiveEquals("Content-Length") {
-                explicitLength = field.value
-                continue
+        response.headers.fields.withUnsafeBufferPointer { fields in
+            for index in firstField..<fields.count {
+                if fields[index].name.caseInsensitiveEquals("Content-Length") {
+                    explicitLength = fields[index].value
+                    continue
+                }
+                if isFramingField(fields[index].name) { continue }
+                appendField(fields[index].name, fields[index].value, to: &buffer)
             }
-            if isFramingField(name) { continue }
-            appendField(name, field.value, to: &buffer)
         }
         buffer.append(contentsOf: dateField)
         let mayHaveBody = code >= 200 && code != 204 && code != 304

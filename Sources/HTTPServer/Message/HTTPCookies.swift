@@ -14,8 +14,9 @@ package struct HTTPCookies: Sendable, Equatable {
     private var others: [String] = []
 
     package init(_ headers: HTTPHeaders) {
-        for field in headers where field.name.caseInsensitiveEquals("Cookie") {
-            if first == nil { first = field.value } else { others.append(field.value) }
+        headers.forEachValue(for: "Cookie") { value in
+            if first == nil { first = value } else { others.append(value) }
+            return true
         }
     }
 

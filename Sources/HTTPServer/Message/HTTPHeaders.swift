@@ -17,12 +17,45 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictiona
 
     /// The first value of `name`, or nil.
     package subscript(name: String) -> String? {
-        fields.first { $0.name.caseInsensitiveEquals(name) }?.value
+        var found: String?
+        forEachValue(for: name) { value in
+            found = value
+            return false
+        }
+        return found
     }
 
     /// Every value of `name`, in order.
     package func values(for name: String) -> [String] {
-        fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
+        var values: [String] = []
+        forEachValue(for: name) { value in
+            values.append(value)
+            return true
+        }
+        return values
+    }
+
+    /// Whether a value of a field called `name` satisfies `condition`, asked in order until one does.
+    package func containsValue(for name: String, where condition: (String) -> Bool) -> Bool {
+        var found = false
+        forEachValue(for: name) { value in
+            found = condition(value)
+            return !found
+        }
+        return found
+    }
+
+    /// Calls `body` with the value of each field called `name`, in order, until it returns false.
+    ///
+    /// The fields are read in place. A `for` over them, `first(where:)` or `filter` copied every
+    /// field it passed, a retain and a release of its name and of its value: 60 of each a
+    /// response, and as many a request, for look-ups that mostly find nothing.
+    package func forEachValue(for name: String, _ body: (String) -> Bool) {
+        fields.withUnsafeBufferPointer { fields in
+            for index in fields.indices where fields[index].name.caseInsensitiveEquals(name) {
+                guard body(fields[index].value) else { return }
+            }
+        }
     }
 
     package func contains(_ name: String) -> Bool { self[name] != nil }

@@ -74,17 +74,15 @@ package struct HTTPRequest: Sendable {
     /// Most requests carry no `If-None-Match` (every signed-in page is asked it): they cost one
     /// pass over the field names, and no array of values.
     package func ifNoneMatch(includes etag: String, starMatches: Bool = true) -> Bool {
-        for field in headers where field.name.caseInsensitiveEquals("If-None-Match") {
+        headers.containsValue(for: "If-None-Match") { field in
             let wanted = etag.hasPrefix("W/") ? etag.dropFirst(2) : Substring(etag)
-            let named = field.value.split(separator: ",").contains { candidate in
+            return field.split(separator: ",").contains { candidate in
                 var tag = candidate.trimmingASCIIWhitespace()
                 if tag == "*" { return starMatches }
                 if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
                 return tag == wanted
             }
-            if named { return true }
         }
-        return false
     }
 
     /// Whether the client asked to close after this exchange (`Connection: close`, or HTTP/1.0
