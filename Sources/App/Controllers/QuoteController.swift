@@ -55,7 +55,9 @@ package struct QuoteController: Sendable {
         return [ListedQuote](unsafeUninitializedCapacity: ids.count) { buffer, count in
             for id in ids {
                 guard let lent = quotes.lend(id) else { continue }
-                let adder = lent.quote.addedBy.flatMap { users[$0] }
+                // Through the stored chunk and slot: `lent.quote` is a read coroutine in another
+                // module, whose frame each call allocated (20 allocations a list page, counted).
+                let adder = lent.chunk[lent.slot]!.addedBy.flatMap { users[$0] }
                 (buffer.baseAddress! + count).initialize(to: ListedQuote(lent, addedBy: adder))
                 count += 1
             }
