@@ -87,31 +87,13 @@ if [ -z "$app" ]; then
     app=$root/.build/release/quotebook
 fi
 
-# 2. the book
-data=$work/data
-mkdir -p "$data"
-users=()
-for i in $(seq 1 "$USERS"); do
-    printf '%s\n' "$PASSWORD" | timeout 30 "$app" user add "reader$i" --data "$data" >/dev/null ||
-        { echo "quotebook user add reader$i failed" >&2; exit 1; }
-    users+=("reader$i")
-done
+# 2. the book (tools/pages_book.sh, shared with refcounts.sh)
 log_level=info
 [ "$ACCESS_LOG" = 0 ] && log_level=warning
-app_log=$work/app.err   # Quotebook's log (access lines at info), appended to: emptied after each run
-(cd "$root" && exec "$app" --port 0 --data "$data" --log-level "$log_level") >"$work/app.out" 2>>"$app_log" &
-app_pid=$!
-line=
-for _ in $(seq 1 100); do
-    line=$(grep -m1 '^Quotebook listening on http://' "$work/app.out" 2>/dev/null) && break
-    kill -0 "$app_pid" 2>/dev/null || break
-    sleep 0.1
-done
-[ -n "$line" ] || { echo "quotebook did not start:" >&2; cat "$app_log" >&2; exit 1; }
-app_port=${line##*:}
-last_id=$(python3 "$here/tools/pages_seed.py" --port "$app_port" --users "$(IFS=,; echo "${users[*]}")" \
-    --password "$PASSWORD" --quotes "$QUOTES" --edits "$EDITS" --queries "$work/queries.txt" \
-    --max-queries "$SEARCHES") || { echo "seeding failed" >&2; exit 1; }
+app_log=$work/app.err   # Quotebook's log (access lines at info): emptied after each run
+. "$here/tools/quotebook_server.sh"
+. "$here/tools/pages_book.sh"
+pages_book "$work/data" "$work/app" "$log_level" "$work/queries.txt"
 
 # the visitor: the Cookie header both servers get with every request (none signed out)
 cookie=$(python3 "$here/tools/pages_visitor.py" cookie --port "$app_port" --visitor "$VISITOR") ||
