@@ -4,7 +4,7 @@ package protocol StateStore: Sendable {
     /// The current state, a consistent copy.
     var state: AppState { get }
     /// The current state and its revision, shared, for a request that reads a few of its tables
-    /// (``PublishedState``): pass its `state` on rather than copying it.
+    /// (``PublishedState``): reach them through it, since a copy of `state` retains every table.
     var publishedState: PublishedState { get }
     /// Validates, records and applies `action`; see ``Store/dispatch(_:)``.
     func dispatch(_ action: AppAction) async throws(StoreError) -> Result<AppEvent, ActionRejection>

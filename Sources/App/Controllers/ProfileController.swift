@@ -40,9 +40,11 @@ package struct ProfileController: Sendable {
     /// The profile of `username`, from the cache when it has it, else built from the store.
     package func load(_ username: Username, viewer: UserID?, moderation: ProfileModeration = ProfileModeration()) -> ProfileState {
         guard let profile = profile(for: username) else { return .notFound }
-        // Read through the shared state, not a copy of it (``PublishedState``).
-        let roles = store.publishedState.state.moderation
-        let mayModerate = viewer != profile.user.id && roles.isModerator(viewer) && !roles.isModerator(profile.user.id)
+        // Read through the shared state, not a copy of it or of its moderation (``PublishedState``).
+        let published = store.publishedState
+        let mayModerate =
+            viewer != profile.user.id && published.state.moderation.isModerator(viewer)
+            && !published.state.moderation.isModerator(profile.user.id)
         return .presenting(profile, isOwn: profile.user.id == viewer, moderation: mayModerate ? moderation : nil)
     }
 

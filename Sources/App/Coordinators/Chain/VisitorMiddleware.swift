@@ -84,8 +84,8 @@ final class VisitorMiddleware: RequestMiddleware {
         }
     }
 
-    /// The account `session` signs in, and whether they moderate; nil when `state` has no such
-    /// account or it is suspended. A suspended person's sessions are ended with the suspension;
+    /// The account `session` signs in, and whether they moderate; nil when the published state
+    /// has no such account or it is suspended. A suspended person's sessions are ended with the suspension;
     /// one met meanwhile (on another instance, before its deletion is heard) signs no one in.
     /// Each table is read through `published`: a copy of its whole state retained every table.
     private static func account(of session: SessionRecord, in published: PublishedState) -> (user: User, isModerator: Bool)? {
