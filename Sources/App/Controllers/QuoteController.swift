@@ -36,9 +36,9 @@ package struct QuoteController: Sendable {
         return .showing(favourite: favourite.map { listed($0, in: published) }, recent: listed(recent, in: published))
     }
 
-    /// `quote` with the account that added it, as `state` holds it: a dictionary look-up.
+    /// `quote` with the account that added it when they have a photo, as `state` holds it.
     private static func listed(_ quote: Quote, in published: PublishedState) -> ListedQuote {
-        ListedQuote(quote, addedBy: quote.addedBy.flatMap { published.state.users[$0] })
+        ListedQuote(quote, addedBy: quote.addedBy.flatMap { pictured($0, in: published.state.users) })
     }
 
     /// The quotes of `ids`, in order, each with the account that added it (ids of no quote are
@@ -57,11 +57,18 @@ package struct QuoteController: Sendable {
                 guard let lent = quotes.lend(id) else { continue }
                 // Through the stored chunk and slot: `lent.quote` is a read coroutine in another
                 // module, whose frame each call allocated (20 allocations a list page, counted).
-                let adder = lent.chunk[lent.slot]!.addedBy.flatMap { users[$0] }
+                let adder = lent.chunk[lent.slot]!.addedBy.flatMap { pictured($0, in: users) }
                 (buffer.baseAddress! + count).initialize(to: ListedQuote(lent, addedBy: adder))
                 count += 1
             }
         }
+    }
+
+    /// The account `id` when it has a photo, which a list shows beside the quotes they added;
+    /// nil for one without, read in place and never copied.
+    private static func pictured(_ id: UserID, in users: [UserID: User]) -> User? {
+        guard let index = users.index(forKey: id), users.values[index].photo != nil else { return nil }
+        return users.values[index]
     }
 
     package func show(_ id: QuoteID, viewer: UserID?) -> QuoteState {
@@ -77,7 +84,7 @@ package struct QuoteController: Sendable {
         }
         let isFavourite = viewer.flatMap { published.state.users[$0]?.favourite } == id
         return .showing(
-            quote, addedBy: listed(quote, in: published).adder, isFavourite: isFavourite,
+            quote, addedBy: quote.addedBy.flatMap { published.state.users[$0] }, isFavourite: isFavourite,
             canDelete: viewer != nil && quote.addedBy == viewer)
     }
 

@@ -1,13 +1,17 @@
 package import Store
 
 /// A quote as the home page and the lists show it, with the account that added it as the
-/// state holds it (nil for the seed, added by no one, and for a deleted account): their photo
-/// goes beside the quote. Read from the state with the quote, never from storage.
+/// state holds it, when the page shows them: their photo goes beside the quote. Read from the
+/// state with the quote, never from storage.
 package struct ListedQuote: Sendable, Equatable {
     /// The quote, lent by the state's table (``QuoteTable/Lent``): listing one retains the
     /// table's chunk, where a copy retained its text and author, strings the state shares
     /// across both event loops' cores.
     package let lent: QuoteTable.Lent
+    /// Who added it, when the page shows them: nil for the seed, added by no one, and for a
+    /// deleted account. A list shows who added a quote only by their photo, so the lists' quotes
+    /// carry no adder without one (``QuoteController``): copying each one's account, then the
+    /// listed quote, and destroying both was a third of a list page's reference counting.
     package var adder: User?
 
     package var quote: Quote {
