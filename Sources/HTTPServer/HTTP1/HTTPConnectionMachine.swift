@@ -74,8 +74,11 @@ struct HTTPConnectionMachine {
     var unconsumedInputCount: Int { input.count - inputStart }
 
     /// Calls `body` with the bytes to send next, in two parts (the second may be empty:
-    /// ``OutputQueue``).
-    func withPendingOutput<Result>(
+    /// ``OutputQueue``). Mutating, though it changes nothing, so that the loop calls it on the
+    /// machine in its connection in place: as a plain method, which the closure's send could
+    /// not be proved to leave alone, the whole machine was copied for each send (28 reference
+    /// counts a response, counted).
+    mutating func withPendingOutput<Result>(
         _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Result
     ) rethrows -> Result {
         try output.withPending(body)

@@ -116,18 +116,28 @@ enum HTTPResponseEncoder {
     }
 
     /// Appends `name: value` and CRLF, unless either holds CR, LF or NUL; each is read once, in
-    /// place, from its UTF-8 storage.
+    /// place, from its UTF-8 storage (a string without contiguous UTF-8, bridged from elsewhere,
+    /// is copied into it first: `withUTF8` on copies retained every field's strings).
     static func appendField(_ name: String, _ value: String, to buffer: inout [UInt8]) {
-        var (name, value) = (name, value)
-        name.withUTF8 { name in
-            value.withUTF8 { value in
-                guard isSafe(name), isSafe(value) else { return }
-                buffer.append(contentsOf: name)
-                buffer.append(contentsOf: colonSpace)
-                buffer.append(contentsOf: value)
-                buffer.append(contentsOf: crlf)
+        let appended = name.utf8.withContiguousStorageIfAvailable { name in
+            value.utf8.withContiguousStorageIfAvailable { value in
+                appendField(name, value, to: &buffer)
+                return true
             }
         }
+        if appended ?? nil != nil { return }
+        var (name, value) = (name, value)
+        name.withUTF8 { name in value.withUTF8 { value in appendField(name, value, to: &buffer) } }
+    }
+
+    private static func appendField(
+        _ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>, to buffer: inout [UInt8]
+    ) {
+        guard isSafe(name), isSafe(value) else { return }
+        buffer.append(contentsOf: name)
+        buffer.append(contentsOf: colonSpace)
+        buffer.append(contentsOf: value)
+        buffer.append(contentsOf: crlf)
     }
 
     private static func isSafe(_ text: UnsafeBufferPointer<UInt8>) -> Bool {

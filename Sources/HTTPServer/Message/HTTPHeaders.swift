@@ -93,11 +93,24 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictiona
 
 extension String {
     /// ASCII case-insensitive comparison, enough for header names and tokens.
+    ///
+    /// Both are read in place from their UTF-8 storage; zipping their views retained and
+    /// released each string once more for every comparison (the response encoder's five a
+    /// field made it its largest source of reference counting, counted).
     package func caseInsensitiveEquals(_ other: String) -> Bool {
         let lhs = utf8, rhs = other.utf8
         guard lhs.count == rhs.count else { return false }
-        return zip(lhs, rhs).allSatisfy { a, b in
-            a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
+        let inPlace = lhs.withContiguousStorageIfAvailable { lhs in
+            rhs.withContiguousStorageIfAvailable { rhs in
+                for index in lhs.indices where !Self.asciiCaseInsensitiveEqual(lhs[index], rhs[index]) { return false }
+                return true
+            }
         }
+        if let inPlace = inPlace ?? nil { return inPlace }
+        return zip(lhs, rhs).allSatisfy(Self.asciiCaseInsensitiveEqual)
+    }
+
+    private static func asciiCaseInsensitiveEqual(_ a: UInt8, _ b: UInt8) -> Bool {
+        a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
     }
 }

@@ -85,7 +85,10 @@ struct MachineDriver {
     /// What the socket accepted so far, as text.
     var written: String { String(decoding: wire, as: UTF8.self) }
     /// What waits to be sent, as text.
-    var pending: String { machine.withPendingOutput { String(decoding: Array($0) + Array($1), as: UTF8.self) } }
+    var pending: String {
+        var machine = machine
+        return machine.withPendingOutput { String(decoding: Array($0) + Array($1), as: UTF8.self) }
+    }
     /// The status lines the socket accepted, in order (interim responses included; the
     /// bodies in these tests never contain `HTTP/1.1 `).
     var statusLines: [String] {
