@@ -31,8 +31,7 @@ package struct LogLines: Sendable {
     package mutating func endLine() { bytes.append(UInt8(ascii: "\n")) }
 
     package mutating func append(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: text.utf8)
     }
 
     /// A non-negative number in decimal (a negative one as 0: nothing logged is below zero).

@@ -34,7 +34,7 @@ struct PageContentKeyPartTests {
 
     @Test func aListKeysAsItsCountThenEachQuoteAsItsOwnPartWould() throws {
         let listed = try listed()
-        #expect(key { $0.append(listed) } == key { key in
+        #expect(key { $0.append(ListedQuotes(listed)) } == key { key in
             key.append(listed.count)
             for part in listed { part.append(to: &key) }
         })
@@ -49,15 +49,15 @@ struct PageContentKeyPartTests {
         let listed = try listed()
         var renamedPictured = listed
         renamedPictured[0].adder?.displayName = "Dee Two"
-        #expect(key { $0.append(listed) } != key { $0.append(renamedPictured) }, "the name beside a photo")
+        #expect(key { $0.append(ListedQuotes(listed)) } != key { $0.append(ListedQuotes(renamedPictured)) }, "the name beside a photo")
         var edited = listed
         var newVersion = listed[2].quote
         newVersion.version += 1
         edited[2] = ListedQuote(newVersion, addedBy: listed[2].adder)
-        #expect(key { $0.append(listed) } != key { $0.append(edited) }, "a new version")
+        #expect(key { $0.append(ListedQuotes(listed)) } != key { $0.append(ListedQuotes(edited)) }, "a new version")
         var renamedPlain = listed
         renamedPlain[1].adder?.displayName = "Eve Two"
-        #expect(key { $0.append(listed) } == key { $0.append(renamedPlain) }, "a list shows no name without a photo")
+        #expect(key { $0.append(ListedQuotes(listed)) } == key { $0.append(ListedQuotes(renamedPlain)) }, "a list shows no name without a photo")
     }
 
     /// The skeletons' table hashes a key's numbers with a fold of its own, not SipHash: keys

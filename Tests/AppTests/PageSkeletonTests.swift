@@ -59,12 +59,12 @@ import Testing
         let quotes = (1...25).map { quote($0) }
         let listed = listed(quotes)
         return [
-            HomeView.page(for: .showing(favourite: listed[3], recent: Array(listed.prefix(10)))),
-            HomeView.page(for: .showing(favourite: listed[4], recent: Array(listed.prefix(10)))),
+            HomeView.page(for: .showing(favourite: listed[3], recent: ListedQuotes(listed.prefix(10)))),
+            HomeView.page(for: .showing(favourite: listed[4], recent: ListedQuotes(listed.prefix(10)))),
             HomeView.page(for: .showing(favourite: nil, recent: [])),
-            QuoteListView.page(for: .showing(Array(listed.prefix(20)), page: 1, pageCount: 2, search: nil)),
+            QuoteListView.page(for: .showing(ListedQuotes(listed.prefix(20)), page: 1, pageCount: 2, search: nil)),
             QuoteListView.page(
-                for: .showing(Array(listed.prefix(3)), page: 2, pageCount: 3, search: QuoteSearch(typed: "a <b>", matchCount: 41, isTruncated: true))),
+                for: .showing(ListedQuotes(listed.prefix(3)), page: 2, pageCount: 3, search: QuoteSearch(typed: "a <b>", matchCount: 41, isTruncated: true))),
             QuoteView.page(for: .showing(quotes[0], addedBy: ada, isFavourite: false, canDelete: true)),
             QuoteView.page(for: .showing(quotes[0], addedBy: listed[0].adder, isFavourite: false, canDelete: true)),
             QuoteView.page(for: .showing(quotes[0], addedBy: nil, isFavourite: true, canDelete: false)),

@@ -182,8 +182,7 @@ import Testing
     @Test func aSearchPagesItsMatchesNewestFirst() async throws {
         let (controller, store) = try await makeController(quotes: 45)
         // Two words, each contained somewhere: "Quote 1", "Quote 10"…"Quote 19", "Quote 21", "Quote 31", "Quote 41".
-        let matching = store.state.newestQuotes().filter { $0.text.contains("1") }
-            .map { ListedQuote($0) }
+        let matching = ListedQuotes(store.state.newestQuotes().filter { $0.text.contains("1") }.map { ListedQuote($0) })
         #expect(matching.map(\.quote.id.rawValue) == [41, 31, 21, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 1])
         let summary = QuoteSearch(typed: "QUOTE 1", matchCount: 14, isTruncated: false)
         #expect(controller.list(page: 1, search: "QUOTE 1") == .showing(matching, page: 1, pageCount: 1, search: summary))

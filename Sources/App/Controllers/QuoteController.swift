@@ -38,37 +38,15 @@ package struct QuoteController: Sendable {
 
     /// `quote` with the account that added it when they have a photo, as `state` holds it.
     private static func listed(_ quote: Quote, in published: PublishedState) -> ListedQuote {
-        ListedQuote(quote, addedBy: quote.addedBy.flatMap { pictured($0, in: published.state.users) })
+        ListedQuote(quote, addedBy: quote.addedBy.flatMap { ListedQuotes.pictured($0, in: published.state.users) })
     }
 
-    /// The quotes of `ids`, in order, each with the account that added it (ids of no quote are
-    /// left out): one pass with the tables held once, the way every list of quotes is made.
-    /// Each quote is lent by the table (``QuoteTable/lend(_:)``), its account copied once, into
-    /// its ``ListedQuote`` (closures capturing the whole state copied it for every quote of a
-    /// list page; a lazy map of the ids, every quote twice; copying each quote out of the table,
-    /// a third of this function's time).
-    private static func listed(_ ids: some Collection<QuoteID>, in published: PublishedState) -> [ListedQuote] {
-        let quotes = published.state.quotes
-        let users = published.state.users
-        // Each one made in its place in the array: appending copied every listed quote and its
-        // account once more and then released the copy (a tenth of the retains of a list page).
-        return [ListedQuote](unsafeUninitializedCapacity: ids.count) { buffer, count in
-            for id in ids {
-                guard let lent = quotes.lend(id) else { continue }
-                // Through the stored chunk and slot: `lent.quote` is a read coroutine in another
-                // module, whose frame each call allocated (20 allocations a list page, counted).
-                let adder = lent.chunk[lent.slot]!.addedBy.flatMap { pictured($0, in: users) }
-                (buffer.baseAddress! + count).initialize(to: ListedQuote(lent, addedBy: adder))
-                count += 1
-            }
-        }
-    }
-
-    /// The account `id` when it has a photo, which a list shows beside the quotes they added;
-    /// nil for one without, read in place and never copied.
-    private static func pictured(_ id: UserID, in users: [UserID: User]) -> User? {
-        guard let index = users.index(forKey: id), users.values[index].photo != nil else { return nil }
-        return users.values[index]
+    /// The quotes of `ids`, in order, each with the account that added it when they have a photo
+    /// (ids of no quote are left out): one pass with the tables held once, the way every list of
+    /// quotes is made (closures capturing the whole state copied it for every quote of a list
+    /// page; copying each quote out of the table was a third of this function's time).
+    private static func listed(_ ids: some Collection<QuoteID>, in published: PublishedState) -> ListedQuotes {
+        ListedQuotes(ids, of: published.state.quotes, pictured: published.state.users)
     }
 
     package func show(_ id: QuoteID, viewer: UserID?) -> QuoteState {

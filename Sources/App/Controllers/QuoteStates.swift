@@ -32,10 +32,97 @@ package struct ListedQuote: Sendable, Equatable {
     }
 }
 
+/// Quotes as a list shows them (``ListedQuote``), read from the state's table with each chunk
+/// they are in held once. A list of twenty ``QuoteTable/Lent``s held their chunk twenty times,
+/// and each hold and each drop wrote the chunk's count, a count both event loops write since
+/// they list from the same chunks: on a list page, 80 reference counts fell on that one object
+/// (counted with the objects' addresses), where now one does.
+package struct ListedQuotes: Sendable, Equatable, RandomAccessCollection, ExpressibleByArrayLiteral {
+    /// The chunks the quotes are in, each once, in the order the list first reaches them.
+    private var chunks: [[Quote?]] = []
+    private var entries: [Entry] = []
+
+    private struct Entry: Sendable {
+        /// The index of the quote's chunk in `chunks`, and its slot in that chunk.
+        var chunk: Int
+        var slot: Int
+        /// As ``ListedQuote/adder``.
+        var adder: User?
+    }
+
+    package init() {}
+
+    package init(arrayLiteral elements: ListedQuote...) {
+        self.init(elements)
+    }
+
+    /// These quotes, each kept with the chunk it is lent from.
+    package init(_ elements: some Sequence<ListedQuote>) {
+        for element in elements {
+            chunks.append(element.lent.chunk)
+            entries.append(Entry(chunk: chunks.count - 1, slot: element.lent.slot, adder: element.adder))
+        }
+    }
+
+    /// The quotes of `table` with ids `ids`, in that order (ids of no quote left out), each with
+    /// the account in `users` that added it when they have a photo (``pictured(_:in:)``). A
+    /// chunk is held once for each run of quotes in it: a page of the book or of a search,
+    /// newest first, is one run for each chunk it spans. Quotes are read where they are, never
+    /// copied.
+    package init(_ ids: some Collection<QuoteID>, of table: QuoteTable, pictured users: [UserID: User]) {
+        entries.reserveCapacity(ids.count)
+        var runChunk = -1
+        for id in ids {
+            guard let place = table.place(of: id) else { continue }
+            if runChunk != place.chunk {
+                chunks.append(table.chunk(place.chunk))
+                runChunk = place.chunk
+            }
+            entries.append(Entry(chunk: chunks.count - 1, slot: place.slot, adder: place.addedBy.flatMap { Self.pictured($0, in: users) }))
+        }
+    }
+
+    /// The account `id` when it has a photo, which a list shows beside the quotes they added;
+    /// nil for one without, read in place and not copied. Inlined, the look-up reads just the
+    /// photo; called (or in a closure), the dictionary's getter copied each account out and
+    /// destroyed it again: eight reference counts a quote, counted.
+    @inline(__always)
+    package static func pictured(_ id: UserID, in users: [UserID: User]) -> User? {
+        guard let index = users.index(forKey: id), users.values[index].photo != nil else { return nil }
+        return users.values[index]
+    }
+
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { entries.count }
+
+    /// How many chunks the list holds: one for each run of its quotes in one chunk.
+    package var heldChunkCount: Int { chunks.count }
+
+    /// The quote at `index` and who added it, lent: its chunk held once more. The views read
+    /// in place instead (``subscript(quoteAt:)``, ``subscript(adderAt:)``).
+    package subscript(index: Int) -> ListedQuote {
+        ListedQuote(QuoteTable.Lent(chunk: chunks[entries[index].chunk], slot: entries[index].slot), addedBy: entries[index].adder)
+    }
+
+    /// The quote at `index`, read where it is.
+    package subscript(quoteAt index: Int) -> Quote {
+        _read { yield chunks[entries[index].chunk][entries[index].slot]! }
+    }
+
+    /// Who added the quote at `index`, as ``ListedQuote/adder``.
+    package subscript(adderAt index: Int) -> User? {
+        _read { yield entries[index].adder }
+    }
+
+    package static func == (lhs: ListedQuotes, rhs: ListedQuotes) -> Bool {
+        lhs.count == rhs.count && lhs.indices.allSatisfy { lhs[quoteAt: $0] == rhs[quoteAt: $0] && lhs[adderAt: $0] == rhs[adderAt: $0] }
+    }
+}
+
 /// What the home page shows.
 package enum HomeState: Sendable, Equatable {
     /// `favourite` is nil only when the book is empty.
-    case showing(favourite: ListedQuote?, recent: [ListedQuote])
+    case showing(favourite: ListedQuote?, recent: ListedQuotes)
 }
 
 /// What a quote's page shows.
@@ -53,7 +140,7 @@ package enum QuoteState: Sendable, Equatable {
 package enum QuoteListState: Sendable, Equatable {
     /// Quotes of page `page` (1-based) of `pageCount`, newest first; `search` is nil for the
     /// whole book. A search that matched nothing is page 1 of 1, empty.
-    case showing([ListedQuote], page: Int, pageCount: Int, search: QuoteSearch?)
+    case showing(ListedQuotes, page: Int, pageCount: Int, search: QuoteSearch?)
     /// The page asked for does not exist (out of range, or not a number); `search` as above.
     case noSuchPage(pageCount: Int, search: QuoteSearch?)
 }

@@ -8,7 +8,7 @@ package enum HomeView {
     /// the cards are made when the template asks for them.
     struct Context: Sendable, TemplateObject, TemplateValueConvertible {
         let favourite: ListedQuote?
-        let recent: [ListedQuote]
+        let recent: ListedQuotes
 
         func value(forKey key: String) -> TemplateValue? {
             switch key {
@@ -21,7 +21,7 @@ package enum HomeView {
     }
 
     /// Everything the page shows but the visitor's own values (``Page/sharedKey``).
-    static func sharedKey(favourite: ListedQuote?, recent: [ListedQuote]) -> PageContentKey {
+    static func sharedKey(favourite: ListedQuote?, recent: ListedQuotes) -> PageContentKey {
         var key = PageContentKey()
         key.reserveCapacity(numbers: 2 + 4 * (recent.count + 1))
         key.append(favourite)

@@ -269,18 +269,13 @@ extension PageContentKey {
         }
     }
 
-    /// Listed quotes, after their count, each as ``ListedQuote/append(to:)`` writes it; in place,
-    /// as above.
-    package mutating func append(_ quotes: [ListedQuote]) {
+    /// Listed quotes, after their count, each as ``ListedQuote/append(to:)`` writes it; read in
+    /// place, as above.
+    package mutating func append(_ quotes: ListedQuotes) {
         append(quotes.count)
         for index in quotes.indices {
-            // Through stored properties only, down to the lent quote in its chunk: the computed
-            // `quote` would copy each listed quote out of the array first.
-            let slot = quotes[index].lent.slot
-            appendQuote(
-                id: quotes[index].lent.chunk[slot]!.id, version: quotes[index].lent.chunk[slot]!.version,
-                addedBy: quotes[index].lent.chunk[slot]!.addedBy)
-            if quotes[index].adder?.photo != nil { append(quotes[index].adder) } else { append(0) }
+            appendQuote(id: quotes[quoteAt: index].id, version: quotes[quoteAt: index].version, addedBy: quotes[quoteAt: index].addedBy)
+            if quotes[adderAt: index]?.photo != nil { append(quotes[adderAt: index]) } else { append(0) }
         }
     }
 

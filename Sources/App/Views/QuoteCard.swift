@@ -17,9 +17,9 @@ struct QuoteCard: Sendable, TemplateObject, TemplateValueConvertible {
     /// The quote and who added it, as the list the page holds them: a card is that list and an
     /// index, so making one copies no quote (a copy retained its text and author, strings the
     /// state shares across both event loops' cores) and fits a template value's inline room
-    /// (no box allocated per card).
-    private let list: [ListedQuote]
-    private let index: Int
+    /// (no box allocated per card; the index is 32 bits for that).
+    private let list: ListedQuotes
+    private let index: Int32
     /// Whether the card names who added it and links to their profile (a quote's own page), or
     /// shows them only by their photo (a list).
     private let namesAdder: Bool
@@ -36,30 +36,30 @@ struct QuoteCard: Sendable, TemplateObject, TemplateValueConvertible {
         self.init(in: [listed], at: 0)
     }
 
-    private init(in list: [ListedQuote], at index: Int) {
+    private init(in list: ListedQuotes, at index: Int) {
         self.list = list
-        self.index = index
+        self.index = Int32(index)
         namesAdder = false
     }
 
     /// The cards of a list, all sharing it.
-    static func cards(_ list: [ListedQuote]) -> [QuoteCard] {
+    static func cards(_ list: ListedQuotes) -> [QuoteCard] {
         list.indices.map { QuoteCard(in: list, at: $0) }
     }
 
     /// The quote, lent from the list, not copied.
     private var quote: Quote {
-        _read { yield list[index].quote }
+        _read { yield list[quoteAt: Int(index)] }
     }
 
     /// Who added it, when the page shows a link to their profile.
     private var adder: User? {
-        namesAdder ? list[index].adder : nil
+        namesAdder ? list[adderAt: Int(index)] : nil
     }
 
     /// Whose photo goes beside it: who added it, when they have a photo.
     private var pictured: User? {
-        list[index].adder?.photo == nil ? nil : list[index].adder
+        list[adderAt: Int(index)]?.photo == nil ? nil : list[adderAt: Int(index)]
     }
 
     var id: Int { quote.id.rawValue }
@@ -83,8 +83,8 @@ struct QuoteCard: Sendable, TemplateObject, TemplateValueConvertible {
 
     var fragmentKey: TemplateFragmentKey? {
         // The adder's display name and photo can change under the same quote version.
-        let hasAdder = list[index].adder != nil
-        let hasPhoto = hasAdder && list[index].adder?.photo != nil
+        let hasAdder = list[adderAt: Int(index)] != nil
+        let hasPhoto = hasAdder && list[adderAt: Int(index)]?.photo != nil
         return (namesAdder && hasAdder) || hasPhoto ? nil : TemplateFragmentKey(QuoteCard.self, id: quote.id.rawValue, version: quote.version)
     }
 

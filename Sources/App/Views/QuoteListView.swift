@@ -14,7 +14,7 @@ package enum QuoteListView {
     /// it keeps the listed quotes as they are, and makes the cards and the search summary only
     /// when the template asks for them.
     struct Context: Sendable, TemplateObject, TemplateValueConvertible {
-        let listed: [ListedQuote]
+        let listed: ListedQuotes
         let page: Int
         let pageCount: Int
         let search: QuoteSearch?
@@ -46,7 +46,7 @@ package enum QuoteListView {
     }
 
     /// Everything the page shows but the visitor's own values (``Page/sharedKey``).
-    static func sharedKey(quotes: [ListedQuote], page: Int, pageCount: Int, search: QuoteSearch?) -> PageContentKey {
+    static func sharedKey(quotes: ListedQuotes, page: Int, pageCount: Int, search: QuoteSearch?) -> PageContentKey {
         var key = PageContentKey(numbers: page, pageCount, search == nil ? -1 : search!.matchCount, search?.isTruncated == true ? 1 : 0)
         key.reserveCapacity(numbers: 4 + 4 * quotes.count)
         if let search { key.append(search.typed) }

@@ -110,7 +110,10 @@ package struct QuoteTable: Sendable, Equatable {
             slot = 0
         }
 
-        fileprivate init(chunk: [Quote?], slot: Int) {
+        /// The quote in `slot` of `chunk`, a chunk of a table (``QuoteTable/chunk(_:)``) or of
+        /// a lent quote; the slot must hold a quote.
+        package init(chunk: [Quote?], slot: Int) {
+            precondition(chunk[slot] != nil, "a quote lent from an empty slot")
             self.chunk = chunk
             self.slot = slot
         }
@@ -123,10 +126,23 @@ package struct QuoteTable: Sendable, Equatable {
 
     /// Quote `id`, lent; nil when there is none.
     package func lend(_ id: QuoteID) -> Lent? {
-        guard let (chunk, slot) = Self.position(of: id), chunk < chunks.count, !chunks[chunk].isEmpty, chunks[chunk][slot]?.id == id
-        else { return nil }
+        guard let (chunk, slot, _) = place(of: id) else { return nil }
         return Lent(chunk: chunks[chunk], slot: slot)
     }
+
+    /// Where quote `id` is: the index of its chunk (``chunk(_:)``) and its slot there, with who
+    /// added it; nil when there is none. For a list that holds each chunk it lends from once,
+    /// where a ``Lent`` each retains its chunk: a count both event loops write, as they list
+    /// from the same chunks. Who added it comes along because a list looks them up, and read
+    /// here it is one number, where App read it through a copy of the whole quote.
+    package func place(of id: QuoteID) -> (chunk: Int, slot: Int, addedBy: UserID?)? {
+        guard let (chunk, slot) = Self.position(of: id), chunk < chunks.count, !chunks[chunk].isEmpty, chunks[chunk][slot]?.id == id
+        else { return nil }
+        return (chunk, slot, chunks[chunk][slot]?.addedBy ?? nil)
+    }
+
+    /// Chunk `index` of the table (an index ``place(of:)`` gave).
+    package func chunk(_ index: Int) -> [Quote?] { chunks[index] }
 
     /// Chunks of consecutive ids filled apart from any table, then appended whole
     /// (``append(_:)``) without copying a quote: how a snapshot's blocks, read each on its own
