@@ -18,14 +18,21 @@
 #    request, `/users/reader1`, that quote's history): a 1 s warm-up, then `perf stat` with
 #    uprobes on those five functions attached to the server while `wrk -t1 -c8 -dDURATION` runs;
 #    each count divided by the requests wrk completed.
-# 4. A table, printed and written to Benchmarks/refcounts-results/latest.md.
+# 4. Which objects those calls touch, for each page: `wrk -t2 -c8 -dOBJECTS_DURATION` (both event
+#    loops serving) under `perf record` with the same four probes reading the object's address,
+#    sorted by tools/refcount_objects.py into calls on no object (small strings, nil), on static
+#    objects (immortal), on heap objects one thread touched, and on heap objects more than one
+#    thread touched: the calls that can move a cache line between the cores, which cost far
+#    more than the others where atomic operations are dear. OBJECTS_DURATION=0 leaves it out.
+# 5. A table, printed and written to Benchmarks/refcounts-results/latest.md.
 #
 # usage: Benchmarks/refcounts.sh            needs root (uprobes) and Debian's linux-perf and wrk
-# env:   DURATION=3  USERS=4  QUOTES=200  EDITS=10  SEARCHES=1024  QUOTEBOOK_BIN  LABEL
+# env:   DURATION=3  OBJECTS_DURATION=1  USERS=4  QUOTES=200  EDITS=10  SEARCHES=1024  QUOTEBOOK_BIN  LABEL
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
 DURATION=${DURATION:-3}
+OBJECTS_DURATION=${OBJECTS_DURATION:-1}
 USERS=${USERS:-4}
 QUOTES=${QUOTES:-200}
 EDITS=${EDITS:-10}
@@ -55,7 +62,14 @@ for function in "${functions[@]}"; do
 done
 perf probe -q -x "$libc" malloc 2>/dev/null
 events+=("probe_libc:malloc")
-for event in "${events[@]}"; do
+# The same four, each reading the object it was called on (step 4).
+object_events=()
+for function in "${functions[@]}"; do
+    name=rc_$(echo "$function" | tr -cd 'a-zA-Z' | tr 'A-Z' 'a-z' | sed 's/swift//; s/object//')
+    perf probe -q -x "$swift_core" --add "$name=$function obj=%di:u64" 2>/dev/null
+    object_events+=("probe_libswiftCore:$name")
+done
+for event in "${events[@]}" "${object_events[@]}"; do
     [ "$(perf list 2>/dev/null | grep -c "$event")" -gt 0 ] || { echo "no uprobe $event (root needed)" >&2; exit 1; }
 done
 
@@ -98,10 +112,27 @@ for entry in "${pages[@]}"; do
          END { printf "%s\t%d", page, requests
                n = split("swift_retain swift_release swift_bridgeObjectRetain swift_bridgeObjectRelease malloc", order, " ")
                for (i = 1; i <= n; i++) printf "\t%.1f", counts[order[i]] / requests
-               printf "\n" }' "$work/stat.txt" >>"$results"
+               printf "\n" }' "$work/stat.txt" >"$work/row.tsv"
+    if [ "$OBJECTS_DURATION" != 0 ]; then
+        args[0]=-t2
+        cat "/proc/$app_pid/maps" >"$work/maps.txt"
+        perf record -q -e "$(IFS=,; echo "${object_events[*]}")" -p "$app_pid" -o "$work/objects.data" >/dev/null 2>&1 &
+        record_pid=$!
+        sleep 0.5
+        wrk -d"${OBJECTS_DURATION}s" "${args[@]}" >"$work/wrk.txt" 2>&1
+        kill -INT "$record_pid"
+        wait "$record_pid" 2>/dev/null
+        requests=$(awk '/ requests in / {print $1}' "$work/wrk.txt")
+        objects=$(perf script -i "$work/objects.data" -F tid,event,trace 2>/dev/null |
+            python3 "$here/tools/refcount_objects.py" "$work/maps.txt" "$requests")
+        rm -f "$work/objects.data"
+        printf '%s\t%s\n' "$(cat "$work/row.tsv")" "$objects" >>"$results"
+    else
+        printf '%s\t-\t-\t-\t-\n' "$(cat "$work/row.tsv")" >>"$results"
+    fi
 done
 
-# 4. the table
+# 5. the table
 label=${LABEL:-$(cd "$root" && git rev-parse --short HEAD 2>/dev/null)}
 {
     echo "# Reference counting and allocations per signed-in request"
@@ -111,4 +142,10 @@ label=${LABEL:-$(cd "$root" && git rev-parse --short HEAD 2>/dev/null)}
     echo "| page | requests | swift_retain | swift_release | bridgeObjectRetain | bridgeObjectRelease | all four | malloc |"
     echo "|---|---|---|---|---|---|---|---|"
     awk -F'\t' '{ printf "| %s | %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |\n", $1, $2, $3, $4, $5, $6, $3 + $4 + $5 + $6, $7 }' "$results"
+    echo
+    echo "The four calls by the object they touched (\`wrk -t2 -c8 -d${OBJECTS_DURATION}s\`, both event loops serving; traced, so fewer requests; an address one thread freed and another reused counts as shared):"
+    echo
+    echo "| page | no object | static | heap, one thread | heap, several threads |"
+    echo "|---|---|---|---|---|"
+    awk -F'\t' '{ printf "| %s | %s | %s | %s | %s |\n", $1, $8, $9, $10, $11 }' "$results"
 } | tee "$out/latest.md"
