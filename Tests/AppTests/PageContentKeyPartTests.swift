@@ -3,7 +3,7 @@ import Foundation
 import Store
 import Testing
 
-/// A list's key reads its quotes field by field (``PageContentKey/append(_:)-([ListedQuote])``),
+/// A list's key reads its quotes field by field (``PageContentKey/append(_:)-(ListedQuotes)``),
 /// a single quote's through its own ``PageContentKeyPart/append(to:)``: the two must write the
 /// same, or a list and a page showing the same quotes would key them differently.
 struct PageContentKeyPartTests {
