@@ -11,7 +11,7 @@ package struct ListedQuote: Sendable, Equatable {
     /// Who added it, when the page shows them: nil for the seed, added by no one, and for a
     /// deleted account. A list shows who added a quote only by their photo, so the lists' quotes
     /// carry no adder without one (``QuoteController``): copying each one's account, then the
-    /// listed quote, and destroying both was a third of a list page's reference counting.
+    /// listed quote, and destroying both was a quarter of a list page's reference counting.
     package var adder: User?
 
     package var quote: Quote {
