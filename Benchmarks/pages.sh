@@ -25,7 +25,8 @@
 # 4. Rounds: for each page, wrk against Quotebook then nginx (the order flips every round: A B,
 #    B A, ...), `wrk -t1 -cCONNECTIONS -dDURATION` after a 1 s warm-up, the same for both. Server
 #    CPU per request = (utime+stime of the server: Quotebook's process; nginx's master + workers,
-#    from /proc) / requests completed. /proc/loadavg is recorded with every run.
+#    from /proc) / requests completed, and each of the two apart (user space, kernel).
+#    /proc/loadavg is recorded with every run, and the CPU /proc/cpuinfo names in the summary.
 # 5. Medians per page and server, and Quotebook / nginx, printed and written to
 #    Benchmarks/pages-results/latest-VISITOR.md, every run in latest-runs-VISITOR.tsv and every
 #    wrk output in latest-wrk-VISITOR.txt — never over RESULTS.md or a run it cites (copy a run's
@@ -169,16 +170,16 @@ python3 "$here/tools/pages_visitor.py" check --port "$nginx_port" --root "$html"
 python3 "$here/tools/pages_visitor.py" check --port "$app_port" --cookie "$cookie" --root "$html" --list "$work/fetch.txt" ||
     { echo "Quotebook's pages changed since they were fetched" >&2; exit 1; }
 
-# utime+stime ticks of a process and its direct children (nginx: master + workers)
+# utime and stime ticks of a process and its direct children (nginx: master + workers): "USER SYS"
 ticks() {
-    local total=0 pid stat rest f
+    local user=0 sys=0 pid stat rest f
     for pid in "$1" $(cat /proc/"$1"/task/*/children 2>/dev/null); do
         stat=$(cat "/proc/$pid/stat" 2>/dev/null) || continue
         rest=${stat##*) }
         read -r -a f <<<"$rest"
-        total=$((total + f[11] + f[12]))
+        user=$((user + f[11])) sys=$((sys + f[12]))
     done
-    echo "$total"
+    echo "$user $sys"
 }
 hz=$(getconf CLK_TCK)
 
@@ -187,11 +188,11 @@ runs=$out/latest-runs-$VISITOR.tsv
 summary=$out/latest-$VISITOR.md
 wrklog=$out/latest-wrk-$VISITOR.txt
 stamp=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-printf 'date\tround\tpage\tserver\trequests\trps\tserver_cpu_s\tcpu_us_per_req\tnon2xx\tloadavg1\taccess_lines\n' >"$runs"
+printf 'date\tround\tpage\tserver\trequests\trps\tserver_cpu_s\tcpu_us_per_req\tnon2xx\tloadavg1\taccess_lines\tuser_us_per_req\tsys_us_per_req\n' >"$runs"
 : >"$wrklog"
 empty_logs() { : >"$app_log"; if [ -f "$nginx_log" ]; then : >"$nginx_log"; fi; }
 measure() { # round page server pid port url (@FILE: rotate over the paths in FILE)
-    local before after log=$work/wrk.txt requests rps non2xx load lines
+    local user0 sys0 user1 sys1 log=$work/wrk.txt requests rps non2xx load lines
     local args=(-t1 -c"$CONNECTIONS" "${headers[@]}")
     if [[ $6 == @* ]]; then
         args+=(-s "$here/tools/pages_rotate.lua" "http://127.0.0.1:$5/" -- "${6#@}")
@@ -201,9 +202,9 @@ measure() { # round page server pid port url (@FILE: rotate over the paths in FI
     # warm-up (not counted): one second
     wrk -d1s "${args[@]}" >/dev/null 2>&1
     empty_logs
-    before=$(ticks "$4")
+    read -r user0 sys0 < <(ticks "$4")
     wrk -d"${DURATION}s" "${args[@]}" >"$log" 2>&1
-    after=$(ticks "$4")
+    read -r user1 sys1 < <(ticks "$4")
     read -r load _ </proc/loadavg
     if [ "$3" = nginx ]; then
         lines=$(cat "$nginx_log" 2>/dev/null | wc -l)
@@ -215,12 +216,13 @@ measure() { # round page server pid port url (@FILE: rotate over the paths in FI
     requests=$(awk '/ requests in / {print $1}' "$log")
     rps=$(awk '/^Requests\/sec:/ {print $2}' "$log")
     non2xx=$(awk '/Non-2xx or 3xx responses:/ {print $NF}' "$log")
-    python3 - "$1" "$2" "$3" "${requests:-0}" "${rps:-0}" "$((after - before))" "$hz" "${non2xx:-0}" "$load" "$stamp" "${lines:-0}" >>"$runs" <<'PY'
+    python3 - "$1" "$2" "$3" "${requests:-0}" "${rps:-0}" "$((user1 - user0))" "$((sys1 - sys0))" "$hz" "${non2xx:-0}" "$load" "$stamp" "${lines:-0}" >>"$runs" <<'PY'
 import sys
-rnd, page, server, requests, rps, ticks, hz, non2xx, load, stamp, lines = sys.argv[1:]
-cpu = int(ticks) / int(hz)
-per = cpu / int(requests) * 1e6 if int(requests) else float("nan")
-print(f"{stamp}\t{rnd}\t{page}\t{server}\t{requests}\t{rps}\t{cpu:.2f}\t{per:.1f}\t{non2xx}\t{load}\t{lines}")
+rnd, page, server, requests, rps, user, system, hz, non2xx, load, stamp, lines = sys.argv[1:]
+cpu = (int(user) + int(system)) / int(hz)
+def per(seconds): return seconds / int(requests) * 1e6 if int(requests) else float("nan")
+print(f"{stamp}\t{rnd}\t{page}\t{server}\t{requests}\t{rps}\t{cpu:.2f}\t{per(cpu):.1f}\t{non2xx}\t{load}\t{lines}"
+      f"\t{per(int(user) / int(hz)):.2f}\t{per(int(system) / int(hz)):.2f}")
 PY
     tail -n 1 "$runs" >&2
 }
@@ -242,9 +244,9 @@ done
 # 5. medians and ratios
 page_list="/, /quotes, /quotes/$last_id, /quotes?q=… ($searches searches that find something, one per request, round robin), /users/reader1, /quotes/$last_id/history ($((EDITS + 1)) versions)"
 python3 - "$runs" "$ROUNDS" "$DURATION" "$CONNECTIONS" "$QUOTES" "$USERS" "${LABEL:-$(cd "$root" && git rev-parse --short HEAD 2>/dev/null)}" \
-    "$page_list" "$VISITOR" "$ACCESS_LOG" "$(nproc)" >"$summary" <<'PY'
+    "$page_list" "$VISITOR" "$ACCESS_LOG" "$(nproc)" "$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo)" >"$summary" <<'PY'
 import csv, os, statistics, sys
-path, rounds, duration, conns, quotes, users, label, urls, visitor, access, cores = sys.argv[1:]
+path, rounds, duration, conns, quotes, users, label, urls, visitor, access, cores, cpu = sys.argv[1:]
 who = {
     "signed-in": "signed-in (a session made by signing up through the form, its cookies on every request)",
     "pre-session": "pre-session (the cookie GET /login sets, on every request: every page rendered)",
@@ -266,7 +268,8 @@ print("# Server CPU per request: Quotebook's pages vs nginx serving the same byt
 print(f"Measured by `Benchmarks/pages.sh` ({label}, {rows[0]['date']}): {quotes} quotes by {users} users, "
       f"{who} GETs, {logs}; `wrk -t1 -c{conns} -d{duration}s`, {rounds} rounds alternating Quotebook/nginx "
       "(A B, B A, ...). CPU = utime+stime from /proc of the server (nginx: master + workers) ÷ requests. "
-      f"Load average (1 min) during the runs: {min(loads):.2f}–{max(loads):.2f} on {cores} cores.\n")
+      f"Load average (1 min) during the runs: {min(loads):.2f}–{max(loads):.2f} on {cores} cores; "
+      f"`/proc/cpuinfo` names the CPU `{cpu or 'unknown'}`.\n")
 print(f"Pages: {urls}.\n")
 print("| page | Quotebook µs/req | nginx µs/req | ratio (goal ≤ 1.5×) | Quotebook, each round | nginx, each round | Quotebook req/s | nginx req/s |")
 print("|---|---|---|---|---|---|---|---|")
@@ -275,6 +278,15 @@ for p in pages:
     qa = ", ".join(f"{v:.1f}" for v in values(p, "quotebook", "cpu_us_per_req"))
     na = ", ".join(f"{v:.1f}" for v in values(p, "nginx", "cpu_us_per_req"))
     print(f"| {p} | {q:.1f} | {n:.1f} | {q / n:.2f}× | {qa} | {na} | {med(p, 'quotebook', 'rps'):,.0f} | {med(p, 'nginx', 'rps'):,.0f} |")
+print("\nWhere the CPU goes: user space (the server's own code) and the kernel (sockets, epoll, the "
+      "access log's writes), µs per request, medians; the user-space ratio is the part a faster or "
+      "slower CPU moves most, the kernel's moves with its cost per system call.\n")
+print("| page | Quotebook user | nginx user | user ratio | Quotebook kernel | nginx kernel | kernel ratio |")
+print("|---|---|---|---|---|---|---|")
+for p in pages:
+    qu, nu = med(p, "quotebook", "user_us_per_req"), med(p, "nginx", "user_us_per_req")
+    qs, ns = med(p, "quotebook", "sys_us_per_req"), med(p, "nginx", "sys_us_per_req")
+    print(f"| {p} | {qu:.2f} | {nu:.2f} | {qu / nu:.2f}× | {qs:.2f} | {ns:.2f} | {qs / ns:.2f}× |")
 bad = sum(int(r["non2xx"]) for r in rows)
 print(f"\nMedians over the rounds; every run is in `{os.path.basename(path)}` (with the access lines each "
       f"server wrote during it), every wrk output in `latest-wrk-{visitor}.txt`. Non-2xx answers in all runs: {bad}.")
