@@ -32,7 +32,11 @@ import Testing
         let table = table()
         let ids = [300, 299, 258, 257, 256, 255, 5, 999, 0].map { QuoteID($0) }
         let list = ListedQuotes(ids, of: table, pictured: people)
-        let lent = ids.compactMap { id in table.lend(id).map { ListedQuote($0, addedBy: $0.quote.addedBy == UserID(1) ? people[UserID(1)] : nil) } }
+        let lent = ids.compactMap { id in
+            table.place(of: id).map { place in
+                ListedQuote(QuoteTable.Lent(chunk: table.chunk(place.chunk), slot: place.slot), addedBy: place.addedBy == UserID(1) ? people[UserID(1)] : nil)
+            }
+        }
         #expect(list == ListedQuotes(lent))
         #expect(list.map(\.quote.id.rawValue) == [300, 299, 258, 257, 256, 255, 5])
         #expect(list.indices.map { list[quoteAt: $0].text } == ["text 300", "text 299", "text 258", "text 257", "text 256", "text 255", "text 5"])

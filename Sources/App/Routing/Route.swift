@@ -96,8 +96,7 @@ package enum PathSegments {
     package static func decode(_ path: String) -> [String]? {
         guard path.hasPrefix("/") else { return nil }
         if path == "/" { return [] }
-        var path = path
-        return path.withUTF8 { bytes -> [String]? in
+        return path.withUTF8InPlace { bytes -> [String]? in
             var segments: [String] = []
             var start = 1
             for end in 1...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: "/") {

@@ -27,8 +27,7 @@ final class SessionTokenIDs: Sendable {
         /// Nil unless `text` is 43 bytes long (the shape of every token; the alphabet and the
         /// bits are checked by the decode that precedes any insert).
         init?(_ text: String) {
-            var text = text
-            let packed: Bool = text.withUTF8 { bytes in
+            let packed: Bool = text.withUTF8InPlace { bytes in
                 guard bytes.count == 43 else { return false }
                 withUnsafeMutableBytes(of: &words) { raw in
                     raw.copyMemory(from: UnsafeRawBufferPointer(bytes))

@@ -119,15 +119,7 @@ enum HTTPResponseEncoder {
     /// place, from its UTF-8 storage (a string without contiguous UTF-8, bridged from elsewhere,
     /// is copied into it first: `withUTF8` on copies retained every field's strings).
     static func appendField(_ name: String, _ value: String, to buffer: inout [UInt8]) {
-        let appended = name.utf8.withContiguousStorageIfAvailable { name in
-            value.utf8.withContiguousStorageIfAvailable { value in
-                appendField(name, value, to: &buffer)
-                return true
-            }
-        }
-        if appended ?? nil != nil { return }
-        var (name, value) = (name, value)
-        name.withUTF8 { name in value.withUTF8 { value in appendField(name, value, to: &buffer) } }
+        name.withUTF8InPlace { name in value.withUTF8InPlace { value in appendField(name, value, to: &buffer) } }
     }
 
     private static func appendField(

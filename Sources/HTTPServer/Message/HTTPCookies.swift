@@ -1,3 +1,4 @@
+import Basics
 import Glibc
 
 /// The cookies a request carries, from its `Cookie` header fields (RFC 6265 §5.4: `a=b; c=d`).
@@ -38,8 +39,7 @@ package struct HTTPCookies: Sendable, Equatable {
 
     /// Calls `body` with the first pair called `name`: its field's bytes and its value's range.
     private func forEachPair(named name: String, _ body: (UnsafeBufferPointer<UInt8>, Range<Int>) -> Void) {
-        var name = name
-        name.withUTF8 { wanted in
+        name.withUTF8InPlace { wanted in
             forEachPair { bytes, name, value in
                 // The lengths first, then one `memcmp`: most names differ in length, and a generic
                 // `elementsEqual` stepped an iterator through each byte.
@@ -72,9 +72,9 @@ package struct HTTPCookies: Sendable, Equatable {
     /// Calls `body` with each pair's field bytes and the ranges of its name and value, field by
     /// field, until it returns false.
     private func forEachPair(_ body: (UnsafeBufferPointer<UInt8>, Range<Int>, Range<Int>) -> Bool) {
-        guard var field = first, field.withUTF8({ Self.forEachPair(in: $0, body) }) else { return }
-        for var field in others {
-            guard field.withUTF8({ Self.forEachPair(in: $0, body) }) else { return }
+        guard let first, first.withUTF8InPlace({ Self.forEachPair(in: $0, body) }) else { return }
+        for field in others {
+            guard field.withUTF8InPlace({ Self.forEachPair(in: $0, body) }) else { return }
         }
     }
 

@@ -1,3 +1,5 @@
+import Basics
+
 /// An ordered list of header fields; names compare case-insensitively (RFC 9110 §5.1).
 package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
     /// Fields in the order they were added, with the name's original spelling.
@@ -98,16 +100,13 @@ extension String {
     /// released each string once more for every comparison (the response encoder's five a
     /// field made it its largest source of reference counting, counted).
     package func caseInsensitiveEquals(_ other: String) -> Bool {
-        let lhs = utf8, rhs = other.utf8
-        guard lhs.count == rhs.count else { return false }
-        let inPlace = lhs.withContiguousStorageIfAvailable { lhs in
-            rhs.withContiguousStorageIfAvailable { rhs in
+        guard utf8.count == other.utf8.count else { return false }
+        return withUTF8InPlace { lhs in
+            other.withUTF8InPlace { rhs in
                 for index in lhs.indices where !Self.asciiCaseInsensitiveEqual(lhs[index], rhs[index]) { return false }
                 return true
             }
         }
-        if let inPlace = inPlace ?? nil { return inPlace }
-        return zip(lhs, rhs).allSatisfy(Self.asciiCaseInsensitiveEqual)
     }
 
     private static func asciiCaseInsensitiveEqual(_ a: UInt8, _ b: UInt8) -> Bool {

@@ -25,8 +25,7 @@ package struct URLEncodedForm: Sendable, Equatable {
 
     /// The form of a string's UTF-8 bytes (a query), read in place.
     package init(_ text: String) throws(DecodingError) {
-        var text = text
-        let parsed = text.withUTF8 { buffer in
+        let parsed = text.withUTF8InPlace { buffer in
             Result { () throws(DecodingError) in try Self.parsePairs(buffer) }
         }
         self.init(try parsed.get())

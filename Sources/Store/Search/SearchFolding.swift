@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// Folding text for search: the same function at index time and at query time, so that
@@ -35,8 +36,7 @@ package enum SearchFolding {
     /// Decomposing a whole quote for one accented letter was most of the cost of replaying its
     /// edit at start-up.
     package static func fold(_ text: String, into output: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { bytes in
+        text.withUTF8InPlace { bytes in
             output.reserveCapacity(output.count + bytes.count)
             var index = 0
             while index < bytes.count {

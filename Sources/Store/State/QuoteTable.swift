@@ -124,12 +124,6 @@ package struct QuoteTable: Sendable, Equatable {
         }
     }
 
-    /// Quote `id`, lent; nil when there is none.
-    package func lend(_ id: QuoteID) -> Lent? {
-        guard let (chunk, slot, _) = place(of: id) else { return nil }
-        return Lent(chunk: chunks[chunk], slot: slot)
-    }
-
     /// Where quote `id` is: the index of its chunk (``chunk(_:)``) and its slot there, with who
     /// added it; nil when there is none. For a list that holds each chunk it lends from once,
     /// where a ``Lent`` each retains its chunk: a count both event loops write, as they list

@@ -1,3 +1,5 @@
+import Basics
+
 /// HTML escaping for `{{name}}` interpolation: exactly `&` `<` `>` `"` `'` become `&amp;` `&lt;`
 /// `&gt;` `&quot;` `&#39;`, and the control characters a document may not hold (the WHATWG HTML
 /// parse error "control-character-in-input-stream": C0 but tab, LF, FF and CR; DEL; C1 U+0080–U+009F)
@@ -20,10 +22,7 @@ package enum HTMLEscaping {
     /// other ASCII byte (about 1.7% more instructions per render of the benchmark page than
     /// escaping the five characters alone).
     package static func append(_ string: String, to output: inout [UInt8]) {
-        let handled: Void? = string.utf8.withContiguousStorageIfAvailable { append($0, to: &output) }
-        if handled == nil {
-            append(Array(string.utf8), to: &output)
-        }
+        string.withUTF8InPlace { append($0, to: &output) }
     }
 
     /// Appends UTF-8 `bytes` to `output`, escaped.

@@ -76,10 +76,7 @@ final class PageTagMiddleware: RequestMiddleware, AnswerAmending {
     /// Feeds `text`'s length and UTF-8 bytes to `hasher`, read in place (a mutable copy for
     /// `withUTF8` retained the token, a string both event loops may share, twice a page).
     private static func combine(_ text: String, into hasher: inout Hasher) {
-        let combined: Void? = text.utf8.withContiguousStorageIfAvailable { combine($0, into: &hasher) }
-        guard combined == nil else { return }
-        var text = text
-        text.withUTF8 { combine($0, into: &hasher) }
+        text.withUTF8InPlace { combine($0, into: &hasher) }
     }
 
     private static func combine(_ bytes: UnsafeBufferPointer<UInt8>, into hasher: inout Hasher) {
