@@ -80,6 +80,9 @@ extension HTTPRequestParser {
         return false
     }
 
+    /// Fields a request's header list has room for from its first field on (more grow it).
+    static let fieldsReserved = 16
+
     /// `field-line = field-name ":" OWS field-value OWS` (RFC 9112 §5): no whitespace before
     /// the colon (§5.1), no obs-fold (§5.2), no NUL/CR/LF or other controls in the value.
     mutating func parseFieldLine(_ line: UnsafeBufferPointer<UInt8>) -> HTTPRejection? {
@@ -101,6 +104,10 @@ extension HTTPRequestParser {
         let value = UnsafeBufferPointer(rebasing: line[start..<end])
         guard value.allSatisfy(ASCII.isFieldValueByte) else { return .badRequest("invalid byte in a field value") }
         if let rejection = noteSpecialField(name: name, value: value) { return rejection }
+        // Room for a browser's fields at the first one: grown from empty, the array was
+        // allocated again at the second, third, fifth and ninth field (counted: one malloc fewer
+        // for a request of two fields, four fewer for fourteen).
+        if headers.count == 0 { headers.reserveCapacity(adding: Self.fieldsReserved) }
         headers.add(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
         return nil
     }

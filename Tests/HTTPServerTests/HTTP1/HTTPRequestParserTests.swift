@@ -107,6 +107,17 @@ import Testing
         #expect(request.headers["X-Two"] == "2")
     }
 
+    /// The field list is made with room for a browser's fields at the first field, not grown
+    /// from empty field by field (an allocation at the 2nd, 3rd, 5th and 9th), and a request of
+    /// more fields than that still keeps them all.
+    @Test func makesRoomForABrowsersFieldsAtTheFirstField() throws {
+        let two = try #require(Self.parse("GET / HTTP/1.1\r\nHost: a\r\nCookie: b=c\r\n\r\n").requests.first)
+        #expect(two.headers.fields.capacity >= 16)
+        let names = (1...40).map { "X-Field-\($0)" }
+        let many = try #require(Self.parse("GET / HTTP/1.1\r\nHost: a\r\n" + names.map { "\($0): v\r\n" }.joined() + "\r\n").requests.first)
+        #expect(many.headers.fields.map(\.name) == ["Host"] + names)
+    }
+
     @Test func parsesPipelinedRequestsInOrder() {
         let input =
             "GET /1 HTTP/1.1\r\nHost: a\r\n\r\nPOST /2 HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\n\r\nxGET /3 HTTP/1.1\r\nHost: a\r\n\r\n"
