@@ -123,11 +123,12 @@ python3 "$here/tools/pages_visitor.py" fetch --port "$app_port" --cookie "$cooki
     { echo "fetching the pages failed" >&2; exit 1; }
 chmod -R a+rX "$html"
 searches=$(wc -l <"$work/search-paths.txt")
-nginx_port=$((app_port + 1))
-while (echo >/dev/tcp/127.0.0.1/$nginx_port) 2>/dev/null; do nginx_port=$((nginx_port + 1)); done
 nginx_log=$work/nginx/run/access.log
 access_log="access_log $nginx_log;"
 [ "$ACCESS_LOG" = 0 ] && access_log="access_log off;"
+# nginx on the first free port after the app's: a port found free can be taken before nginx
+# binds it (by an ephemeral port of some other connection), so a start that fails moves on.
+write_nginx_conf() {
 cat >"$work/nginx/run/nginx.conf" <<EOF
 worker_processes auto;
 worker_rlimit_nofile 16384;
@@ -161,9 +162,24 @@ http {
     }
 }
 EOF
-(cd "$work/nginx" && exec nginx -p "$work/nginx/" -c run/nginx.conf -g 'daemon off;') >"$work/nginx.out" 2>&1 &
-nginx_pid=$!
-for _ in $(seq 1 50); do curl -s -o /dev/null "http://127.0.0.1:$nginx_port/" && break; sleep 0.1; done
+}
+nginx_port=$app_port nginx_pid=
+for _ in 1 2 3 4 5; do
+    nginx_port=$((nginx_port + 1))
+    while (echo >/dev/tcp/127.0.0.1/$nginx_port) 2>/dev/null; do nginx_port=$((nginx_port + 1)); done
+    write_nginx_conf
+    (cd "$work/nginx" && exec nginx -p "$work/nginx/" -c run/nginx.conf -g 'daemon off;') >"$work/nginx.out" 2>&1 &
+    nginx_pid=$!
+    for _ in $(seq 1 50); do
+        curl -s -o /dev/null "http://127.0.0.1:$nginx_port/" && break 2
+        kill -0 "$nginx_pid" 2>/dev/null || break   # it exited: the port was taken meanwhile
+        sleep 0.1
+    done
+    kill "$nginx_pid" 2>/dev/null; wait "$nginx_pid" 2>/dev/null
+    echo "nginx did not start on port $nginx_port: $(tail -n 1 "$work/nginx.out" 2>/dev/null)" >&2
+    nginx_pid=
+done
+[ -n "$nginx_pid" ] || { echo "nginx did not start" >&2; exit 1; }
 python3 "$here/tools/pages_visitor.py" check --port "$nginx_port" --root "$html" --list "$work/fetch.txt" ||
     { cat "$work/nginx.out" "$work/nginx/run/error.log" >&2; exit 1; }
 # The visitor's pages must not have changed since they were fetched (no clock on them).
