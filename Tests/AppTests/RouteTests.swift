@@ -163,6 +163,27 @@ import Testing
         #expect(QuotesRoute.match(method: .get, segments: segments) == .notFound)
     }
 
+    /// Near misses of every area's fixed paths: a segment more, a segment fewer, a first or
+    /// last segment of another path. Each area matches by count and segments
+    /// (`PathSegments.shape(of:)`), so no path may match by its first and last segment alone.
+    @Test(arguments: [
+        "/signup/x", "/login/login", "/password", "/password/forgot/x", "/password/verify", "/email/reset", "/email",
+        "/healthz/x", "/metrics/metrics", "/dev", "/dev/x/events", "/events", "/quotes/new/x", "/new",
+        "/profile/photo/delete/x", "/profile/delete/photo", "/profile/sessions/x", "/profile/x/end-others",
+        "/profile/sessions/end-others/x", "/profile/edit/x", "/profile/profile", "/moderation/log/x", "/moderation/x",
+    ])
+    func nearMissesOfFixedPathsAreNotFound(path: String) throws {
+        let segments = try #require(PathSegments.decode(path))
+        #expect(AppRoute.match(method: .get, segments: segments, query: URLEncodedForm()) == .notFound)
+        #expect(AppRoute.match(method: .post, segments: segments, query: URLEncodedForm()) == .notFound)
+    }
+
+    @Test func aPathsShapeIsItsCountAndItsFirstAndLastSegments() {
+        #expect(PathSegments.shape(of: []) == (0, "", ""))
+        #expect(PathSegments.shape(of: ["login"]) == (1, "login", "login"))
+        #expect(PathSegments.shape(of: ["profile", "sessions", "end-others"]) == (3, "profile", "end-others"))
+    }
+
     @Test func decodesPercentEscapesPerSegment() {
         #expect(PathSegments.decode("/a%20b/c%2Fd/e+f") == ["a b", "c/d", "e+f"])
         #expect(PathSegments.decode("/bad%zz") == nil)

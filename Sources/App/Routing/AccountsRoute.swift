@@ -27,13 +27,15 @@ package enum AccountsRoute: Route {
     case verify
 
     package static func routes(at segments: [String], query: URLEncodedForm) -> [AccountsRoute] {
-        switch segments {
-        case ["signup"]: [.signUpForm, .signUp]
-        case ["login"]: [.signInForm(returnTo: query[SignInField.returnTo.rawValue].flatMap(ReturnPath.init)), .signIn]
-        case ["logout"]: [.signOut]
-        case ["password", "forgot"]: [.forgotForm, .forgot]
-        case ["password", "reset"]: [.resetForm(token: query[ResetPasswordField.token.rawValue] ?? ""), .reset]
-        case ["email", "verify"]: [.verifyForm(token: query[VerifyEmailField.token.rawValue] ?? ""), .verify]
+        // By count and by segment (``PathSegments/shape(of:)``), not over array literals, which
+        // compared whole arrays case by case for every request no earlier area claimed.
+        switch PathSegments.shape(of: segments) {
+        case (1, "signup", _): [.signUpForm, .signUp]
+        case (1, "login", _): [.signInForm(returnTo: query[SignInField.returnTo.rawValue].flatMap(ReturnPath.init)), .signIn]
+        case (1, "logout", _): [.signOut]
+        case (2, "password", "forgot"): [.forgotForm, .forgot]
+        case (2, "password", "reset"): [.resetForm(token: query[ResetPasswordField.token.rawValue] ?? ""), .reset]
+        case (2, "email", "verify"): [.verifyForm(token: query[VerifyEmailField.token.rawValue] ?? ""), .verify]
         default: []
         }
     }

@@ -27,8 +27,8 @@ package enum ModerationRoute: Route {
     package static func routes(at segments: [String], query: URLEncodedForm) -> [ModerationRoute] {
         switch segments.count {
         case 1 where segments[0] == "moderation": return [.queue(page: PathSegments.page(in: query))]
-        case 2 where segments == ["moderation", "log"]: return [.log(page: PathSegments.page(in: query))]
-        case 2 where segments == ["moderation", "hidden"]: return [.hidden(page: PathSegments.page(in: query))]
+        case 2 where segments[0] == "moderation" && segments[1] == "log": return [.log(page: PathSegments.page(in: query))]
+        case 2 where segments[0] == "moderation" && segments[1] == "hidden": return [.hidden(page: PathSegments.page(in: query))]
         case 3 where segments[0] == "users":
             // Only the canonical (lower-case) spelling names a person, as for their profile.
             guard let name = Username(segments[1]), name.rawValue == segments[1] else { return [] }

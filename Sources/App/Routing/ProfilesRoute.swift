@@ -52,22 +52,23 @@ package enum ProfilesRoute: Route {
         case 4 where segments[0] == "users" && segments[2] == "photo" && segments[3] == "small":
             return username(segments[1]).map { [.smallPhoto($0, version: query["v"])] } ?? []
         default:
-            switch segments {
-            case ["profile"]: return [.mine]
-            case ["profile", "edit"]: return [.edit]
-            case ["profile", "name"]: return [.updateName]
-            case ["profile", "photo"]: return [.updatePhoto]
-            case ["profile", "photo", "delete"]: return [.removePhoto]
-            case ["profile", "password"]: return [.passwordForm, .changePassword]
-            case ["profile", "email"]: return [.emailForm, .changeEmail]
-            case ["profile", "sessions"]: return [.sessions]
-            case ["profile", "sessions", "end-others"]: return [.endOtherSessions]
-            case ["profile", "delete"]: return [.deletionForm, .deleteAccount]
-            case ["profile", "export"]: return [.export]
+            guard segments.first == "profile" else { return [] }
+            // By count and by segment, not over array literals (see AccountsRoute).
+            let rest = Array(segments.dropFirst())
+            switch PathSegments.shape(of: rest) {
+            case (0, _, _): return [.mine]
+            case (1, "edit", _): return [.edit]
+            case (1, "name", _): return [.updateName]
+            case (1, "photo", _): return [.updatePhoto]
+            case (2, "photo", "delete"): return [.removePhoto]
+            case (1, "password", _): return [.passwordForm, .changePassword]
+            case (1, "email", _): return [.emailForm, .changeEmail]
+            case (1, "sessions", _): return [.sessions]
+            case (2, "sessions", "end-others"): return [.endOtherSessions]
+            case (1, "delete", _): return [.deletionForm, .deleteAccount]
+            case (1, "export", _): return [.export]
             default:
-                guard segments.count == 4, segments[0] == "profile", segments[1] == "sessions", segments[3] == "end",
-                    let handle = SessionHandle(segments[2])
-                else { return [] }
+                guard rest.count == 3, rest[0] == "sessions", rest[2] == "end", let handle = SessionHandle(rest[1]) else { return [] }
                 return [.endSession(handle)]
             }
         }

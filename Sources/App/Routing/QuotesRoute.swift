@@ -46,7 +46,7 @@ package enum QuotesRoute: Route {
             // nothing, and the words around them still find what they would.
             let search = TypedText.removingForbiddenScalars(from: query[QuoteSearchField.query.rawValue] ?? "", layout: .multiline)
             return [.list(page: PathSegments.page(in: query), search: search), .create]
-        case 2 where segments == ["quotes", "new"]:
+        case 2 where segments[0] == "quotes" && segments[1] == "new":
             return [.new]
         case 2 where segments[0] == "quotes":
             guard let id = PathSegments.identifier(segments[1]).map({ QuoteID($0) }) else { return [] }

@@ -91,6 +91,14 @@ package enum PathSegments {
         page == 1 ? [] : [("page", String(page))]
     }
 
+    /// A path's segment count, its first segment and its last (empty strings where there are
+    /// none), for a route enum to `switch` over: `(2, "password", "reset")`. Matching tuples of
+    /// strings compares the few strings a case names; a `switch` over array literals built and
+    /// compared whole arrays, case after case.
+    package static func shape(of segments: [String]) -> (count: Int, first: String, last: String) {
+        (segments.count, segments.first ?? "", segments.last ?? "")
+    }
+
     /// `/quotes/7/edit` → `["quotes", "7", "edit"]`; `/` → `[]`. Nil for a path that is not
     /// origin-form or whose percent-escapes are not valid UTF-8.
     package static func decode(_ path: String) -> [String]? {

@@ -11,10 +11,10 @@ package enum SystemRoute: Route {
     case developmentEvents
 
     package static func routes(at segments: [String], query: URLEncodedForm) -> [SystemRoute] {
-        switch segments {
-        case ["healthz"]: [.health]
-        case ["metrics"]: [.metrics]
-        case ["dev", "events"]: [.developmentEvents]
+        switch PathSegments.shape(of: segments) {
+        case (1, "healthz", _): [.health]
+        case (1, "metrics", _): [.metrics]
+        case (2, "dev", "events"): [.developmentEvents]
         default: []
         }
     }
