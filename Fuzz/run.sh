@@ -26,7 +26,7 @@ request_sources=(
     "$src"/HTTP1/HTTPRequestHead.swift "$src"/HTTP1/HTTPRequestParser.swift
     "$src"/HTTP1/HTTPRequestParser+Head.swift "$src"/HTTP1/HTTPRequestParser+Chunked.swift
     "$src"/HTTP1/HTTPDate.swift "$basics"/Codecs/CivilDate.swift "$src"/Files/StaticPath.swift
-    "$basics"/Codecs/Hex.swift "$basics"/Codecs/PercentEncoding.swift
+    "$basics"/Codecs/Hex.swift "$basics"/Codecs/PercentEncoding.swift "$basics"/Text/String+UTF8InPlace.swift
     "$src"/Message/HTTPMethod.swift "$src"/Message/HTTPVersion.swift "$src"/Message/HTTPStatus.swift
     "$src"/Message/HTTPHeaders.swift "$src"/Message/HTTPRequest.swift "$src"/Message/URLEncodedForm.swift
     "$src"/Server/IPAddress.swift "$src"/Message/SpooledBody.swift "$basics"/System/SystemCall+Glibc.swift
@@ -35,7 +35,8 @@ request_sources=(
 multipart_sources=(
     "$src"/HTTP1/ASCII.swift "$src"/Message/HTTPHeaders.swift "$src"/Message/HeaderParameters.swift
     "$src"/Message/MultipartError.swift "$src"/Message/MultipartForm.swift "$src"/Message/MultipartForm+Parsing.swift
-    "$src"/Message/SpooledBody.swift "$basics"/System/SystemCall+Glibc.swift "$here"/FuzzMultipart.swift
+    "$src"/Message/SpooledBody.swift "$basics"/System/SystemCall+Glibc.swift "$basics"/Text/String+UTF8InPlace.swift
+    "$here"/FuzzMultipart.swift
 )
 # The whole Images target (it only wraps libvips) and its bridge, Sources/CVips, which loads
 # Debian's libvips when the first input arrives; GLib and GObject linked. GLib's headers are where
