@@ -52,7 +52,8 @@ Chromium the way a new person would:
   password; the old one gets a 401, the new one signs in, a notice arrives, the used link is 410;
 - moderation (a third server): the operator makes Moe a moderator (`quotebook user role`), Kim
   adds a quote, Lou reports it (thanked), Moe finds it through *Moderation* and hides it, the log
-  says so, and a visitor no longer finds it (404 on its page); Lou meets the 403 page;
+  says so, the hidden quotes page lists it with its reason and a way to bring it back, and a
+  visitor no longer finds it (404 on its page); Lou meets the 403 page;
 - on a 375 px wide window no page scrolls sideways;
 - axe-core (Tests/Browser/accessibility.py) finds no violation on any page the flow lands on,
   at 375 px and 1280 px: every page `expect_page` sees, signed in and signed out, the forms with
@@ -1007,6 +1008,12 @@ def moderation_flow(executable, root, work, drivers, servers):
     visit(moe, url + "/moderation/log")
     check("hid quote" in text_of(moe, "main"), "the log does not show the hiding")
     screenshot(moe, "moderation-log")
+    expect_no_sideways_scroll(moe)
+    visit(moe, url + "/moderation/hidden")
+    check("Buy cheap watches" in text_of(moe, "main") and "An advert" in text_of(moe, "main"),
+          "the hidden quotes page does not list the hidden quote with its reason")
+    check(moe.find_elements(By.XPATH, "//main//button[normalize-space()='Bring back']"), "no way to bring the quote back")
+    screenshot(moe, "moderation-hidden")
     expect_no_sideways_scroll(moe)
 
     visit(visitor, url + "/")
