@@ -110,6 +110,29 @@ import Testing
         #expect(renderer.skeletonCount == 2)
     }
 
+    /// A skeleton is one run of bytes with the places of its holes: holes at the very start, side
+    /// by side, and at the very end splice as a whole render gives them, escaped, every time.
+    @Test func holesAtTheEdgesAndSideBySideSpliceLikeAWholeRender() throws {
+        var sources = Dictionary(uniqueKeysWithValues: PageTemplate.allCases.map { ($0.rawValue, "") })
+        sources[PageTemplate.quote.rawValue] =
+            "{{viewer.displayName}}{{csrf.token}}{{viewer.profileURL}}|between|{{csrf.token}}{{csrf.token}}{{viewer.displayName}}"
+        let renderer = PageRenderer(source: .compiled(try TemplateLibrary(sources: sources)), showsErrorDetails: false, logger: .discarding())
+        let page = QuoteView.page(for: .showing(quote(7), addedBy: nil, isFavourite: false, canDelete: false))
+        var whole = page
+        whole.sharedKey = nil
+        for visitor in visitors {
+            for _ in 0..<2 {
+                let spliced = String(decoding: renderer.response(for: page, visitor: visitor).body, as: UTF8.self)
+                #expect(spliced == String(decoding: renderer.response(for: whole, visitor: visitor).body, as: UTF8.self))
+                #expect(!spliced.contains("qbhole"))
+            }
+        }
+        let bob = String(decoding: renderer.response(for: page, visitor: visitors[3]).body, as: UTF8.self)
+        #expect(bob.hasPrefix("Bob &lt;b&gt;&quot;&amp;&#39;token-of-bob_&amp;/users/bob|between|"))
+        #expect(bob.hasSuffix("|between|token-of-bob_&amp;token-of-bob_&amp;Bob &lt;b&gt;&quot;&amp;&#39;"))
+        #expect(renderer.skeletonCount == 3, "signed out, pre-session and signed in are three shapes")
+    }
+
     /// The viewer's profile link is kept per person (by id) with the username it was made
     /// from: every page links the viewer's own profile, and a kept link never answers for
     /// another name, even under the same id.

@@ -129,11 +129,28 @@ final class PageSkeletons: Sendable {
         }
     }
 
-    /// Shared bytes with holes: `segments[i]`, then the value of `holes[i]`, ..., then the last segment.
-    struct Skeleton: Sendable {
-        let segments: [[UInt8]]
-        let holes: [Hole]
-        let bytes: Int
+    /// Shared bytes with holes: the page's bytes with each marker cut out, and where each was
+    /// (``Cut``). A final class of two arrays: a look-up takes it with one retain, and a splice
+    /// reads both in place. (An array of segments took a retain and a release of each segment
+    /// on every splice, on arrays both event loops share: refcounts.sh.)
+    final class Skeleton: Sendable {
+        /// The page without its markers.
+        let bytes: [UInt8]
+        /// The holes in page order: each at `offset` in `bytes`, showing `hole`'s value.
+        let cuts: [Cut]
+
+        struct Cut: Sendable {
+            let offset: Int
+            let hole: Hole
+        }
+
+        init(bytes: [UInt8], cuts: [Cut]) {
+            self.bytes = bytes
+            self.cuts = cuts
+        }
+
+        /// What the cache is charged: the bytes.
+        var byteCount: Int { bytes.count }
     }
 
     let maximumBytes: Int
@@ -144,7 +161,7 @@ final class PageSkeletons: Sendable {
 
     init(maximumBytes: Int = 8 << 20) {
         self.maximumBytes = maximumBytes
-        table = BoundedCache(costLimit: maximumBytes, cost: \.bytes)
+        table = BoundedCache(costLimit: maximumBytes, cost: \.byteCount)
         var nonce = "qbhole"
         for byte in SecureRandom.bytes(16) {
             let hex = String(byte, radix: 16)
@@ -167,8 +184,9 @@ final class PageSkeletons: Sendable {
 
     /// Cuts a page rendered with ``markers`` at each marker.
     func skeleton(of rendered: [UInt8]) -> Skeleton {
-        var segments: [[UInt8]] = []
-        var holes: [Hole] = []
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(rendered.count)
+        var cuts: [Skeleton.Cut] = []
         let prefix = markerPrefix
         let markerLength = prefix.count + 2
         var segmentStart = 0
@@ -179,16 +197,16 @@ final class PageSkeletons: Sendable {
                 rendered[index + prefix.count] == UInt8(ascii: "x"),
                 let hole = Hole(rawValue: Int(rendered[index + prefix.count + 1]) - Int(UInt8(ascii: "0")))
             {
-                segments.append(Array(rendered[segmentStart..<index]))
-                holes.append(hole)
+                bytes.append(contentsOf: rendered[segmentStart..<index])
+                cuts.append(Skeleton.Cut(offset: bytes.count, hole: hole))
                 index += markerLength
                 segmentStart = index
             } else {
                 index += 1
             }
         }
-        segments.append(Array(rendered[segmentStart...]))
-        return Skeleton(segments: segments, holes: holes, bytes: rendered.count)
+        bytes.append(contentsOf: rendered[segmentStart...])
+        return Skeleton(bytes: bytes, cuts: cuts)
     }
 
     /// A visitor's value for each hole, as the page shows them unescaped.
@@ -211,19 +229,24 @@ final class PageSkeletons: Sendable {
         let profileEnd = escaped.count
         HTMLEscaping.append(values.csrfToken, to: &escaped)
         var output: [UInt8] = []
-        output.reserveCapacity(skeleton.bytes + skeleton.holes.count * 48)
-        let (segments, holes) = (skeleton.segments, skeleton.holes)
-        escaped.withUnsafeBufferPointer { escaped in
-            for index in segments.indices {
-                output.append(contentsOf: segments[index])
-                guard index < holes.count else { continue }
-                let range =
-                    switch holes[index] {
-                    case .displayName: 0..<nameEnd
-                    case .profileURL: nameEnd..<profileEnd
-                    case .csrfToken: profileEnd..<escaped.count
+        output.reserveCapacity(skeleton.bytes.count + skeleton.cuts.count * 48)
+        skeleton.bytes.withUnsafeBufferPointer { bytes in
+            skeleton.cuts.withUnsafeBufferPointer { cuts in
+                escaped.withUnsafeBufferPointer { escaped in
+                    var start = 0
+                    for cut in cuts {
+                        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<cut.offset]))
+                        let range =
+                            switch cut.hole {
+                            case .displayName: 0..<nameEnd
+                            case .profileURL: nameEnd..<profileEnd
+                            case .csrfToken: profileEnd..<escaped.count
+                            }
+                        output.append(contentsOf: UnsafeBufferPointer(rebasing: escaped[range]))
+                        start = cut.offset
                     }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: escaped[range]))
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+                }
             }
         }
         return output

@@ -2,6 +2,9 @@ package import Foundation
 
 /// A set of compiled templates by name; immutable, Sendable, shared across threads.
 ///
+/// A final class: a page takes the library it renders with by reference, one retain, where a
+/// struct of its four parts took four, each on an object both event loops share (refcounts.sh).
+///
 /// Every template is parsed when the library is built, so a broken template fails startup, not a
 /// request. Partials (`{{>name}}`) and parents (`{{<name}}`) resolve by name within the same
 /// library; a missing one renders as the empty string (Mustache spec, `partials`). Rendering
@@ -12,7 +15,7 @@ package import Foundation
 /// Implements the Mustache spec (mustache/spec v1.4.2+) modules comments, delimiters,
 /// interpolation, inverted, partials, sections, and the optional `~inheritance` and
 /// `~dynamic-names`; not `~lambdas`.
-package struct TemplateLibrary: Sendable {
+package final class TemplateLibrary: Sendable {
     private let programs: [Program]
     private let programIndexes: [String: Int]
     /// Output buffer size to reserve per program: twice its static text plus that of the
@@ -23,7 +26,7 @@ package struct TemplateLibrary: Sendable {
     /// Compiles `sources` (template name → template text).
     /// - Throws: ``TemplateError`` for the first template, in name order, that does not parse;
     ///   its `file` is the template's name.
-    package init(sources: [String: String]) throws(TemplateError) {
+    package convenience init(sources: [String: String]) throws(TemplateError) {
         try self.init(sources: sources, files: [:])
     }
 
@@ -31,7 +34,7 @@ package struct TemplateLibrary: Sendable {
     /// subdirectories); each template's name is its file name without the extension.
     /// - Throws: ``TemplateError`` when the directory cannot be read, or for the first template,
     ///   in name order, that does not parse (with its file path, line and column).
-    package init(directory: URL) throws(TemplateError) {
+    package convenience init(directory: URL) throws(TemplateError) {
         let files = try TemplateDirectory(url: directory).templateFiles()
         var sources: [String: String] = [:]
         var paths: [String: String] = [:]
