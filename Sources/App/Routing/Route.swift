@@ -105,7 +105,9 @@ package enum PathSegments {
         guard path.hasPrefix("/") else { return nil }
         if path == "/" { return [] }
         return path.withUTF8InPlace { bytes -> [String]? in
+            // Room for every segment at once (one array, not grown segment by segment).
             var segments: [String] = []
+            segments.reserveCapacity(bytes.reduce(0) { $0 + ($1 == UInt8(ascii: "/") ? 1 : 0) })
             var start = 1
             for end in 1...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: "/") {
                 guard let segment = segment(UnsafeBufferPointer(rebasing: bytes[start..<end])) else { return nil }

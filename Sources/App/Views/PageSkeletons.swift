@@ -39,8 +39,9 @@ package struct PageContentKey: Hashable, Sendable {
         }
     }
 
-    package mutating func reserveCapacity(numbers count: Int) {
+    package mutating func reserveCapacity(numbers count: Int, textBytes: Int = 0) {
         numbers.reserveCapacity(numbers.count + count)
+        if textBytes > 0 { texts.reserveCapacity(texts.count + textBytes) }
     }
 
     package func hash(into hasher: inout Hasher) {

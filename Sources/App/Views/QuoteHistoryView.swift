@@ -62,21 +62,25 @@ package enum QuoteHistoryView {
     /// each editor's values follow, once each, in the order they first appear.
     static func sharedKey(quote: Quote, versions: HistoryVersions, page: Int, pageCount: Int, canRestore: Bool) -> PageContentKey {
         var key = PageContentKey(numbers: page, pageCount, canRestore ? 1 : 0)
-        key.reserveCapacity(numbers: 16 + 2 * versions.count)
-        key.append(quote)
         // Field by field from the versions as read: copying a version out copies its text.
         let read = versions.oldestFirst
-        var editors: [UserID] = []
+        // Room for every number and, at a guess, each editor's names and photo addresses, so
+        // the key is not regrown while it is built.
+        key.reserveCapacity(numbers: 16 + 2 * read.count + 6 * versions.users.count, textBytes: 96 * versions.users.count)
+        key.append(quote)
+        // Each editor once, newest first, by raw id: compared as Ints, no generic `==`.
+        var editors: [Int] = []
+        editors.reserveCapacity(versions.users.count)
         for position in read.indices.reversed() {
             key.append(read[position].version)
-            guard let editor = read[position].editedBy else {
+            guard let editor = read[position].editedBy?.rawValue else {
                 key.append(-1)
                 continue
             }
-            key.append(editor.rawValue)
+            key.append(editor)
             if !editors.contains(editor) { editors.append(editor) }
         }
-        for editor in editors { key.append(versions.users[editor]) }
+        for editor in editors { key.append(versions.users[UserID(editor)]) }
         return key
     }
 

@@ -34,7 +34,11 @@ package enum QuoteView {
     /// Everything the page shows but the visitor's own values (``Page/sharedKey``): whether it is
     /// their favourite and whether they may delete it are part of it.
     static func sharedKey(quote: Quote, addedBy: User?, isFavourite: Bool, canDelete: Bool) -> PageContentKey {
-        var key = PageContentKey(numbers: isFavourite ? 1 : 0, canDelete ? 1 : 0)
+        // Room for every number and the adder's names and photo address, so the key is made once.
+        var key = PageContentKey()
+        key.reserveCapacity(numbers: 12, textBytes: addedBy == nil ? 0 : 128)
+        key.append(isFavourite ? 1 : 0)
+        key.append(canDelete ? 1 : 0)
         key.append(quote)
         key.append(addedBy)
         return key
