@@ -17,9 +17,15 @@ package import HTTPServer
 /// past its own run, no two steps of one request run at once, and it is never shared between
 /// requests. Each hand-off (the loop posting the task, the task's result coming back through the
 /// loop's inbox) is a synchronisation point that orders the writes before and after it.
+///
+/// Its fields are `@exclusivity(unchecked)`: for the same reason, one step at a time, and each
+/// access is a read or a write of one field that calls nothing while it lasts (a `Visitor`, a
+/// cookie, a tag or a label is made before it is stored), so no two accesses to a field of one
+/// context overlap. The dynamic check on each (a thread-local access set) cost more than the
+/// accesses themselves on a signed-in page.
 package final class RequestContext: @unchecked Sendable {
     /// The request: its head while the body is read, then the whole of it (the same head).
-    package internal(set) var request: HTTPRequest
+    @exclusivity(unchecked) package internal(set) var request: HTTPRequest
     /// The `Cookie` header, parsed once.
     package let cookies: HTTPCookies
     /// The route the path and method name: nil when the path is not origin-form or its escapes
@@ -27,18 +33,18 @@ package final class RequestContext: @unchecked Sendable {
     package let match: RouteMatch<AppRoute>?
     /// The store's revision the page is built from, read after catching up with the visitor's
     /// own saves and before any state (``ReadYourWritesMiddleware``).
-    package var revision: UInt64 = 0
+    @exclusivity(unchecked) package var revision: UInt64 = 0
     /// Who is asking (``VisitorMiddleware``).
-    package var visitor = Visitor()
+    @exclusivity(unchecked) package var visitor = Visitor()
     /// A POST's form, decoded once its CSRF token has something to be checked against (``CSRFMiddleware``).
-    package var form = SubmittedForm()
+    @exclusivity(unchecked) package var form = SubmittedForm()
     /// The cookies the response sets.
-    var setCookies: [SetCookie] = []
+    @exclusivity(unchecked) var setCookies: [SetCookie] = []
     /// The `ETag` of the page this GET renders, if it is one (``PageTagMiddleware``).
-    var pageTag: String?
+    @exclusivity(unchecked) var pageTag: String?
     /// Which route answered, for the request counters: the matched route's, else `unmatched`
     /// (`rejected` for a path that is not one); a file or a kept page says its own.
-    var routeLabel = RouteLabel.unmatched
+    @exclusivity(unchecked) var routeLabel = RouteLabel.unmatched
 
     package init(_ request: HTTPRequest) {
         self.request = request

@@ -70,7 +70,10 @@ final class EventLoop {
     var dateSecond = -1
     var dateField: [UInt8] = []
     /// Access lines of this turn of the loop, written together at its end (``writeAccessLines()``).
-    var accessLines: LogLines
+    /// `@exclusivity(unchecked)`: only the loop's thread touches it, in `log` and
+    /// `writeAccessLines`, each append a call that returns without reaching the loop again; a
+    /// dynamic check of each of a line's appends was six a request.
+    @exclusivity(unchecked) var accessLines: LogLines
 
     init(
         index: Int, configuration: HTTPServerConfiguration, responder: any HTTPResponder, logger: Logger,
