@@ -22,8 +22,7 @@ package enum HomeView {
 
     /// Everything the page shows but the visitor's own values (``Page/sharedKey``).
     static func sharedKey(favourite: ListedQuote?, recent: ListedQuotes) -> PageContentKey {
-        var key = PageContentKey()
-        key.reserveCapacity(numbers: 2 + 4 * (recent.count + 1))
+        var key = PageContentKey(capacity: 2 + 4 * (recent.count + 1))
         key.append(favourite)
         key.append(recent)
         return key

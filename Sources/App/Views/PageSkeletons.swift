@@ -39,9 +39,12 @@ package struct PageContentKey: Hashable, Sendable {
         }
     }
 
-    package mutating func reserveCapacity(numbers count: Int, textBytes: Int = 0) {
-        numbers.reserveCapacity(numbers.count + count)
-        if textBytes > 0 { texts.reserveCapacity(texts.count + textBytes) }
+    /// An empty key with room for `numbers` numbers and `textBytes` bytes of text: a view that
+    /// knows its key's size makes each run once (a key made from a few numbers and then grown
+    /// was two allocations, or more).
+    package init(capacity numbers: Int, textBytes: Int = 0) {
+        self.numbers.reserveCapacity(numbers)
+        if textBytes > 0 { texts.reserveCapacity(textBytes) }
     }
 
     package func hash(into hasher: inout Hasher) {
@@ -219,34 +222,30 @@ final class PageSkeletons: Sendable {
 
     /// The page for a visitor with `values` (escaped here).
     static func splice(_ skeleton: Skeleton, values: Values) -> [UInt8] {
-        // Each value escaped once, however many holes show it (a page of restore forms has a
-        // CSRF hole per form), and all three into one buffer: an array per value, and one of
-        // them, were four allocations on every page.
-        var escaped: [UInt8] = []
-        escaped.reserveCapacity(values.displayName.utf8.count + values.profileURL.utf8.count + values.csrfToken.utf8.count + 32)
-        HTMLEscaping.append(values.displayName, to: &escaped)
-        let nameEnd = escaped.count
-        HTMLEscaping.append(values.profileURL, to: &escaped)
-        let profileEnd = escaped.count
-        HTMLEscaping.append(values.csrfToken, to: &escaped)
+        // Each value is escaped straight into the page at each of its holes, read in place once
+        // for all of them: no buffer of its own (escaping the three once into one buffer was an
+        // allocation on every page), and no retain per hole (a page of restore forms has a CSRF
+        // hole per form, and the token is a string both event loops share).
         var output: [UInt8] = []
         output.reserveCapacity(skeleton.bytes.count + skeleton.cuts.count * 48)
-        skeleton.bytes.withUnsafeBufferPointer { bytes in
-            skeleton.cuts.withUnsafeBufferPointer { cuts in
-                escaped.withUnsafeBufferPointer { escaped in
-                    var start = 0
-                    for cut in cuts {
-                        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<cut.offset]))
-                        let range =
-                            switch cut.hole {
-                            case .displayName: 0..<nameEnd
-                            case .profileURL: nameEnd..<profileEnd
-                            case .csrfToken: profileEnd..<escaped.count
+        values.displayName.withUTF8InPlace { displayName in
+            values.profileURL.withUTF8InPlace { profileURL in
+                values.csrfToken.withUTF8InPlace { csrfToken in
+                    skeleton.bytes.withUnsafeBufferPointer { bytes in
+                        skeleton.cuts.withUnsafeBufferPointer { cuts in
+                            var start = 0
+                            for cut in cuts {
+                                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<cut.offset]))
+                                switch cut.hole {
+                                case .displayName: HTMLEscaping.append(displayName, to: &output)
+                                case .profileURL: HTMLEscaping.append(profileURL, to: &output)
+                                case .csrfToken: HTMLEscaping.append(csrfToken, to: &output)
+                                }
+                                start = cut.offset
                             }
-                        output.append(contentsOf: UnsafeBufferPointer(rebasing: escaped[range]))
-                        start = cut.offset
+                            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+                        }
                     }
-                    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
                 }
             }
         }

@@ -113,8 +113,8 @@ package enum ProfileView {
 
     /// Everything the profile page shows but the visitor's own values (``Page/sharedKey``).
     static func sharedKey(_ profile: Profile, isOwn: Bool) -> PageContentKey {
-        var key = PageContentKey(numbers: isOwn ? 1 : 0)
-        key.reserveCapacity(numbers: 8 + 4 * profile.addedQuotes.count, textBytes: 128)
+        var key = PageContentKey(capacity: 9 + 4 * profile.addedQuotes.count, textBytes: 128)
+        key.append(isOwn ? 1 : 0)
         key.append(profile.user)
         key.append(profile.favourite)
         key.append(profile.addedQuotes)

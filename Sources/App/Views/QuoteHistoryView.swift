@@ -61,12 +61,14 @@ package enum QuoteHistoryView {
     /// a quote never changes once written, so its number names it; its editor's name can, so
     /// each editor's values follow, once each, in the order they first appear.
     static func sharedKey(quote: Quote, versions: HistoryVersions, page: Int, pageCount: Int, canRestore: Bool) -> PageContentKey {
-        var key = PageContentKey(numbers: page, pageCount, canRestore ? 1 : 0)
         // Field by field from the versions as read: copying a version out copies its text.
         let read = versions.oldestFirst
         // Room for every number and, at a guess, each editor's names and photo addresses, so
         // the key is not regrown while it is built.
-        key.reserveCapacity(numbers: 16 + 2 * read.count + 6 * versions.users.count, textBytes: 96 * versions.users.count)
+        var key = PageContentKey(capacity: 19 + 2 * read.count + 6 * versions.users.count, textBytes: 96 * versions.users.count)
+        key.append(page)
+        key.append(pageCount)
+        key.append(canRestore ? 1 : 0)
         key.append(quote)
         // Each editor once, newest first, by raw id: compared as Ints, no generic `==`.
         var editors: [Int] = []

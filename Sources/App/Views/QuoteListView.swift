@@ -47,8 +47,11 @@ package enum QuoteListView {
 
     /// Everything the page shows but the visitor's own values (``Page/sharedKey``).
     static func sharedKey(quotes: ListedQuotes, page: Int, pageCount: Int, search: QuoteSearch?) -> PageContentKey {
-        var key = PageContentKey(numbers: page, pageCount, search == nil ? -1 : search!.matchCount, search?.isTruncated == true ? 1 : 0)
-        key.reserveCapacity(numbers: 4 + 4 * quotes.count)
+        var key = PageContentKey(capacity: 9 + 4 * quotes.count, textBytes: search?.typed.utf8.count ?? 0)
+        key.append(page)
+        key.append(pageCount)
+        key.append(search == nil ? -1 : search!.matchCount)
+        key.append(search?.isTruncated == true ? 1 : 0)
         if let search { key.append(search.typed) }
         key.append(quotes)
         return key

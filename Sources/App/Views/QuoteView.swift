@@ -35,8 +35,7 @@ package enum QuoteView {
     /// their favourite and whether they may delete it are part of it.
     static func sharedKey(quote: Quote, addedBy: User?, isFavourite: Bool, canDelete: Bool) -> PageContentKey {
         // Room for every number and the adder's names and photo address, so the key is made once.
-        var key = PageContentKey()
-        key.reserveCapacity(numbers: 12, textBytes: addedBy == nil ? 0 : 128)
+        var key = PageContentKey(capacity: 12, textBytes: addedBy == nil ? 0 : 128)
         key.append(isFavourite ? 1 : 0)
         key.append(canDelete ? 1 : 0)
         key.append(quote)

@@ -31,7 +31,7 @@ package enum HTMLEscaping {
     }
 
     /// Appends UTF-8 `bytes` to `output`, escaped.
-    static func append(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+    package static func append(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
         let count = bytes.count
         var runStart = 0
         while true {
