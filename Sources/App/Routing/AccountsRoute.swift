@@ -26,7 +26,7 @@ package enum AccountsRoute: Route {
     /// `POST /email/verify`
     case verify
 
-    package static func routes(at segments: [String], query: URLEncodedForm) -> [AccountsRoute] {
+    package static func routes(at segments: [String], query: URLEncodedForm) -> RouteCandidates<AccountsRoute> {
         // By count and by segment (``PathSegments/shape(of:)``), not over array literals, which
         // compared whole arrays case by case for every request no earlier area claimed.
         switch PathSegments.shape(of: segments) {

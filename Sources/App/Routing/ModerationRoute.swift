@@ -24,7 +24,7 @@ package enum ModerationRoute: Route {
     /// `POST /users/{username}/revert` (`reason`)
     case revert(Username)
 
-    package static func routes(at segments: [String], query: URLEncodedForm) -> [ModerationRoute] {
+    package static func routes(at segments: [String], query: URLEncodedForm) -> RouteCandidates<ModerationRoute> {
         switch segments.count {
         case 1 where segments[0] == "moderation": return [.queue(page: PathSegments.page(in: query))]
         case 2 where segments[0] == "moderation" && segments[1] == "log": return [.log(page: PathSegments.page(in: query))]

@@ -43,7 +43,7 @@ package enum ProfilesRoute: Route {
     /// `GET /profile/export`: your profile, quotes and versions as a JSON download.
     case export
 
-    package static func routes(at segments: [String], query: URLEncodedForm) -> [ProfilesRoute] {
+    package static func routes(at segments: [String], query: URLEncodedForm) -> RouteCandidates<ProfilesRoute> {
         switch segments.count {
         case 2 where segments[0] == "users":
             return username(segments[1]).map { [.show($0)] } ?? []

@@ -37,7 +37,7 @@ package enum QuotesRoute: Route {
     /// `GET /quotes/{id}?reported=1`: the quote's page after reporting it, thanking the reporter.
     case reported(QuoteID)
 
-    package static func routes(at segments: [String], query: URLEncodedForm) -> [QuotesRoute] {
+    package static func routes(at segments: [String], query: URLEncodedForm) -> RouteCandidates<QuotesRoute> {
         switch segments.count {
         case 0:
             return [.home]

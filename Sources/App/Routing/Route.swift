@@ -8,7 +8,7 @@ package import HTTPServer
 package protocol Route: Hashable, Sendable {
     /// Every route whose path is `segments` (percent-decoded path segments), whatever its
     /// method; `query` holds the target's query for routes that carry values in it.
-    static func routes(at segments: [String], query: URLEncodedForm) -> [Self]
+    static func routes(at segments: [String], query: URLEncodedForm) -> RouteCandidates<Self>
     /// The method this route answers (HEAD is served wherever GET is).
     var method: HTTPMethod { get }
     /// The decoded path segments this route generates; `[]` is `/`.
@@ -68,12 +68,31 @@ extension Route {
     /// Picks the case for `method` at `segments`; HEAD matches GET routes (RFC 9110 §9.3.2).
     package static func match(method: HTTPMethod, segments: [String], query: URLEncodedForm = URLEncodedForm()) -> RouteMatch<Self> {
         let candidates = routes(at: segments, query: query)
-        guard !candidates.isEmpty else { return .notFound }
+        guard let first = candidates.first else { return .notFound }
         let wanted = method == .head ? HTTPMethod.get : method
-        if let route = candidates.first(where: { $0.method == wanted }) { return .found(route) }
-        var allowed = candidates.map(\.method)
+        if first.method == wanted { return .found(first) }
+        if let second = candidates.second, second.method == wanted { return .found(second) }
+        var allowed = [first.method]
+        if let second = candidates.second { allowed.append(second.method) }
         if allowed.contains(.get) { allowed.append(.head) }
         return .methodNotAllowed(allowed: allowed)
+    }
+}
+
+/// The routes at one path: none, one, or two (a page and the form that posts to it). Written as
+/// an array literal (`[.passwordForm, .changePassword]`), held inline: an array of them was an
+/// allocation on every request, for one or two cases.
+package struct RouteCandidates<R>: ExpressibleByArrayLiteral {
+    package let first: R?
+    package let second: R?
+
+    /// At most two: a route enum with more cases at one path fails every test that reaches
+    /// that path (RouteTests round-trips every case).
+    @inline(__always)
+    package init(arrayLiteral elements: R...) {
+        precondition(elements.count <= 2, "at most two routes share a path")
+        first = elements.first
+        second = elements.count > 1 ? elements[1] : nil
     }
 }
 

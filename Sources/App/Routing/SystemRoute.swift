@@ -10,7 +10,7 @@ package enum SystemRoute: Route {
     /// or public file changes (else 404).
     case developmentEvents
 
-    package static func routes(at segments: [String], query: URLEncodedForm) -> [SystemRoute] {
+    package static func routes(at segments: [String], query: URLEncodedForm) -> RouteCandidates<SystemRoute> {
         switch PathSegments.shape(of: segments) {
         case (1, "healthz", _): [.health]
         case (1, "metrics", _): [.metrics]
