@@ -10,8 +10,11 @@ package struct QuoteID: RawRepresentable, Hashable, Comparable, Codable, Sendabl
     package var description: String { String(rawValue) }
 
     /// The server's own numbers: hashed by ``ServerIDHash``, not SipHash, in dictionaries and sets.
-    package func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
-    package func _rawHashValue(seed: Int) -> Int { ServerIDHash.mix(rawValue, seed: seed) }
+    /// Inlinable, with `==`, so that a dictionary look-up in another module (a list's adders,
+    /// twenty a page) inlines them rather than calling each through its conformance.
+    @inlinable package func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+    @inlinable package func _rawHashValue(seed: Int) -> Int { ServerIDHash.mix(rawValue, seed: seed) }
+    @inlinable package static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawValue == rhs.rawValue }
 
     package static func < (lhs: QuoteID, rhs: QuoteID) -> Bool { lhs.rawValue < rhs.rawValue }
 }
