@@ -19,9 +19,10 @@ package import HTTPServer
 /// loop's inbox) is a synchronisation point that orders the writes before and after it.
 ///
 /// Its fields are `@exclusivity(unchecked)`: for the same reason, one step at a time, and each
-/// access is a read or a write of one field that calls nothing while it lasts (a `Visitor`, a
-/// cookie, a tag or a label is made before it is stored), so no two accesses to a field of one
-/// context overlap. The dynamic check on each (a thread-local access set) cost more than the
+/// access is a read or a write of one field that does not reach the context again while it
+/// lasts (a `Visitor`, a cookie, a tag or a label is made before it is stored; the one closure
+/// run during an access, `setCookies.removeAll`'s, compares a cookie's name with a local), so
+/// no two accesses to a field of one context overlap. The dynamic check on each (a thread-local access set) cost more than the
 /// accesses themselves on a signed-in page.
 package final class RequestContext: @unchecked Sendable {
     /// The request: its head while the body is read, then the whole of it (the same head).

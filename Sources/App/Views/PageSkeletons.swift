@@ -152,9 +152,6 @@ final class PageSkeletons: Sendable {
             self.bytes = bytes
             self.cuts = cuts
         }
-
-        /// What the cache is charged: the bytes.
-        var byteCount: Int { bytes.count }
     }
 
     let maximumBytes: Int
@@ -165,7 +162,7 @@ final class PageSkeletons: Sendable {
 
     init(maximumBytes: Int = 8 << 20) {
         self.maximumBytes = maximumBytes
-        table = BoundedCache(costLimit: maximumBytes, cost: \.byteCount)
+        table = BoundedCache(costLimit: maximumBytes, cost: \.bytes.count)
         var nonce = "qbhole"
         for byte in SecureRandom.bytes(16) {
             let hex = String(byte, radix: 16)

@@ -9,10 +9,12 @@ final class Connection {
     let socket: FileDescriptor
     /// Identity across descriptor reuse: the loop's serial in the high half, fd in the low half.
     let id: UInt64
-    /// `@exclusivity(unchecked)`: only the loop's thread touches it, and the machine's methods
-    /// compute and return actions without calling out, so no access to it begins while another
-    /// is open. Checked dynamically, the several accesses of every request each took the
-    /// thread-local access set.
+    /// `@exclusivity(unchecked)`: only the loop's thread touches it, and no access to it begins
+    /// while another is open. Its methods compute and return actions; the two that reach outside
+    /// it do not reach the connection: `spoolBody` writes to the spool file, and the closure the
+    /// loop passes to `withPendingOutput` sends on the socket (`flush`). Their arguments (the
+    /// date field, received bytes) are made before the access starts. Checked dynamically, the
+    /// several accesses of every request each took the thread-local access set.
     @exclusivity(unchecked) var machine: HTTPConnectionMachine
 
     /// Edge-triggered epoll: true from a readiness event until a read comes back short or
