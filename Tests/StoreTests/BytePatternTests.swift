@@ -29,7 +29,9 @@ import Testing
     }
 
     static func found(_ word: [UInt8], in haystack: [UInt8], range: Range<Int>) -> Int? {
-        haystack.withUnsafeBufferPointer { BytePattern(word).firstOffset(in: $0, range: range) }
+        haystack.withUnsafeBufferPointer { keys in
+            word.withUnsafeBufferPointer { BytePattern($0).firstOffset(in: keys, range: range) }
+        }
     }
 
     /// Keys of 0 to 60 bytes from an alphabet of 1 to 4 letters (so words are found often), back

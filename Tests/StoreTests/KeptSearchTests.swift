@@ -12,11 +12,11 @@ import Testing
         let state = try helpers.book((1...100).map { ("Knowledge speaks \($0)", "Jimi Hendrix") })
         let query = SearchQuery("knowledge")
         #expect(helpers.ids(state, "knowledge") == Array((1...100).reversed()))
-        state.searchIndex.results.remember([QuoteID(4242)], for: query.words)
+        state.searchIndex.results.remember([QuoteID(4242)], for: query.normalized)
         #expect(helpers.ids(state, "Knowledge") == [4242], "the kept result, not a new search")
         // A search of few candidates is never looked up: planting one changes nothing.
         let few = SearchQuery("speaks 77")
-        state.searchIndex.results.remember([QuoteID(4242)], for: few.words)
+        state.searchIndex.results.remember([QuoteID(4242)], for: few.normalized)
         #expect(helpers.ids(state, "speaks 77") == [77])
     }
 }

@@ -64,6 +64,17 @@ import Testing
         #expect(!query.isTruncated)
     }
 
+    @Test func normalizedIsTheWordsInOrderJoinedBySingleSpaces() {
+        let query = SearchQuery(" the\tÉcole  ecole\u{00A0}of  THE ")
+        #expect(String(decoding: query.normalized, as: UTF8.self) == "ecole the of")
+        #expect(query.wordCount == 3)
+        // The same words typed otherwise are the same search (and the same kept result).
+        #expect(SearchQuery("of THE école") == query)
+        #expect(SearchQuery("of the") != query)
+        #expect(SearchQuery("Ecole").normalized == Array("ecole".utf8))
+        #expect(SearchQuery("  ").normalized.isEmpty && SearchQuery("  ").wordCount == 0)
+    }
+
     @Test func nothingSearchableIsAnEmptyQuery() {
         #expect(SearchQuery("").isEmpty)
         #expect(SearchQuery(" \t ").isEmpty)

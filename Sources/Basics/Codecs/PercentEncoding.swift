@@ -15,9 +15,26 @@ package enum PercentEncoding {
     /// ``decode(_:plusIsSpace:)-(some Collection<UInt8>,_)`` of contiguous bytes: the one
     /// implementation, concrete so that callers in other modules do not run it unspecialised.
     package static func decode(_ bytes: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) throws(BadEscape) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
+        var failure: BadEscape?
+        let decoded = [UInt8](unsafeUninitializedCapacity: bytes.count) { output, initialized in
+            do throws(BadEscape) {
+                initialized = try decode(bytes, plusIsSpace: plusIsSpace, into: output)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        return decoded
+    }
+
+    /// Decodes `bytes` into `output` (room for at least `bytes.count`: decoding never lengthens)
+    /// and returns how many bytes it wrote, so a caller can decode into memory it already has.
+    package static func decode(
+        _ bytes: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool, into output: UnsafeMutableBufferPointer<UInt8>
+    ) throws(BadEscape) -> Int {
+        precondition(output.count >= bytes.count, "room for every byte")
         var index = 0
+        var written = 0
         while index < bytes.count {
             var byte = bytes[index]
             if byte == UInt8(ascii: "%") {
@@ -29,10 +46,11 @@ package enum PercentEncoding {
             } else if plusIsSpace, byte == UInt8(ascii: "+") {
                 byte = UInt8(ascii: " ")
             }
-            out.append(byte)
+            output[written] = byte
+            written += 1
             index += 1
         }
-        return out
+        return written
     }
 
     /// `string` with every byte but RFC 3986's unreserved ones (and `/` when `keepingSlash`)

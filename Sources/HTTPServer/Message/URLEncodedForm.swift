@@ -80,14 +80,21 @@ package struct URLEncodedForm: Sendable, Equatable {
             guard let string = utf8String(bytes) else { throw .invalidUTF8 }
             return string
         }
-        let decoded: [UInt8]
-        do {
-            decoded = try PercentEncoding.decode(bytes, plusIsSpace: true)
-        } catch {
-            throw .badPercentEscape
+        // Decoded into a temporary allocation (on the stack for up to 1 KB: a search's words), not
+        // an array made and dropped for each value.
+        let decoded = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { output in
+            Result { () throws(DecodingError) -> String in
+                let count: Int
+                do {
+                    count = try PercentEncoding.decode(bytes, plusIsSpace: true, into: output)
+                } catch {
+                    throw .badPercentEscape
+                }
+                guard let string = utf8String(UnsafeBufferPointer(rebasing: output[..<count])) else { throw .invalidUTF8 }
+                return string
+            }
         }
-        guard let string = decoded.withUnsafeBufferPointer(utf8String) else { throw .invalidUTF8 }
-        return string
+        return try decoded.get()
     }
 
     /// `bytes` as a string, or nil when they are not UTF-8. ASCII, the usual case, is taken as it

@@ -14,6 +14,8 @@ final class EventLoop {
     static let inboxToken = UInt64.max - 1
     static let shutdownSweepInterval: UInt64 = 10_000_000
     static let readBufferSize = 64 * 1024
+    /// The most ready descriptors one `epoll_wait` reports.
+    static let eventsPerWait = 256
 
     let configuration: HTTPServerConfiguration
     let responder: any HTTPResponder
@@ -33,6 +35,8 @@ final class EventLoop {
     var connectionCount = 0
     var serial: UInt64 = 0
     let readBuffer: UnsafeMutableRawBufferPointer
+    /// Where `epoll_wait` writes the ready events, allocated once.
+    let readyEvents: UnsafeMutableRawBufferPointer
     let clock: HTTPServerClock
     var now: UInt64
     /// Callers of ``ManualServerClock/advance(by:)`` waiting for this loop to have checked its
@@ -104,6 +108,7 @@ final class EventLoop {
         self.streamSlots = streamSlots
         self.poller = FileDescriptor(try Platform.epollCreate())
         readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
+        readyEvents = Platform.allocateEpollEvents(capacity: Self.eventsPerWait)
         clock = configuration.clock
         now = clock.now()
         sweepInterval = min(max(rules.shortestTimeout / 10, 2_000_000), 250_000_000)
@@ -112,6 +117,7 @@ final class EventLoop {
 
     deinit {
         readBuffer.deallocate()
+        readyEvents.deallocate()
         poller.close()
     }
 
@@ -124,7 +130,7 @@ final class EventLoop {
             while !(isShuttingDown && connectionCount == 0) {
                 let timeout = inbox.prepareToSleep() ? waitTimeout() : 0
                 var isClockFresh = false
-                _ = try Platform.epollWait(poller.rawValue, maxEvents: 256, timeoutMilliseconds: timeout) {
+                _ = try Platform.epollWait(poller.rawValue, events: readyEvents, timeoutMilliseconds: timeout) {
                     events, token in
                     if !isClockFresh {
                         // The wait may have lasted long: timers must see the time of the events.

@@ -171,16 +171,17 @@ package struct QuoteSearchIndex: Sendable, Equatable {
     /// or the result kept from it; for a larger one, a kept result only. Nil when it would be a
     /// byte search of a larger index, which ``matches(_:)`` does (and keeps).
     package func quickMatches(_ query: SearchQuery) -> [QuoteID]? {
-        guard byteCount <= Self.quickSearchBytes else { return results.matches(for: query.words) }
-        var candidates = candidates(for: query)
-        guard candidates.count > Self.keptAboveCandidates else { return found(in: &candidates, query) }
-        if let kept = results.matches(for: query.words) { return kept }
-        return keep(found(in: &candidates, query), for: query)
+        guard byteCount <= Self.quickSearchBytes else { return results.matches(for: query.normalized) }
+        return withCandidates(for: query) { candidates, count in
+            guard count > Self.keptAboveCandidates else { return found(in: candidates, query) }
+            if let kept = results.matches(for: query.normalized) { return kept }
+            return keep(found(in: candidates, query), for: query)
+        }
     }
 
     /// `found`, kept as what `query` finds in this version of the index.
     private func keep(_ found: [QuoteID], for query: SearchQuery) -> [QuoteID] {
-        results.remember(found, for: query.words)
+        results.remember(found, for: query.normalized)
         return found
     }
 
@@ -189,49 +190,59 @@ package struct QuoteSearchIndex: Sendable, Equatable {
 
     /// ``matches(_:)`` without the kept results: a byte search of the candidate keys.
     package func search(_ query: SearchQuery) -> [QuoteID] {
-        var candidates = candidates(for: query)
-        return found(in: &candidates, query)
+        withCandidates(for: query) { candidates, _ in found(in: candidates, query) }
     }
 
-    /// The slots of each chunk (newest chunk first) whose filter holds every pair of every word
-    /// of a query, and how many they are: the keys its byte search reads (when the words have no
-    /// pair, every slot of every chunk that holds a key, empty slots included, which the search
-    /// skips; a chunk without keys has none).
-    private struct Candidates {
-        var slots: [Chunk.SlotSet]
-        var count: Int
-    }
-
-    private func candidates(for query: SearchQuery) -> Candidates {
+    /// Calls `body` with the slots of each chunk (newest chunk first) whose filter holds every
+    /// pair of every word of `query`, and how many they are: the keys its byte search reads
+    /// (when the words have no pair, every slot of every chunk that holds a key, empty slots
+    /// included, which the search skips; a chunk without keys has none). The sets are a
+    /// temporary allocation, 32 bytes a chunk: on the stack for any book of up to 8,192 quotes.
+    private func withCandidates<Result>(
+        for query: SearchQuery, _ body: (UnsafeMutableBufferPointer<Chunk.SlotSet>, Int) -> Result
+    ) -> Result {
         var pairs = PairFilter()
-        for word in query.words { word.withUnsafeBufferPointer { pairs.insert(pairsOf: $0) } }
-        var candidates = Candidates(slots: [], count: 0)
-        candidates.slots.reserveCapacity(chunks.count)
-        for index in chunks.indices.reversed() {
-            // A chunk whose quotes were all deleted (kept while a later one is not) is passed
-            // without reading its sets: after heavy churn most of a small book's chunks can be.
-            let slots = chunks[index].bytes.isEmpty ? Chunk.SlotSet() : chunks[index].candidates(holding: pairs)
-            candidates.slots.append(slots)
-            candidates.count += Self.count(of: slots)
+        query.forEachWord { pairs.insert(pairsOf: $0) }
+        return withUnsafeTemporaryAllocation(of: Chunk.SlotSet.self, capacity: chunks.count) { slots in
+            var count = 0
+            for offset in 0..<chunks.count {
+                let chunk = chunks[chunks.count - 1 - offset]
+                // A chunk whose quotes were all deleted (kept while a later one is not) is passed
+                // without reading its sets: after heavy churn most of a small book's chunks can be.
+                let candidates = chunk.bytes.isEmpty ? Chunk.SlotSet() : chunk.candidates(holding: pairs)
+                (slots.baseAddress! + offset).initialize(to: candidates)
+                count += Self.count(of: candidates)
+            }
+            return body(slots, count)
         }
-        return candidates
     }
 
     /// The ids of the `candidates` whose keys contain every word of `query`, highest first.
     ///
     /// Two passes, so the one array of ids is made at its size: each chunk's matching slots
-    /// (written over its candidates), then their ids.
-    private func found(in candidates: inout Candidates, _ query: SearchQuery) -> [QuoteID] {
-        let patterns = query.words.map(BytePattern.init)
-        var count = 0
-        for offset in candidates.slots.indices {
-            let slots = chunks[chunks.count - 1 - offset].slots(candidates.slots[offset], matching: patterns)
-            candidates.slots[offset] = slots
-            count += Self.count(of: slots)
+    /// (written over its candidates), then their ids. The words' patterns read the query's bytes
+    /// in place and sit in a temporary allocation (at most 16 of 48 bytes: on the stack).
+    private func found(in candidates: UnsafeMutableBufferPointer<Chunk.SlotSet>, _ query: SearchQuery) -> [QuoteID] {
+        let count = query.normalized.withUnsafeBufferPointer { text in
+            withUnsafeTemporaryAllocation(of: BytePattern.self, capacity: query.wordCount) { patterns in
+                var made = 0
+                SearchQuery.forEachWord(of: text) { word in
+                    (patterns.baseAddress! + made).initialize(to: BytePattern(word))
+                    made += 1
+                }
+                let words = UnsafeBufferPointer(rebasing: patterns[..<made])
+                var count = 0
+                for offset in candidates.indices {
+                    let slots = chunks[chunks.count - 1 - offset].slots(candidates[offset], matching: words)
+                    candidates[offset] = slots
+                    count += Self.count(of: slots)
+                }
+                return count
+            }
         }
         var found: [QuoteID] = []
         found.reserveCapacity(count)
-        for (offset, slots) in candidates.slots.enumerated() {
+        for (offset, slots) in candidates.enumerated() {
             let base = (chunks.count - 1 - offset) * Self.slotsPerChunk + 1
             for lane in (0..<Chunk.SlotSet.scalarCount).reversed() {
                 var bits = slots[lane]
@@ -271,7 +282,7 @@ extension QuoteSearchIndex.Chunk {
 
     /// The non-empty slots of `candidates` whose key contains all of `words`, each searched for
     /// every word (its range ends at its key's terminator, so a word is found only inside the key).
-    func slots(_ candidates: SlotSet, matching words: [BytePattern]) -> SlotSet {
+    func slots(_ candidates: SlotSet, matching words: UnsafeBufferPointer<BytePattern>) -> SlotSet {
         var matching = SlotSet()
         bytes.withUnsafeBufferPointer { haystack in
             for lane in 0..<SlotSet.scalarCount {

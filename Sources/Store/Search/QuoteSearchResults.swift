@@ -1,7 +1,7 @@
 import Basics
 
 /// The ids each search worth keeping found in one version of a ``QuoteSearchIndex``, by the
-/// query's folded words: the same search again costs a dictionary look-up instead of a byte
+/// query's folded words (``SearchQuery/normalized``): the same search again costs a dictionary look-up instead of a byte
 /// search of many keys (the index keeps only searches of more than
 /// ``QuoteSearchIndex/keptAboveCandidates`` candidate keys, or any of a large index).
 ///
@@ -20,17 +20,17 @@ package final class QuoteSearchResults: Sendable {
     package static let maximumEntries = 512
     static let maximumIDs = 1 << 16
 
-    private let found = BoundedCache<[[UInt8]], [QuoteID]>(countLimit: maximumEntries, costLimit: maximumIDs) { $0.count }
+    private let found = BoundedCache<[UInt8], [QuoteID]>(countLimit: maximumEntries, costLimit: maximumIDs) { $0.count }
 
     init() {}
 
     /// What the search for `words` found, if it was kept.
-    func matches(for words: [[UInt8]]) -> [QuoteID]? {
+    func matches(for words: [UInt8]) -> [QuoteID]? {
         found.value(forKey: words)
     }
 
     /// Keeps `ids` as what the search for `words` finds in this version of the index.
-    func remember(_ ids: [QuoteID], for words: [[UInt8]]) {
+    func remember(_ ids: [QuoteID], for words: [UInt8]) {
         found.insert(ids, forKey: words)
     }
 
