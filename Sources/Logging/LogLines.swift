@@ -26,12 +26,21 @@ package struct LogLines: Sendable {
 
     /// Starts a line: ``append(_:)-(String)`` and the other appends then add its message, and
     /// ``endLine()`` ends it.
-    package mutating func startLine() { bytes.append(contentsOf: prefix) }
+    package mutating func startLine() {
+        prefix.withUnsafeBufferPointer { bytes.append(contentsOf: $0) }
+    }
 
     package mutating func endLine() { bytes.append(UInt8(ascii: "\n")) }
 
+    /// The text's UTF-8, read in place (appending `text.utf8` as a sequence retained and
+    /// released the string twice an append: about 40 calls an access line, counted).
     package mutating func append(_ text: String) {
-        bytes.append(contentsOf: text.utf8)
+        text.withUTF8InPlace { bytes.append(contentsOf: $0) }
+    }
+
+    /// A piece of the line's own wording (`" "`, `"ms"`): bytes from the binary, no string.
+    package mutating func append(literal text: StaticString) {
+        bytes.append(literal: text)
     }
 
     /// A non-negative number in decimal (a negative one as 0: nothing logged is below zero).

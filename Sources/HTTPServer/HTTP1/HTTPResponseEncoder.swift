@@ -35,24 +35,22 @@ enum HTTPResponseEncoder {
         let code = response.status.code
         // Room for all of it at once (a page's head, its security headers alone, is longer than
         // a fixed guess), and for a body short enough to be copied behind it.
-        let written = response.headers.written
-        let firstField = written?.fieldCount ?? 0
-        var headBytes = 160 + dateField.count + (written?.bytes.count ?? 0)
+        var headBytes = 160 + dateField.count + (response.headers.written?.bytes.count ?? 0)
         // The fields are read in place: a `for` over them copied each one, twice a response.
         response.headers.fields.withUnsafeBufferPointer { fields in
-            for index in firstField..<fields.count { headBytes += fields[index].name.utf8.count + fields[index].value.utf8.count + 4 }
+            for index in fields.indices { headBytes += fields[index].name.utf8.count + fields[index].value.utf8.count + 4 }
         }
         let copiedBody = response.body.count < OutputQueue.separateBodyBytes ? response.body.count : 0
         buffer.reserveCapacity(buffer.count + headBytes + copiedBody)
-        buffer.append(contentsOf: "HTTP/1.1 ".utf8)
+        buffer.append(literal: "HTTP/1.1 ")
         DecimalDigits.append(code, to: &buffer)
         buffer.append(ASCII.space)
         buffer.append(contentsOf: response.status.reason.utf8)
-        buffer.append(contentsOf: crlf)
-        if let written { buffer.append(contentsOf: written.bytes) }
+        buffer.append(literal: "\r\n")
+        if let written = response.headers.written { written.bytes.withUnsafeBufferPointer { buffer.append(contentsOf: $0) } }
         var explicitLength: String?
         response.headers.fields.withUnsafeBufferPointer { fields in
-            for index in firstField..<fields.count {
+            for index in fields.indices {
                 if fields[index].name.caseInsensitiveEquals("Content-Length") {
                     explicitLength = fields[index].value
                     continue
@@ -64,49 +62,43 @@ enum HTTPResponseEncoder {
         buffer.append(contentsOf: dateField)
         let mayHaveBody = code >= 200 && code != 204 && code != 304
         if context.isStreamed && mayHaveBody {
-            if context.version == .http1_1 { buffer.append(contentsOf: transferEncodingChunked) }
+            if context.version == .http1_1 { buffer.append(literal: "Transfer-Encoding: chunked\r\n") }
         } else if mayHaveBody || code == 304 {
             if response.body.isEmpty, context.isHead || code == 304, let explicitLength,
                 explicitLength.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
             {
-                buffer.append(contentsOf: contentLengthName)
+                buffer.append(literal: "Content-Length: ")
                 buffer.append(contentsOf: explicitLength.utf8)
-                buffer.append(contentsOf: crlf)
+                buffer.append(literal: "\r\n")
             } else if mayHaveBody {
-                buffer.append(contentsOf: contentLengthName)
+                buffer.append(literal: "Content-Length: ")
                 DecimalDigits.append(response.body.count, to: &buffer)
-                buffer.append(contentsOf: crlf)
+                buffer.append(literal: "\r\n")
             }
         }
         if !context.keepAlive {
-            buffer.append(contentsOf: connectionClose)
+            buffer.append(literal: "Connection: close\r\n")
         } else if context.version == .http1_0 {
-            buffer.append(contentsOf: connectionKeepAlive)
+            buffer.append(literal: "Connection: keep-alive\r\n")
         }
-        buffer.append(contentsOf: crlf)
+        buffer.append(literal: "\r\n")
         return mayHaveBody && !context.isHead && !context.isStreamed
     }
 
     /// The interim `100 Continue` (RFC 9110 §15.2.1).
     static let continueResponse = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
-    static let crlf: [UInt8] = [ASCII.cr, ASCII.lf]
-    private static let colonSpace: [UInt8] = [ASCII.colon, ASCII.space]
-    private static let contentLengthName = Array("Content-Length: ".utf8)
-    private static let connectionClose = Array("Connection: close\r\n".utf8)
-    private static let transferEncodingChunked = Array("Transfer-Encoding: chunked\r\n".utf8)
 
     /// Appends one chunk (RFC 9112 §7.1) holding `bytes` (not empty).
     static func appendChunk(_ bytes: [UInt8], to buffer: inout [UInt8]) {
         buffer.append(contentsOf: String(bytes.count, radix: 16).utf8)
-        buffer.append(contentsOf: crlf)
+        buffer.append(literal: "\r\n")
         buffer.append(contentsOf: bytes)
-        buffer.append(contentsOf: crlf)
+        buffer.append(literal: "\r\n")
     }
 
     /// The last chunk with an empty trailer section.
     static let lastChunk = Array("0\r\n\r\n".utf8)
-    private static let connectionKeepAlive = Array("Connection: keep-alive\r\n".utf8)
 
     /// A field the encoder writes itself, dropping the responder's (`Content-Length` is also
     /// read, for a HEAD or 304 response).
@@ -127,9 +119,9 @@ enum HTTPResponseEncoder {
     ) {
         guard isSafe(name), isSafe(value) else { return }
         buffer.append(contentsOf: name)
-        buffer.append(contentsOf: colonSpace)
+        buffer.append(literal: ": ")
         buffer.append(contentsOf: value)
-        buffer.append(contentsOf: crlf)
+        buffer.append(literal: "\r\n")
     }
 
     private static func isSafe(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -142,11 +134,12 @@ extension HTTPHeaders {
     /// dropped, as there): for fields sent on every response, made once and copied. Unchanged
     /// when one is a field the encoder writes itself.
     package func writtenOnce() -> HTTPHeaders {
-        guard !fields.contains(where: { HTTPResponseEncoder.isFramingField($0.name) }) else { return self }
+        let all = Array(self)
+        guard !all.contains(where: { HTTPResponseEncoder.isFramingField($0.name) }) else { return self }
         var bytes: [UInt8] = []
-        for field in fields { HTTPResponseEncoder.appendField(field.name, field.value, to: &bytes) }
-        var headers = self
-        headers.written = (fields.count, bytes)
+        for field in all { HTTPResponseEncoder.appendField(field.name, field.value, to: &bytes) }
+        var headers = HTTPHeaders()
+        headers.written = WrittenFields(fields: all, bytes: bytes)
         return headers
     }
 }

@@ -2,14 +2,29 @@ import Basics
 
 /// An ordered list of header fields; names compare case-insensitively (RFC 9110 §5.1).
 package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
-    /// Fields in the order they were added, with the name's original spelling.
+    /// Fields sent on many responses (a page's security headers), checked and encoded once
+    /// (``writtenOnce()``) and shared by every copy: they come first, and a response head writes
+    /// their bytes as they are. Copying headers that have them copies one reference, not each
+    /// field's two strings (on an array every thread shares). Nil when there are none. Set only
+    /// by `writtenOnce()`, beside the encoder whose rules it follows (`HTTPResponseEncoder.swift`;
+    /// the fuzzers build this file without the encoder); removing any of its fields turns them
+    /// back into ``fields``.
+    var written: WrittenFields?
+    /// The fields after the ``written`` ones, in the order they were added, with the name's
+    /// original spelling.
     package private(set) var fields: [(name: String, value: String)] = []
-    /// The first `fieldCount` fields as a response head writes them, checked and encoded once
-    /// (``writtenOnce()``), so that fields sent on every response (a page's security headers)
-    /// are not checked and copied one by one each time; nil when none are. Adding a field keeps
-    /// it; removing any drops it. Set only by `writtenOnce()`, beside the encoder whose rules it
-    /// follows (`HTTPResponseEncoder.swift`; the fuzzers build this file without the encoder).
-    var written: (fieldCount: Int, bytes: [UInt8])?
+
+    /// Fields checked and encoded once, shared by the headers made from them.
+    final class WrittenFields: Sendable {
+        let fields: [(name: String, value: String)]
+        /// The fields as a response head writes them (unsafe ones already dropped).
+        let bytes: [UInt8]
+
+        init(fields: [(name: String, value: String)], bytes: [UInt8]) {
+            self.fields = fields
+            self.bytes = bytes
+        }
+    }
 
     package init() {}
 
@@ -53,10 +68,19 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictiona
     /// field it passed, a retain and a release of its name and of its value: about 90 calls a
     /// signed-in request (counted), for look-ups that mostly find nothing.
     package func forEachValue(for name: String, _ body: (String) -> Bool) {
+        if let written, !Self.forEachValue(in: written.fields, for: name, body) { return }
+        _ = Self.forEachValue(in: fields, for: name, body)
+    }
+
+    /// ``forEachValue(for:_:)`` over `fields`; false once `body` has returned false.
+    private static func forEachValue(
+        in fields: [(name: String, value: String)], for name: String, _ body: (String) -> Bool
+    ) -> Bool {
         fields.withUnsafeBufferPointer { fields in
             for index in fields.indices where fields[index].name.caseInsensitiveEquals(name) {
-                guard body(fields[index].value) else { return }
+                guard body(fields[index].value) else { return false }
             }
+            return true
         }
     }
 
@@ -78,18 +102,33 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictiona
     }
 
     package mutating func remove(name: String) {
-        written = nil
+        if let written, written.fields.contains(where: { $0.name.caseInsensitiveEquals(name) }) {
+            fields = written.fields + fields
+            self.written = nil
+        }
         fields.removeAll { $0.name.caseInsensitiveEquals(name) }
     }
 
-    package var count: Int { fields.count }
+    package var count: Int { (written?.fields.count ?? 0) + fields.count }
 
-    package func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
-        fields.makeIterator()
+    /// Every field in order: the written ones, then the rest.
+    package struct Iterator: IteratorProtocol {
+        var written: IndexingIterator<[(name: String, value: String)]>?
+        var rest: IndexingIterator<[(name: String, value: String)]>
+
+        package mutating func next() -> (name: String, value: String)? {
+            if let field = written?.next() { return field }
+            written = nil
+            return rest.next()
+        }
+    }
+
+    package func makeIterator() -> Iterator {
+        Iterator(written: written?.fields.makeIterator(), rest: fields.makeIterator())
     }
 
     package static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
-        lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
+        lhs.elementsEqual(rhs) { $0.name == $1.name && $0.value == $1.value }
     }
 }
 

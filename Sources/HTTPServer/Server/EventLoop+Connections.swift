@@ -182,21 +182,21 @@ extension EventLoop {
         } else {
             accessLines.append(connection.peerText)
         }
-        accessLines.append(" ")
+        accessLines.append(literal: " ")
         accessLines.append(record.method)
-        accessLines.append(" ")
+        accessLines.append(literal: " ")
         accessLines.append(record.path)
-        accessLines.append(" ")
-        if let status = record.status { accessLines.append(status) } else { accessLines.append("stream") }
-        accessLines.append(" ")
+        accessLines.append(literal: " ")
+        if let status = record.status { accessLines.append(status) } else { accessLines.append(literal: "stream") }
+        accessLines.append(literal: " ")
         accessLines.append(record.bodyBytes)
-        accessLines.append("B ")
+        accessLines.append(literal: "B ")
         accessLines.append(micros / 1000)
-        accessLines.append(".")
+        accessLines.append(literal: ".")
         accessLines.append(micros % 1000, width: 3)
-        accessLines.append("ms")
+        accessLines.append(literal: "ms")
         if let rejection = record.rejection {
-            accessLines.append(" rejected: ")
+            accessLines.append(literal: " rejected: ")
             accessLines.append(rejection.reason)
         }
         accessLines.endLine()

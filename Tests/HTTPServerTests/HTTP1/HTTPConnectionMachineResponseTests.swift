@@ -288,6 +288,24 @@ import Testing
         #expect(!answer(once).contains("X-One"))
     }
 
+    /// Written once, the fields are still there to look up, count, walk in order and compare,
+    /// and a removed one leaves the others in their order.
+    @Test func writtenFieldsAreLookedUpCountedAndComparedLikeAnyOthers() {
+        var once = Self.fixed.writtenOnce()
+        var each = Self.fixed
+        once.add(name: "ETag", value: "\"x\"")
+        each.add(name: "ETag", value: "\"x\"")
+        #expect(once == each)
+        #expect(once["x-two"] == "two words" && once["etag"] == "\"x\"" && once["X-Bad"] != nil)
+        #expect(once.count == 4)
+        #expect(once.map(\.name) == ["X-One", "X-Bad", "X-Two", "ETag"])
+        once.remove(name: "x-bad")
+        each.remove(name: "x-bad")
+        #expect(once == each && once.count == 3 && once["X-Bad"] == nil)
+        #expect(once.map(\.name) == ["X-One", "X-Two", "ETag"])
+        #expect(once != Self.fixed.writtenOnce())
+    }
+
     /// A field the encoder writes itself is never written ahead: it stays the encoder's to drop.
     @Test func framingFieldsAreNotWrittenAhead() {
         let headers: HTTPHeaders = ["X-One": "1", "Content-Length": "99", "Date": "then"]
