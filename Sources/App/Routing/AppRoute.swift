@@ -65,6 +65,19 @@ package enum AppRoute: Hashable, Sendable {
         }
     }
 
+    /// Whether its page's ETag is the state's revision (``Route/isTaggedByState``), asked of the
+    /// area's route directly: through ``route`` the answer cost an existential box, a heap
+    /// allocation for a route larger than three words, on every GET.
+    package var isTaggedByState: Bool {
+        switch self {
+        case .quotes(let route): route.isTaggedByState
+        case .accounts(let route): route.isTaggedByState
+        case .profiles(let route): route.isTaggedByState
+        case .system(let route): route.isTaggedByState
+        case .moderation(let route): route.isTaggedByState
+        }
+    }
+
     package var metricsLabel: RouteLabel {
         switch self {
         case .quotes(let route): route.metricsLabel

@@ -17,7 +17,7 @@ final class PageTagMiddleware: RequestMiddleware, AnswerAmending {
     }
 
     func handle(_ context: RequestContext, next: RequestNext) -> Step<HTTPResponse> {
-        guard tagsPages, let route = context.route, route.method == .get, route.route.isTaggedByState else {
+        guard tagsPages, let route = context.route, route.method == .get, route.isTaggedByState else {
             return next.handle(context)
         }
         let tag = pageTag(for: context)
