@@ -88,7 +88,6 @@ enum HTTPResponseEncoder {
     /// The interim `100 Continue` (RFC 9110 §15.2.1).
     static let continueResponse = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
-
     /// Appends one chunk (RFC 9112 §7.1) holding `bytes` (not empty).
     static func appendChunk(_ bytes: [UInt8], to buffer: inout [UInt8]) {
         buffer.append(contentsOf: String(bytes.count, radix: 16).utf8)
