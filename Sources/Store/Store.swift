@@ -50,6 +50,10 @@ package actor Store {
     private let readsHistory = Atomic(true)
     /// The state and its revision, which grows by one with every applied action (from 0 at start-up).
     let published: Mutex<PublishedState>
+    /// ``published``'s revision, stored inside its lock each time it changes, so ``revision``
+    /// reads it with one load: every signed-in page asks for it, and a lock taken for it was two
+    /// atomic read-modify-writes on a word both event loops share.
+    private let publishedRevision = Atomic<UInt64>(0)
     /// The published state plus every action accepted since: what the next action is validated against.
     var tentative: AppState
     /// The newest journal entry the published state includes: what the next append is based on.
@@ -157,8 +161,12 @@ package actor Store {
     /// Grows by one with every applied action (0 at start-up): within this process, the same
     /// revision always means the same state, so pages use it in their `ETag`. Read it before the
     /// state, so a page is never tagged with a revision newer than what it shows.
+    ///
+    /// The load pairs with the store made inside ``published``'s lock: a reader that sees
+    /// revision `r` and then reads the state waits for that lock, so it reads `r`'s state or a
+    /// newer one, never an older.
     package nonisolated var revision: UInt64 {
-        published.withLock { $0.revision }
+        publishedRevision.load(ordering: .acquiring)
     }
 
     /// Makes `state` the published state, one revision on. The one it replaces is released
@@ -168,6 +176,7 @@ package actor Store {
         let replaced = published.withLock { current in
             let replaced = current
             current = PublishedState(state, revision: replaced.revision &+ 1)
+            publishedRevision.store(current.revision, ordering: .releasing)
             return replaced
         }
         withExtendedLifetime(replaced) {}

@@ -72,6 +72,8 @@ import Testing
             }
             #expect(probe.transactions.load(ordering: .sequentiallyConsistent) == 3, "20 saves: the held one, then 19 in one")
             #expect(store.revision == 20)
+            // The revision read on its own is the published state's.
+            #expect(store.publishedState.revision == 20)
             await store.close()
 
             let reopened = try Store(journal: try location.open(), logger: .discarding())
