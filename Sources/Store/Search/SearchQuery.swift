@@ -15,15 +15,12 @@ package struct SearchQuery: Sendable, Equatable {
     /// The folded words, longest first (a longer word is usually rarer, so it picks the fewest
     /// candidates to check the others against), without repeats, joined by single spaces.
     package let normalized: [UInt8]
-    /// How many words ``normalized`` holds.
-    package let wordCount: Int
     /// Whether the typed text had more than ``maximumWords`` distinct words (the rest are ignored).
     package let isTruncated: Bool
 
     package init(_ typed: String) {
         let folded = SearchFolding.fold(typed)
         var isTruncated = false
-        var wordCount = 0
         normalized = folded.withUnsafeBufferPointer { bytes in
             // The words as ranges of the folded bytes, at most 16 of 16 bytes each: on the stack.
             withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: Self.maximumWords) { words -> [UInt8] in
@@ -54,11 +51,9 @@ package struct SearchQuery: Sendable, Equatable {
                     words[place] = word
                     count += 1
                 }
-                wordCount = count
                 return Self.joined(words[..<count], of: bytes, or: folded)
             }
         }
-        self.wordCount = wordCount
         self.isTruncated = isTruncated
     }
 
@@ -114,6 +109,11 @@ package struct SearchQuery: Sendable, Equatable {
         return words
     }
 
+    /// How many words ``normalized`` holds: one more than its spaces.
+    package var wordCount: Int {
+        normalized.isEmpty ? 0 : normalized.reduce(1) { $1 == SearchFolding.space ? $0 + 1 : $0 }
+    }
+
     /// True when nothing searchable was typed (only spaces, or only marks): no search at all.
-    package var isEmpty: Bool { wordCount == 0 }
+    package var isEmpty: Bool { normalized.isEmpty }
 }
