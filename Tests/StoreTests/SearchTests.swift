@@ -138,6 +138,8 @@ import Testing
         ])
         #expect(ids(state, "knowledge") == [3, 1])
         #expect(ids(state, "KNOWLEDGE imagination") == [1])
+        // No words: every quote (no patterns, every slot a candidate).
+        #expect(ids(state, " ") == [4, 3, 2, 1])
         #expect(ids(state, "imagination knowledge") == [1])
         #expect(ids(state, "einstein knowledge") == [1], "author words count")
         #expect(ids(state, "ecole moliere") == [2], "accents and case ignored")

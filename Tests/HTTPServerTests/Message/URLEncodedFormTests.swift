@@ -51,4 +51,14 @@ import Testing
         #expect(URLEncodedForm.encode("café au lait") == "caf%C3%A9+au+lait")
         #expect(throws: URLEncodedForm.DecodingError.badPercentEscape) { try URLEncodedForm(Array("q=%zz".utf8)) }
     }
+
+    /// A value far past what is decoded on the stack (a long quote posted with escapes) decodes
+    /// whole, and a bad escape at its very end is still found.
+    @Test func aLongEscapedValueDecodesWhole() throws {
+        let text = String(repeating: "é <b>&</b> ", count: 2_000)
+        let body = "text=" + URLEncodedForm.encode(text)
+        #expect(body.utf8.count > 50_000)
+        #expect(try URLEncodedForm(Array(body.utf8))["text"] == text)
+        #expect(throws: URLEncodedForm.DecodingError.badPercentEscape) { try URLEncodedForm(Array((body + "%4").utf8)) }
+    }
 }
