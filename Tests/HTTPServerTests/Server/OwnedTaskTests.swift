@@ -92,19 +92,21 @@ import Testing
     @Test func aResponderStillRunningWhenTheGracePeriodEndsIsCancelledAndAwaited() async throws {
         let events = Events()
         let clock = ManualServerClock()
-        let server = try TestServer(responder: Self.waitsForCancellation(events), clock: clock)
+        let server = try TestServer(responder: Self.waitsForCancellation(events), eventLoops: 1, clock: clock)
+        let probe = try server.connect()
         let client = try server.connect()
         client.send("GET /slow HTTP/1.1\r\nHost: h\r\n\r\n")
         await events.wait(for: "started")
-        let stopping = Task {
-            await server.server.shutdown()
-            events.note("run returned")
-        }
-        await clock.settle()
+        // The grace period runs from when the loop begins the shutdown, which the probe shows:
+        // a task that merely calls shutdown() may not have reached the loop before the clock
+        // moves (a busy machine), and then the period would start 9,999 ms late.
+        let shutdown = await server.beginShutdown(probe: probe)
         await clock.advance(by: .milliseconds(9_999))
         #expect(!events.all.contains("cancelled"))
+        #expect(!shutdown.hasReturned)
         await clock.advance(by: .milliseconds(1))
-        await stopping.value
+        #expect(try await shutdown.returns())
+        events.note("run returned")
         #expect(events.all == ["started", "cancelled", "ended", "run returned"])
         #expect(await client.isClosedByServer())
         await server.stop()
