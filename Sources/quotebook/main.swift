@@ -58,32 +58,24 @@ case .render(let words):
 case .addUser(let username, let displayName, let parsed):
     let userBackend = backend(of: parsed)
     let password = AddUserCommand.password(fromStandardInput: Array(FileHandle.standardInput.readDataToEndOfFile()))
-    let userStore: Store
-    let userAccounts: AccountStorage
+    let book: OperatorBook
     do {
-        let logger = Logger(label: "quotebook", level: .warning, sink: StandardErrorLogSink())
-        let opened = try await userBackend.open(logger: logger)
-        userAccounts = opened.accounts
-        userStore = try Store(journal: opened.journal, seed: SeedContent.actions(at: Date()), logger: logger)
+        book = try await OperatorBook.open(userBackend, logger: Logger(label: "quotebook", level: .warning, sink: StandardErrorLogSink()))
     } catch {
         fail("\(error)")
     }
     let outcome = await AddUserCommand.run(
-        username: username, displayName: displayName, password: password, store: userStore, now: Date(),
-        hash: { try PasswordCrypt.hash($0) }, keepHash: { try await userAccounts.sessions.setPasswordHash($0, of: $1) })
-    await userStore.close()
-    await userAccounts.close()
+        username: username, displayName: displayName, password: password, store: book.store, now: Date(),
+        hash: { try PasswordCrypt.hash($0) }, keepHash: { try await book.accounts.sessions.setPasswordHash($0, of: $1) })
+    await book.close()
     let stream = outcome.exitCode == 0 ? FileHandle.standardOutput : FileHandle.standardError
     stream.write(Data("quotebook user add: \(outcome.message)\n".utf8))
     exit(outcome.exitCode)
 case .setRole(let username, let role, let parsed):
-    let roleLogger = Logger(label: "quotebook", level: .warning, sink: StandardErrorLogSink())
-    let roleStore: Store
-    let roleAccounts: AccountStorage
+    let roleBook: OperatorBook
     do {
-        let opened = try await backend(of: parsed).open(logger: roleLogger)
-        roleAccounts = opened.accounts
-        roleStore = try Store(journal: opened.journal, seed: SeedContent.actions(at: Date()), logger: roleLogger)
+        roleBook = try await OperatorBook.open(
+            backend(of: parsed), logger: Logger(label: "quotebook", level: .warning, sink: StandardErrorLogSink()))
     } catch let error as StoreError where error.isDataDirectoryInUse {
         // A server holds the SQLite book: it makes the change when it next starts.
         guard let name = Username(username) else { fail("no account is called \(username)") }
@@ -98,9 +90,8 @@ case .setRole(let username, let role, let parsed):
     } catch {
         fail("\(error)")
     }
-    let roleOutcome = await RoleCommand.run(username: username, role: role, store: roleStore, now: Date())
-    await roleStore.close()
-    await roleAccounts.close()
+    let roleOutcome = await RoleCommand.run(username: username, role: role, store: roleBook.store, now: Date())
+    await roleBook.close()
     (roleOutcome.exitCode == 0 ? FileHandle.standardOutput : FileHandle.standardError)
         .write(Data("quotebook user role: \(roleOutcome.message)\n".utf8))
     exit(roleOutcome.exitCode)
