@@ -71,7 +71,8 @@ package struct ProfileController: Sendable {
     /// no metadata (``PhotoProcessing``), both stored; the journal records only their hashes, and
     /// the photo it replaces is deleted once nobody refers to it (``PhotoKeeper``).
     ///
-    /// - Throws: ``StoreError``, or ``PhotoProcessingError`` when the server failed at it (not the upload).
+    /// - Throws: ``StoreError``, or ``PhotoProcessingError`` when the server failed at it (not the
+    ///   upload); such an upload does not count against the account's uploads an hour.
     package func changePhoto(of user: UserID, to upload: UploadedFile?, from client: String? = nil) async throws -> ProfileState {
         guard let profile = profile(of: user) else { return .notFound }
         guard let upload, upload.count > 0 else { return .failed(profile, .noPhotoChosen) }
@@ -88,7 +89,9 @@ package struct ProfileController: Sendable {
             case .failure(.unsupportedFormat): return .failed(profile, .unsupportedPhoto)
             case .failure(.tooLarge(let width, let height)): return .failed(profile, .photoHasTooManyPixels(width: width, height: height))
             case .failure(.damaged): return .failed(profile, .photoDamaged)
-            case .failure(let fault): throw fault
+            case .failure(let fault):
+                try await uploads.release(attempt)  // the server's fault, not a photo sent: it does not count
+                throw fault
             }
         } catch is BlockingThreadPool.Overloaded {
             try await uploads.release(attempt)  // never processed: it does not count
