@@ -493,6 +493,7 @@ def flow(executable, root, data, files, drivers, servers):
     expect_page(driver, "/quotes", what="a search that finds nothing")
     check(not driver.find_elements(By.CSS_SELECTOR, "main b"), "markup in a query became an element")
     check("<b>nothing</b>" in text_of(driver, "main"), "the query with markup is not shown as text")
+
     visit(driver, url + added)
 
     click_link(driver, "Edit", within="main")
@@ -577,6 +578,29 @@ def flow(executable, root, data, files, drivers, servers):
                if LOVELACE not in row.text and row.find_elements(By.TAG_NAME, "img")], "a photo beside the quote added by no one")
     screenshot(driver, "home-photo-beside")
     expect_no_sideways_scroll(driver)
+    # Pages: past 20 quotes (the rest added by a script with this browser's session, as another
+    # tab would) the list is paged. Older goes to page 2, which holds what page 1 does not, and
+    # Newer comes back.
+    add_quotes_by_script(driver, url, 20)
+    click_link(driver, "Quotes", within="header nav")
+    check("Page 1 of 2" in text_of(driver, "main nav.pager"), "no pager on a list longer than a page")
+    check(not driver.find_elements(By.CSS_SELECTOR, "main nav.pager a[rel=prev]"), "page 1 offers a newer page")
+    first_page = text_of(driver, "main .quote-list")
+    check(not driver.find_elements(By.CSS_SELECTOR, 'main .quote-list a[href="/quotes/1"]'), "the oldest quote is on page 1")
+    click_link(driver, "Older", within="main nav.pager")
+    expect_page(driver, "/quotes", what="the quotes' second page")
+    check(parse_qs(urlsplit(driver.current_url).query).get("page") == ["2"], f"Older went to {driver.current_url}")
+    check("Page 2 of 2" in text_of(driver, "main nav.pager"), "page 2 does not say where it is")
+    numbering = driver.find_element(By.CSS_SELECTOR, "main .quote-list").get_attribute("start")
+    check(numbering == "21", f"page 2 counts from {numbering}, not on from page 1's 20")
+    check(not driver.find_elements(By.CSS_SELECTOR, "main nav.pager a[rel=next]"), "the last page offers an older one")
+    check(driver.find_elements(By.CSS_SELECTOR, 'main .quote-list a[href="/quotes/1"]'), "the oldest quote is not on the last page")
+    check(text_of(driver, "main .quote-list") not in first_page, "page 2 repeats page 1")
+    screenshot(driver, "quotes-page-2")
+    expect_no_sideways_scroll(driver)
+    click_link(driver, "Newer", within="main nav.pager")
+    expect_page(driver, "/quotes", what="back to the quotes' first page")
+    check(text_of(driver, "main .quote-list") == first_page, "Newer did not come back to the first page")
     visit(driver, url + "/users/ada")
 
     # A text file with a .png name: refused from its bytes (415), with the message beside the field.
@@ -818,6 +842,32 @@ def flow(executable, root, data, files, drivers, servers):
     audit.check()
 
     server.stop()
+
+
+def add_quotes_by_script(driver, url, count):
+    """Adds `count` quotes through the form's POST with the browser's own cookies, as another
+    tab of the same person would: the quickest way to a book longer than a page."""
+    import http.client
+    import re
+    from urllib.parse import urlencode
+    address = urlsplit(url)
+    cookie = "; ".join(f"{c['name']}={c['value']}" for c in driver.get_cookies())
+    connection = http.client.HTTPConnection(address.hostname, address.port, timeout=WAIT)
+    try:
+        for number in range(count):
+            connection.request("GET", "/quotes/new", headers={"Cookie": cookie})
+            form = connection.getresponse()
+            page = form.read().decode()
+            check(form.status == 200, f"GET /quotes/new by script: {form.status}")
+            token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+            body = urlencode({"text": f"Scripted quote number {number + 1}.", "author": "A. Script", "csrf_token": token})
+            connection.request("POST", "/quotes", body=body,
+                               headers={"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie})
+            answer = connection.getresponse()
+            answer.read()
+            check(answer.status == 303, f"adding quote {number + 1} by script: {answer.status}")
+    finally:
+        connection.close()
 
 
 def script_sign_in(url, username, password):
@@ -1074,7 +1124,7 @@ if __name__ == "__main__":
     run(__doc__, "quotebook-browser-", flow_with_files,
         "browser: sign-up (422, then for real), edit (422, escaping, emoji, 409 between two people), "
         "favourite, add (422, then for real), search, history and restore, delete, photo (upload, 415, "
-        "remove), restart keeping the session, sign out, sign in (401, then return_to), sessions (sign out "
+        "remove), the list past a page (Older, Newer), restart keeping the session, sign out, sign in (401, then return_to), sessions (sign out "
         "everywhere else), export download, change password (422, then for real), delete account (422, then for real: both "
         "browsers signed out, a former member, 404, 401), a lockout (429 in a browser the account "
         "does not know, its own signs in), an address verified and a password reset by mailed links, a report "

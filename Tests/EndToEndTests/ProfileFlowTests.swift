@@ -182,8 +182,10 @@ import Testing
         #expect(first.contains("Quote 25"))
         #expect(first.contains("href=\"/quotes?page=2\""))
         #expect(!first.contains("Two things are infinite"))
+        #expect(first.contains("<ol class=\"quote-list\">"), "the first page counts from 1")
         let second = await app.get("/quotes?page=2").text
         #expect(second.contains("Two things are infinite"))
+        #expect(second.contains("<ol class=\"quote-list\" start=\"21\">"), "the second page counts on from the first")
         #expect(second.contains("href=\"/quotes\""))
         for bad in ["/quotes?page=3", "/quotes?page=0", "/quotes?page=x", "/quotes?page=-1"] {
             #expect(await app.get(bad).status == .notFound)

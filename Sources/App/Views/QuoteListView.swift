@@ -28,6 +28,8 @@ package enum QuoteListView {
             case "previousURL": page > 1 ? .string(QuotesRoute.list(page: page - 1, search: search?.typed ?? "").path) : .null
             case "nextURL": page < pageCount ? .string(QuotesRoute.list(page: page + 1, search: search?.typed ?? "").path) : .null
             case "isPaged": .bool(pageCount > 1)
+            // Past the first page the list goes on counting where the page before ended.
+            case "start": page > 1 ? .string(String((page - 1) * QuoteController.pageSize + 1)) : .null
             case "searchURL": QuoteListView.searchURL
             case "fields": QuoteListView.fieldNames
             case "searchValue": .string(search?.typed ?? "")
