@@ -338,5 +338,15 @@ import Testing
         #expect(await ada.get("/moderation/hidden").status == .forbidden)
         let log = await mod.get("/moderation/log")
         #expect(log.status == .ok && log.text.contains("hid quote 18") && !log.text.contains("Page 1 of"), "17 lines: one page")
+        #expect(log.text.contains("<ol class=\"moderation-log\">"))
+        for _ in 0..<50 {
+            _ = try await app.store.dispatch(.hideQuote(QuoteID(19), by: moe, reason: "again", at: at)).get()
+            _ = try await app.store.dispatch(.unhideQuote(QuoteID(19), by: moe, reason: "again", at: at)).get()
+        }
+        let logFirst = await mod.get("/moderation/log")
+        #expect(logFirst.text.contains("Page 1 of 2") && logFirst.text.contains("<ol class=\"moderation-log\">"))
+        let logSecond = await mod.get("/moderation/log?page=2")
+        #expect(logSecond.status == .ok && logSecond.text.contains("Page 2 of 2"))
+        #expect(logSecond.text.contains("<ol class=\"moderation-log\" start=\"101\">"), "117 lines: page 2 counts on from 101")
     }
 }

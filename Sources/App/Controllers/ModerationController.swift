@@ -95,7 +95,7 @@ package struct ModerationController: Sendable {
             let entry = state.moderation.log[index]
             return ModerationLogLine(entry: entry, moderator: entry.note.by.flatMap { state.users[$0] }, user: entry.user.flatMap { state.users[$0] })
         }
-        return ModerationPage(items: lines, page: shown.page, pageCount: shown.pageCount)
+        return ModerationPage(items: lines, page: shown.page, pageCount: shown.pageCount, firstNumber: shown.firstNumber)
     }
 
     private static func newestHidden(in state: AppState) -> [HiddenQuote] {
@@ -107,7 +107,8 @@ package struct ModerationController: Sendable {
         let pageCount = max(1, (items.count + size - 1) / size)
         guard page >= 1, page <= pageCount else { return nil }
         let start = (page - 1) * size
-        return ModerationPage(items: Array(items[start..<min(items.count, start + size)]), page: page, pageCount: pageCount)
+        return ModerationPage(
+            items: Array(items[start..<min(items.count, start + size)]), page: page, pageCount: pageCount, firstNumber: start + 1)
     }
 
     package func dismiss(_ report: ReportID, by moderator: UserID) async throws(StoreError) -> ModerationActionState {

@@ -20,6 +20,9 @@ package struct ModerationPage<Item: Sendable & Equatable>: Sendable, Equatable {
     package var items: [Item]
     package var page: Int
     package var pageCount: Int
+    /// Where the first item stands in the whole list, from 1 (a numbered list goes on counting
+    /// from the page before).
+    package var firstNumber = 1
 }
 
 /// What `/moderation` shows: a page of reported quotes, the most recently reported first; the

@@ -75,6 +75,7 @@ package enum ModerationView {
         }
         var values: [String: TemplateValue] = [
             "lines": .list(lines), "hasLines": .bool(!lines.isEmpty), "queueURL": .string(ModerationRoute.queue().path),
+            "start": log.page > 1 ? .string(String(log.firstNumber)) : .null,
         ]
         values.merge(pager(log) { ModerationRoute.log(page: $0) }) { $1 }
         let context = TemplateValue.object(values)
