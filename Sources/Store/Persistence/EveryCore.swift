@@ -1,10 +1,18 @@
 import Dispatch
+import Foundation
 
 /// Work split over every core (`DispatchQueue.concurrentPerform`), each call's result kept in a
 /// slot of its own.
 enum EveryCore {
     /// `work(index)` for every index below `count`, in index order; the calls run at once, on as
     /// many threads as there are cores.
+    /// `count` items cut into parts of at least `minimum` each, at most four a core (so a core
+    /// that finishes early takes another): the index ranges, in order, covering `0..<count`.
+    static func parts(of count: Int, atLeast minimum: Int) -> [Range<Int>] {
+        let partCount = max(1, min(count / minimum, 4 * ProcessInfo.processInfo.activeProcessorCount))
+        return (0..<partCount).map { part in count * part / partCount..<count * (part + 1) / partCount }
+    }
+
     static func map<Result: Sendable>(_ count: Int, _ work: @Sendable (Int) -> Result) -> [Result] {
         var results = [Result?](repeating: nil, count: count)
         results.withUnsafeMutableBufferPointer { results in

@@ -22,9 +22,8 @@ package enum JournalEntryCoding {
     ///   is not an action.
     package static func decode(_ rows: [(sequence: Int64, json: String)]) throws(StoreError) -> [JournalEntry] {
         guard rows.count >= 2 * rowsPerPart else { return try decode(rows[...]) }
-        let partCount = min(rows.count / rowsPerPart, 4 * ProcessInfo.processInfo.activeProcessorCount)
-        let parts = (0..<partCount).map { part in rows.count * part / partCount..<rows.count * (part + 1) / partCount }
-        let decoded = EveryCore.map(partCount) { part in
+        let parts = EveryCore.parts(of: rows.count, atLeast: rowsPerPart)
+        let decoded = EveryCore.map(parts.count) { part in
             Result { () throws(StoreError) in try decode(rows[parts[part]]) }
         }
         var entries: [JournalEntry] = []
