@@ -55,15 +55,22 @@ package enum ASCII {
         }
     }
 
-    /// Whether `bytes` equals `lowercased` ignoring ASCII case; `lowercased` must be lower case.
-    static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ lowercased: StaticString) -> Bool {
-        guard bytes.count == lowercased.utf8CodeUnitCount else { return false }
-        let expected = lowercased.utf8Start
-        for index in 0..<bytes.count {
-            var byte = bytes[index]
-            if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { byte |= 0x20 }
-            if byte != expected[index] { return false }
-        }
+    /// Whether `bytes` equals `other` ignoring ASCII case (header names, tokens): the one
+    /// comparison behind ``equalsIgnoringCase(_:_:)`` and `String.caseInsensitiveEquals(_:)`.
+    static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count == other.count else { return false }
+        for index in 0..<bytes.count where lowercased(bytes[index]) != lowercased(other[index]) { return false }
         return true
+    }
+
+    /// Whether `bytes` equals `name` (a literal) ignoring ASCII case.
+    static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
+        equalsIgnoringCase(bytes, UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+    }
+
+    /// `byte` with an ASCII capital letter made small; any other byte as it is.
+    @inline(__always)
+    static func lowercased(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 }

@@ -140,15 +140,6 @@ extension String {
     /// field made it its largest source of reference counting, counted).
     package func caseInsensitiveEquals(_ other: String) -> Bool {
         guard utf8.count == other.utf8.count else { return false }
-        return withUTF8InPlace { lhs in
-            other.withUTF8InPlace { rhs in
-                for index in lhs.indices where !Self.asciiCaseInsensitiveEqual(lhs[index], rhs[index]) { return false }
-                return true
-            }
-        }
-    }
-
-    private static func asciiCaseInsensitiveEqual(_ a: UInt8, _ b: UInt8) -> Bool {
-        a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
+        return withUTF8InPlace { lhs in other.withUTF8InPlace { rhs in ASCII.equalsIgnoringCase(lhs, rhs) } }
     }
 }
