@@ -65,7 +65,8 @@ struct PageContentKeyPartTests {
     /// keys hash alike, and a search's text still changes the hash.
     @Test func keysThatDifferInOneNumberSpreadAndEqualKeysHashAlike() {
         func page(_ version: Int, at slot: Int, search: String? = nil) -> PageContentKey {
-            var key = PageContentKey(numbers: 1, 5, -1, 0)
+            var key = PageContentKey()
+            for number in [1, 5, -1, 0] { key.append(number) }
             if let search { key.append(search) }
             for id in 1...20 { key.appendQuote(id: QuoteID(id), version: id == slot ? version : 1, addedBy: UserID(id % 4 + 1)) }
             return key

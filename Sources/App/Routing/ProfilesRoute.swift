@@ -54,7 +54,7 @@ package enum ProfilesRoute: Route {
         default:
             guard segments.first == "profile" else { return [] }
             // By count and by segment, not over array literals (see AccountsRoute).
-            let rest = Array(segments.dropFirst())
+            let rest = segments.dropFirst()  // a slice: no copy
             switch PathSegments.shape(of: rest) {
             case (0, _, _): return [.mine]
             case (1, "edit", _): return [.edit]
@@ -68,7 +68,7 @@ package enum ProfilesRoute: Route {
             case (1, "delete", _): return [.deletionForm, .deleteAccount]
             case (1, "export", _): return [.export]
             default:
-                guard rest.count == 3, rest[0] == "sessions", rest[2] == "end", let handle = SessionHandle(rest[1]) else { return [] }
+                guard segments.count == 4, segments[1] == "sessions", segments[3] == "end", let handle = SessionHandle(segments[2]) else { return [] }
                 return [.endSession(handle)]
             }
         }

@@ -114,7 +114,7 @@ package enum PathSegments {
     /// none), for a route enum to `switch` over: `(2, "password", "reset")`. Matching tuples of
     /// strings compares the few strings a case names; a `switch` over array literals built and
     /// compared whole arrays, case after case.
-    package static func shape(of segments: [String]) -> (count: Int, first: String, last: String) {
+    package static func shape(of segments: some BidirectionalCollection<String>) -> (count: Int, first: String, last: String) {
         (segments.count, segments.first ?? "", segments.last ?? "")
     }
 

@@ -24,10 +24,6 @@ package struct PageContentKey: Hashable, Sendable {
 
     package init() {}
 
-    package init(numbers: Int...) {
-        self.numbers = numbers
-    }
-
     package mutating func append(_ number: Int) {
         numbers.append(number)
     }
