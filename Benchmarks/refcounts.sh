@@ -23,7 +23,9 @@
 #    sorted by tools/refcount_objects.py into calls on no object (small strings, nil), on static
 #    objects (immortal), on heap objects one thread touched, and on heap objects more than one
 #    thread touched: the calls that can move a cache line between the cores, which cost far
-#    more than the others where atomic operations are dear. OBJECTS_DURATION=0 leaves it out.
+#    more than the others where atomic operations are dear; and of those, the owner changes
+#    (the call before on the same object came from the other thread). OBJECTS_DURATION=0
+#    leaves it out.
 # 5. A table, printed and written to Benchmarks/refcounts-results/latest.md.
 #
 # usage: Benchmarks/refcounts.sh            needs root (uprobes) and Debian's linux-perf and wrk
@@ -128,7 +130,7 @@ for entry in "${pages[@]}"; do
         rm -f "$work/objects.data"
         printf '%s\t%s\n' "$(cat "$work/row.tsv")" "$objects" >>"$results"
     else
-        printf '%s\t-\t-\t-\t-\n' "$(cat "$work/row.tsv")" >>"$results"
+        printf '%s\t-\t-\t-\t-\t-\n' "$(cat "$work/row.tsv")" >>"$results"
     fi
 done
 
@@ -145,7 +147,7 @@ label=${LABEL:-$(cd "$root" && git rev-parse --short HEAD 2>/dev/null)}
     echo
     echo "The four calls by the object they touched (\`wrk -t2 -c8 -d${OBJECTS_DURATION}s\`, both event loops serving; traced, so fewer requests; an address one thread freed and another reused counts as shared):"
     echo
-    echo "| page | no object | static | heap, one thread | heap, several threads |"
-    echo "|---|---|---|---|---|"
-    awk -F'\t' '{ printf "| %s | %s | %s | %s | %s |\n", $1, $8, $9, $10, $11 }' "$results"
+    echo "| page | no object | static | heap, one thread | heap, several threads | owner changes |"
+    echo "|---|---|---|---|---|---|"
+    awk -F'\t' '{ printf "| %s | %s | %s | %s | %s | %s |\n", $1, $8, $9, $10, $11, $12 }' "$results"
 } | tee "$out/latest.md"

@@ -9,6 +9,11 @@ other core may hold.
 
 An upper bound: an address freed by one thread and reused by another counts as shared.
 
+Last, the owner changes: calls on a heap object whose call before came from another thread, the
+ones that may each move the object's cache line between cores (an upper bound too: a probe slows
+each call so much that the loops take turns more often than they do untraced, where each serves
+a batch of connections per wake-up).
+
 usage: perf script -F tid,event,trace | refcount_objects.py MAPS REQUESTS
 """
 import bisect
@@ -37,7 +42,8 @@ def region(address):
 record = re.compile(r"\s*(\d+)\s+\S+:(\w+):.*obj=(\S+)")
 threads = collections.defaultdict(set)
 calls = collections.Counter()
-no_object = static = 0
+last_thread = {}
+no_object = static = owner_changes = 0
 for line in sys.stdin:
     match = record.match(line)
     if not match:
@@ -53,6 +59,9 @@ for line in sys.stdin:
     else:
         threads[value].add(thread)
         calls[value] += 1
+        if last_thread.get(value, thread) != thread:
+            owner_changes += 1
+        last_thread[value] = thread
 one = sum(count for address, count in calls.items() if len(threads[address]) == 1)
 several = sum(calls.values()) - one
-print("\t".join(f"{count / requests:.1f}" for count in (no_object, static, one, several)))
+print("\t".join(f"{count / requests:.1f}" for count in (no_object, static, one, several, owner_changes)))
