@@ -49,6 +49,9 @@ deploy/nginx.conf rendered for those ports (its prefix in the temporary director
 (k) a quote reported on B is in A's moderation queue (within 2 s); hidden on A, an event stream of
     it open on B gets the `deleted` event (as for a deletion) within 10 s and ends, and B answers
     its page 404 to a member and 200, with the reason, to the moderator;
+(l) compression: through nginx, the stylesheet and the script come gzipped (Vary: Accept-Encoding)
+    to a client that accepts it, and unpack to the bytes an instance serves; a page, signed in or
+    out, a search showing its words beside the CSRF token included, never does (BREACH);
 nginx's access log has the client's address and both instances as upstream; a request through
 nginx that claims X-Forwarded-For 198.51.100.23 is logged by the instance that answered as from
 that client (the instances are started with --trusted-proxies 127.0.0.1, where nginx is).
@@ -1252,6 +1255,42 @@ def check_kill(cluster, ada, figures):
     figures.append(f"(d) all {acknowledged} saves answered 303 are in the history on B, and on A started again")
 
 
+def check_compression(cluster, ada, figures):
+    def fetch(address, path, cookies=None, accept_gzip=True):
+        connection = http.client.HTTPConnection(*address, timeout=REQUEST_TIMEOUT)
+        try:
+            headers = {"Host": f"{address[0]}:{address[1]}"}
+            if accept_gzip:
+                headers["Accept-Encoding"] = "gzip"
+            if cookies:
+                headers["Cookie"] = "; ".join(f"{name}={value}" for name, value in cookies.items())
+            connection.request("GET", path, headers=headers)
+            response = connection.getresponse()
+            return response.status, {key.lower(): value for key, value in response.getheaders()}, response.read()
+        finally:
+            connection.close()
+
+    nginx = ("127.0.0.1", cluster.nginx_port)
+    sizes = []
+    for path in ("/site.css", "/live.js"):
+        status, headers, body = fetch(nginx, path)
+        check(status == 200 and headers.get("content-encoding") == "gzip",
+              f"(l) {path} through nginx: {status}, Content-Encoding {headers.get('content-encoding')!r}")
+        check("accept-encoding" in headers.get("vary", "").lower(), f"(l) {path} through nginx says no Vary: Accept-Encoding")
+        _, _, direct = fetch(cluster.address("A"), path, accept_gzip=False)
+        check(zlib.decompress(body, 16 + zlib.MAX_WBITS) == direct, f"(l) {path} through nginx does not unpack to the instance's bytes")
+        status, headers, _ = fetch(nginx, path, accept_gzip=False)
+        check(status == 200 and "content-encoding" not in headers, f"(l) {path} compressed for a client that did not ask")
+        sizes.append(f"{path} {len(direct)} → {len(body)} bytes")
+    for path, cookies in (("/", None), ("/quotes", dict(ada)), ("/quotes?q=secret+words", dict(ada)), ("/login", None)):
+        status, headers, body = fetch(nginx, path, cookies)
+        check(status == 200 and "content-encoding" not in headers,
+              f"(l) the page {path} went compressed through nginx ({status}, {headers.get('content-encoding')!r})")
+        if "q=" in path:
+            check(b"secret words" in body and b"csrf_token" in body, "(l) the search page lacks its words or its CSRF token")
+    figures.append(f"(l) through nginx, gzipped: {', '.join(sizes)}; pages (signed in and out, a search) never")
+
+
 def expect_nginx_log(cluster):
     path = os.path.join(cluster.nginx_prefix, "logs", "access.log")
     with open(path) as file:
@@ -1328,6 +1367,7 @@ def main():
         check_postgres_restart(cluster, ada, figures, quote, streams)
         check_contention(cluster, ada, figures)
         check_kill(cluster, ada, figures)
+        check_compression(cluster, ada, figures)
         figures.append(f"nginx access log: {expect_nginx_log(cluster)} lines with the client's address and both "
                        "instances as upstream")
         expect_forwarded_client_logged(cluster)
