@@ -27,7 +27,14 @@ package struct StaticFiles: Sendable {
         var body: [UInt8]?
         var headers: HTTPHeaders
         var etag: String
+        /// The content's version (``version(of:)``), for a file kept in memory.
+        var version: String?
     }
+
+    /// What a request whose `v` query names the file's current version is sent with: the
+    /// address changes whenever the content does, so the browser may keep it for a year
+    /// without asking again.
+    package static let versionedCacheControl = "public, max-age=31536000, immutable"
 
     /// Largest file kept in memory.
     package static let cacheableSize = 1024 * 1024
@@ -61,17 +68,46 @@ package struct StaticFiles: Sendable {
 
     /// The response for a GET or HEAD of `request.path` when a regular file exists there under
     /// the root, nil otherwise (the app then answers with its own 404 page).
+    ///
+    /// A request whose `v` query names the file's current content version (``version(of:)``,
+    /// which pages put in the addresses they link) is answered with
+    /// ``versionedCacheControl``; any other (no `v`, or an old one) with the usual
+    /// `Cache-Control`, so an old address still gets the file as it is now, revalidated.
     package func response(for request: HTTPRequest) -> HTTPResponse? {
         guard request.method == .get || request.method == .head, let rootPath else { return nil }
         guard let entry = entry(for: request.path, rootPath: rootPath) else { return nil }
+        var headers = entry.headers
+        if let version = entry.version, request.query != nil, request.queryItems["v"] == version {
+            headers.remove(name: "Cache-Control")
+            headers.add(name: "Cache-Control", value: Self.versionedCacheControl)
+        }
         if isNotModified(request, entry: entry) {
-            var headers = entry.headers
             headers.remove(name: "Content-Type")
             return HTTPResponse(status: .notModified, headers: headers)
         }
         let body = entry.body ?? FileSystem.contents(of: entry.realPath, expectedSize: entry.status.size)
         guard let body else { return nil }
-        return HTTPResponse(status: .ok, headers: entry.headers, body: body)
+        return HTTPResponse(status: .ok, headers: headers, body: body)
+    }
+
+    /// The version of the file at the request path `path` (encoded, as in a URL): 16 hex digits
+    /// of a hash of its content (FNV-1a, 64 bits), the same for the same bytes in any instance
+    /// or deployment and new whenever they change; nil when there is no such file or it is too
+    /// large to be kept in memory (``cacheableSize``), whose address then carries no version.
+    package func version(of path: String) -> String? {
+        guard let rootPath else { return nil }
+        return entry(for: path, rootPath: rootPath)?.version
+    }
+
+    /// 16 hex digits of the 64-bit FNV-1a hash of `bytes`.
+    static func contentVersion(_ bytes: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     /// The file for an encoded request path: vetted and decoded first, so the cache is only
@@ -105,6 +141,7 @@ package struct StaticFiles: Sendable {
                 return nil
             }
             entry.body = body
+            entry.version = Self.contentVersion(body)
             files.insert(entry, forKey: realPath)
             realPaths.insert(realPath, forKey: relativePath)
         }

@@ -120,6 +120,40 @@ import Testing
         #expect(second.headers["ETag"] != first.headers["ETag"])
     }
 
+    /// A file's version is a hash of its bytes: the same bytes anywhere give the same version,
+    /// changed bytes a new one, and no file none. A request naming the current version may be
+    /// kept a year (`immutable`); one naming an old version, or none, or the version twice, is
+    /// revalidated as usual, gets the file as it is now, and a 304 keeps whichever it was.
+    @Test func aRequestNamingTheContentsVersionMayBeKeptAYear() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let other = try Fixture()
+        defer { other.remove() }
+        let version = try #require(fixture.files.version(of: "/site.css"))
+        #expect(version.utf8.count == 16 && version.allSatisfy(\.isHexDigit))
+        #expect(other.files.version(of: "/site.css") == version, "the same bytes under another root")
+        #expect(fixture.files.version(of: "/link.css") == version, "a symlink to it")
+        #expect(fixture.files.version(of: "/a/b.js") != version)
+        #expect(fixture.files.version(of: "/missing.css") == nil && fixture.files.version(of: "/../outside/secret.txt") == nil)
+
+        let kept = try #require(fixture.get("/site.css?v=\(version)"))
+        #expect(kept.status == .ok && kept.headers["Cache-Control"] == StaticFiles.versionedCacheControl)
+        #expect(kept.headers["ETag"] != nil && kept.headers["X-Content-Type-Options"] == "nosniff")
+        for plain in ["/site.css", "/site.css?v=0000000000000000", "/site.css?v=", "/site.css?x=\(version)", "/site.css?v=\(version)x"] {
+            #expect(fixture.get(plain)?.headers["Cache-Control"] == "no-cache", "\(plain)")
+        }
+        let etag = try #require(kept.headers["ETag"])
+        let revalidated = try #require(fixture.get("/site.css?v=\(version)", headers: ["If-None-Match": etag]))
+        #expect(revalidated.status == .notModified && revalidated.headers["Cache-Control"] == StaticFiles.versionedCacheControl)
+
+        try Data("p { margin: 0 } /* changed */".utf8).write(to: fixture.base.appendingPathComponent("public/site.css"))
+        let changed = try #require(fixture.files.version(of: "/site.css"))
+        #expect(changed != version)
+        let old = try #require(fixture.get("/site.css?v=\(version)"))
+        #expect(old.headers["Cache-Control"] == "no-cache" && String(decoding: old.body, as: UTF8.self) == "p { margin: 0 } /* changed */")
+        #expect(fixture.get("/site.css?v=\(changed)")?.headers["Cache-Control"] == StaticFiles.versionedCacheControl)
+    }
+
     @Test(arguments: [
         "/../outside/secret.txt", "/%2e%2e/outside/secret.txt", "/%2E%2E/outside/secret.txt", "/a/../../outside/secret.txt",
         "/..%2foutside%2fsecret.txt", "/..%2Foutside/secret.txt", "/..\\outside\\secret.txt", "/..%5coutside%5csecret.txt",
