@@ -217,12 +217,14 @@ import Testing
         let app = try await TestApp()
         let page = await app.get("/quotes/1")
         #expect(page.text.contains(#"data-events-url="/quotes/1/events" data-version="1""#))
-        #expect(page.text.contains(#"<script src="/live.js" defer></script>"#))
+        // At its versioned address (the content's hash), which the browser may keep a year.
+        let address = try #require(page.text.firstMatch(of: #/<script src="(/live\.js\?v=[0-9a-f]{16})" defer></script>/#)?.1)
         // No inline script or style, which `default-src 'self'` would block.
         #expect(page.text.components(separatedBy: "<script").dropFirst().allSatisfy { $0.hasPrefix(#" src="/"#) })
         #expect(!page.text.contains("<style") && !page.text.contains(" style="))
         #expect(page.headers["Content-Security-Policy"]?.contains("default-src 'self'") == true)
-        let script = await app.get("/live.js")
+        let script = await app.get(String(address))
+        #expect(script.headers["Cache-Control"] == "public, max-age=31536000, immutable")
         #expect(script.status == .ok)
         #expect(script.headers["Content-Type"] == "text/javascript; charset=utf-8")
         #expect(script.text.contains("new EventSource(article.getAttribute(\"data-events-url\"))"))

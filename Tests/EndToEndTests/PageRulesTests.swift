@@ -39,6 +39,22 @@ import Testing
         #expect(again.headers["X-Content-Type-Options"] == "nosniff")
     }
 
+    /// Pages link the stylesheet at an address with its content's version, which is kept a year
+    /// (`immutable`) and serves the file; the plain path still serves it too, revalidated. A
+    /// signed-in page and a signed-out one link the same address.
+    @Test func pagesLinkTheStylesheetAtAnAddressThatIsKeptAYear() async throws {
+        let app = try await TestApp()
+        let signedOut = await app.get("/")
+        let address = try #require(signedOut.text.firstMatch(of: #/<link rel="stylesheet" href="(/site\.css\?v=[0-9a-f]{16})">/#)?.1)
+        var ada = try await app.signedIn("ada")
+        #expect(await ada.get("/quotes").text.contains("<link rel=\"stylesheet\" href=\"\(address)\">"))
+        let kept = await app.get(String(address))
+        let plain = await app.get("/site.css")
+        #expect(kept.status == .ok && kept.headers["Cache-Control"] == "public, max-age=31536000, immutable")
+        #expect(kept.headers["Content-Type"] == "text/css; charset=utf-8" && kept.body == plain.body && !kept.body.isEmpty)
+        #expect(plain.headers["Cache-Control"] == "no-cache")
+    }
+
     @Test(arguments: ["/signup", "/login", "/", "/quotes/1"])
     func signedOutPagesFollowTheRulesToo(path: String) async throws {
         var browser = try await TestApp().browser()

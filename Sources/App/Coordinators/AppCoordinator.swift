@@ -67,9 +67,12 @@ package final class AppCoordinator: HTTPResponder {
                 ? DevelopmentReload(folders: live.watchedFolders, interval: live.watchInterval, heartbeatInterval: live.heartbeatInterval)
                 : nil)
         let logger = dependencies.logger.labeled("app")
+        // Versioned addresses but in --dev, where the files change under the running server.
+        let staticFiles = dependencies.staticFiles
+        let assets = dependencies.isDevelopment ? AssetAddresses.unversioned : AssetAddresses { staticFiles.version(of: $0.path) }
         let renderer = PageRenderer(
             source: dependencies.templates, showsErrorDetails: dependencies.isDevelopment,
-            reloadsOnChange: dependencies.isDevelopment, logger: dependencies.logger.labeled("view"))
+            reloadsOnChange: dependencies.isDevelopment, assets: assets, logger: dependencies.logger.labeled("view"))
         let pageCache = dependencies.isDevelopment ? nil : PageCache()
         let flows = FlowHandler(
             quotes: quotes, accounts: accounts, profiles: profiles, system: system, moderation: moderation, sessions: sessions,

@@ -51,4 +51,29 @@ package enum PublicAsset: String, CaseIterable, Sendable {
 
     /// The URL path of the file.
     package var path: String { "/" + rawValue }
+
+    /// The address pages link: the path, with `?v=` and the content's version when there is one
+    /// (``HTTPServer/StaticFiles/version(of:)``), which lets the browser keep the file a year.
+    package func address(version: String?) -> String {
+        guard let version else { return path }
+        return path + "?" + URLEncodedForm.encode(pairs: [(name: "v", value: version)])
+    }
+}
+
+/// The address of each ``PublicAsset`` that pages link, fixed when the app starts: each file's
+/// path with its content's version, so a browser keeps the stylesheet and the scripts until a
+/// deployment changes them (``HTTPServer/StaticFiles``). Unversioned (plain paths) in `--dev`,
+/// where the files change under a running server, and where no file is found.
+package struct AssetAddresses: Sendable {
+    private let addresses: [PublicAsset: String]
+
+    /// `version` gives each asset's version, or nil for none.
+    package init(version: (PublicAsset) -> String?) {
+        addresses = Dictionary(uniqueKeysWithValues: PublicAsset.allCases.map { ($0, $0.address(version: version($0))) })
+    }
+
+    /// Every asset at its plain path.
+    package static let unversioned = AssetAddresses { _ in nil }
+
+    package subscript(asset: PublicAsset) -> String { addresses[asset] ?? asset.path }
 }

@@ -34,6 +34,8 @@ package struct PageRenderer: Sendable {
     private let showsErrorDetails: Bool
     private let reloadsOnChange: Bool
     private let logger: Logger
+    /// The layout's links, the stylesheet's and scripts' addresses among them (``LayoutContext/site(_:)``), made once.
+    private let site: TemplateValue
     /// Keyed pages rendered once with holes for the visitor's values (not with `--dev`'s
     /// reloading templates, which may change under a key).
     private let skeletons: PageSkeletons?
@@ -49,11 +51,15 @@ package struct PageRenderer: Sendable {
     ///   - showsErrorDetails: put template and server error details on error pages (`--dev` only).
     ///   - reloadsOnChange: every page loads `dev-reload.js`, which reloads it when a template or
     ///     public file changes (`--dev` only).
-    package init(source: Source, showsErrorDetails: Bool, reloadsOnChange: Bool = false, logger: Logger) {
+    ///   - assets: the addresses of the stylesheet and scripts pages link (versioned, but in `--dev`).
+    package init(
+        source: Source, showsErrorDetails: Bool, reloadsOnChange: Bool = false, assets: AssetAddresses = .unversioned, logger: Logger
+    ) {
         self.source = source
         self.showsErrorDetails = showsErrorDetails
         self.reloadsOnChange = reloadsOnChange
         self.logger = logger
+        site = LayoutContext.site(assets)
         if case .compiled = source { skeletons = PageSkeletons() } else { skeletons = nil }
     }
 
@@ -111,7 +117,7 @@ package struct PageRenderer: Sendable {
                 context: LayoutContext(
                     page: page.context,
                     viewer: viewer.map { LayoutContext.Viewer(displayName: markers[0], profileURL: markers[1], isModerator: $0.isModerator) },
-                    csrfToken: visitor.csrfToken.map { _ in markers[2] }, showsErrorDetails: showsErrorDetails,
+                    csrfToken: visitor.csrfToken.map { _ in markers[2] }, site: site, showsErrorDetails: showsErrorDetails,
                     reloadsOnChange: reloadsOnChange
                 ).templateValue)
             skeleton = skeletons.skeleton(of: rendered)
@@ -135,7 +141,7 @@ package struct PageRenderer: Sendable {
         try library.renderBytes(
             page.template.rawValue,
             context: LayoutContext(
-                page: page.context, visitor: visitor, showsErrorDetails: showsErrorDetails, reloadsOnChange: reloadsOnChange
+                page: page.context, visitor: visitor, site: site, showsErrorDetails: showsErrorDetails, reloadsOnChange: reloadsOnChange
             ).templateValue)
     }
 
@@ -179,6 +185,7 @@ struct LayoutContext: TemplateObject, TemplateValueConvertible {
     let page: TemplateValue
     let viewer: TemplateValue
     let csrf: TemplateValue
+    let site: TemplateValue
     let showsErrorDetails: Bool
     let reloadsOnChange: Bool
 
@@ -200,13 +207,16 @@ struct LayoutContext: TemplateObject, TemplateValueConvertible {
         }
     }
 
-    init(page: any TemplateValueConvertible & Sendable, visitor: Visitor, showsErrorDetails: Bool, reloadsOnChange: Bool) {
+    init(page: any TemplateValueConvertible & Sendable, visitor: Visitor, site: TemplateValue, showsErrorDetails: Bool, reloadsOnChange: Bool) {
         self.init(
             page: page, viewer: visitor.user.map { Viewer($0, isModerator: visitor.isModerator) }, csrfToken: visitor.csrfToken,
-            showsErrorDetails: showsErrorDetails, reloadsOnChange: reloadsOnChange)
+            site: site, showsErrorDetails: showsErrorDetails, reloadsOnChange: reloadsOnChange)
     }
 
-    init(page: any TemplateValueConvertible & Sendable, viewer: Viewer?, csrfToken: String?, showsErrorDetails: Bool, reloadsOnChange: Bool) {
+    init(
+        page: any TemplateValueConvertible & Sendable, viewer: Viewer?, csrfToken: String?, site: TemplateValue, showsErrorDetails: Bool,
+        reloadsOnChange: Bool
+    ) {
         self.page = page.templateValue
         self.viewer =
             viewer.map { viewer in
@@ -218,6 +228,7 @@ struct LayoutContext: TemplateObject, TemplateValueConvertible {
                 ])
             } ?? .null
         csrf = csrfToken.map { .object(["field": .string(CSRFField.token.rawValue), "token": .string($0)]) } ?? .null
+        self.site = site
         self.showsErrorDetails = showsErrorDetails
         self.reloadsOnChange = reloadsOnChange
     }
@@ -225,7 +236,7 @@ struct LayoutContext: TemplateObject, TemplateValueConvertible {
     func value(forKey key: String) -> TemplateValue? {
         switch key {
         case "page": page
-        case "site": Self.site
+        case "site": site
         case "viewer": viewer
         case "csrf": csrf
         case "showsErrorDetails": .bool(showsErrorDetails)
@@ -240,13 +251,18 @@ struct LayoutContext: TemplateObject, TemplateValueConvertible {
         "eventsURL": .string(SystemRoute.developmentEvents.path),
     ])
 
-    /// Links in the layout's navigation, generated from routes.
-    private static let site = TemplateValue.object([
-        "home": .string(QuotesRoute.home.path),
-        "quotes": .string(QuotesRoute.list(page: 1).path),
-        "newQuote": .string(QuotesRoute.new.path),
-        "signIn": .string(AccountsRoute.signInForm(returnTo: nil).path),
-        "signUp": .string(AccountsRoute.signUpForm.path),
-        "stylesheet": .string(PublicAsset.stylesheet.path),
-    ])
+    /// Links in the layout's navigation, generated from routes, and the addresses of the
+    /// stylesheet and of the live quote page's script (which the quote page links as
+    /// `site.liveScript`): made once per renderer.
+    static func site(_ assets: AssetAddresses) -> TemplateValue {
+        .object([
+            "home": .string(QuotesRoute.home.path),
+            "quotes": .string(QuotesRoute.list(page: 1).path),
+            "newQuote": .string(QuotesRoute.new.path),
+            "signIn": .string(AccountsRoute.signInForm(returnTo: nil).path),
+            "signUp": .string(AccountsRoute.signUpForm.path),
+            "stylesheet": .string(assets[.stylesheet]),
+            "liveScript": .string(assets[.liveQuote]),
+        ])
+    }
 }

@@ -11,10 +11,10 @@ package enum QuoteView {
         let historyURL: String
         /// Where the delete form posts; nil unless the viewer added the quote.
         let deleteURL: String?
-        /// The quote's event stream and the script that follows it, so the open page updates
-        /// itself (`Public/live.js`); without the script the page is the same and a reload shows changes.
+        /// The quote's event stream, which the layout's live script (`site.liveScript`,
+        /// `Public/live.js`) follows so the open page updates itself; without the script the page
+        /// is the same and a reload shows changes.
         let eventsURL: String
-        let liveScript: String
         /// Where a signed-in person reports it to the moderators.
         let reportURL: String
         /// A sentence above the quote: thanks for a report, or why it was not taken.
@@ -24,7 +24,7 @@ package enum QuoteView {
             .object([
                 "quote": quote.templateValue, "favouriteURL": .string(favouriteURL), "isFavourite": .bool(isFavourite),
                 "historyURL": .string(historyURL), "deleteURL": deleteURL.map(TemplateValue.string) ?? .null,
-                "eventsURL": .string(eventsURL), "liveScript": .string(liveScript), "reportURL": .string(reportURL),
+                "eventsURL": .string(eventsURL), "reportURL": .string(reportURL),
                 "reasonField": .string(ModerationField.reason.rawValue), "maximumReason": .int(ModerationState.maximumReasonLength),
                 "notice": notice.map { .string($0.text) } ?? .null, "noticeIsError": .bool(notice?.isError ?? false),
             ])
@@ -55,7 +55,7 @@ package enum QuoteView {
                     quote: QuoteCard(quote, addedBy: addedBy), favouriteURL: QuotesRoute.favourite(quote.id).path,
                     isFavourite: isFavourite, historyURL: QuotesRoute.history(quote.id).path,
                     deleteURL: canDelete ? QuotesRoute.delete(quote.id).path : nil,
-                    eventsURL: QuotesRoute.events(quote.id).path, liveScript: PublicAsset.liveQuote.path,
+                    eventsURL: QuotesRoute.events(quote.id).path,
                     reportURL: QuotesRoute.report(quote.id).path, notice: notice),
                 sharedKey: key)
         case let .hidden(quote, addedBy, note, hiddenBy):
