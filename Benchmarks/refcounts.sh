@@ -3,9 +3,10 @@
 # makes to the Swift runtime's swift_retain, swift_release, swift_bridgeObjectRetain and
 # swift_bridgeObjectRelease, and to malloc, for each page as a signed-in person gets it (issue 32).
 #
-# CPU time per request moves by 10 % or more between runs on a shared machine; these counts do
-# not move at all (the same binary, book and page give the same figures), so a change that
-# copies less shows here even when the pages table cannot rank it. They count calls, not cost:
+# CPU time per request moves by 10 % or more between runs on a shared machine; these counts move
+# by a few calls a request at most (the same binary gave `/quotes` 144.0 and 150.0 retains in two
+# runs minutes apart: read differences under about 6 as noise), so a change that copies less
+# shows here even when the pages table cannot rank it. They count calls, not cost:
 # a release of a small string or of nil returns at once, a retain of an object both event loops
 # share costs an atomic operation on a contended cache line. Read them beside a profile.
 #
