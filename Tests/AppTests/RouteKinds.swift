@@ -95,7 +95,7 @@ enum ProfilesRouteKind: CaseIterable {
 
     var example: ProfilesRoute {
         switch self {
-        case .show: .show(Username("ada_l-1")!)
+        case .show: .show(Username("ada_l-1")!, page: 3)
         case .photo: .photo(Username("bob")!, version: "0123456789abcdef")
         case .smallPhoto: .smallPhoto(Username("bob")!, version: "fedcba9876543210")
         case .mine: .mine

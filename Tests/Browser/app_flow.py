@@ -601,6 +601,15 @@ def flow(executable, root, data, files, drivers, servers):
     click_link(driver, "Newer", within="main nav.pager")
     expect_page(driver, "/quotes", what="back to the quotes' first page")
     check(text_of(driver, "main .quote-list") == first_page, "Newer did not come back to the first page")
+    # Her profile pages the quotes she added the same way.
+    visit(driver, url + "/users/ada")
+    check("Page 1 of 2" in text_of(driver, "main nav.pager"), "no pager on a profile of more than 20 quotes")
+    click_link(driver, "Older", within="main nav.pager")
+    expect_page(driver, "/users/ada", what="the profile's second page")
+    numbering = driver.find_element(By.CSS_SELECTOR, "main .quote-list").get_attribute("start")
+    check(numbering == "21", f"the profile's page 2 counts from {numbering}")
+    screenshot(driver, "profile-page-2")
+    expect_no_sideways_scroll(driver)
     visit(driver, url + "/users/ada")
 
     # A text file with a .png name: refused from its bytes (415), with the message beside the field.
@@ -1124,7 +1133,7 @@ if __name__ == "__main__":
     run(__doc__, "quotebook-browser-", flow_with_files,
         "browser: sign-up (422, then for real), edit (422, escaping, emoji, 409 between two people), "
         "favourite, add (422, then for real), search, history and restore, delete, photo (upload, 415, "
-        "remove), the list past a page (Older, Newer), restart keeping the session, sign out, sign in (401, then return_to), sessions (sign out "
+        "remove), the list and a profile past a page (Older, Newer), restart keeping the session, sign out, sign in (401, then return_to), sessions (sign out "
         "everywhere else), export download, change password (422, then for real), delete account (422, then for real: both "
         "browsers signed out, a former member, 404, 401), a lockout (429 in a browser the account "
         "does not know, its own signs in), an address verified and a password reset by mailed links, a report "

@@ -173,6 +173,42 @@ import Testing
         }
     }
 
+    /// A profile lists the quotes its person added 20 a page, newest first, as the book does:
+    /// a pager past the first page, the numbering going on, its own title, and a 404 naming the
+    /// pages for a page that is not there. Quotes added by others are not theirs.
+    @Test func theProfilePagesTheQuotesTheyAdded() async throws {
+        let app = try await TestApp()
+        var ada = try await app.signedIn("ada")
+        let id = try #require(app.store.state.user(named: Username("ada")!)?.id)
+        for index in 1...25 {
+            _ = try await app.store.dispatch(.addQuote(QuoteDraft(text: "Mine \(index)", author: "A"), by: id, at: TestApp.fixedNow)).get()
+        }
+        _ = try await app.store.dispatch(.addQuote(QuoteDraft(text: "Not hers", author: "B"), by: nil, at: TestApp.fixedNow)).get()
+        func shown(_ text: String) -> [Int] {
+            text.matches(of: #/“Mine (\d+)”/#).compactMap { Int($0.1) }
+        }
+        let first = await app.get("/users/ada")
+        #expect(first.status == .ok && shown(first.text) == Array((6...25).reversed()))
+        #expect(first.text.contains("<ol class=\"quote-list\">") && first.text.contains("Page 1 of 2"))
+        #expect(first.text.contains("<a href=\"/users/ada?page=2\" rel=\"next\">Older</a>") && !first.text.contains("rel=\"prev\""))
+        #expect(!first.text.contains("Not hers"))
+        let second = await ada.get("/users/ada?page=2")
+        #expect(second.status == .ok && shown(second.text) == Array((1...5).reversed()))
+        #expect(second.text.contains("<ol class=\"quote-list\" start=\"21\">") && second.text.contains("Page 2 of 2"))
+        #expect(second.text.contains("<a href=\"/users/ada\" rel=\"prev\">Newer</a>") && !second.text.contains("rel=\"next\""))
+        #expect(second.text.contains("<title>Ada, page 2 · Quotebook</title>"), "\(second.text.prefix(400))")
+        for missing in ["/users/ada?page=3", "/users/ada?page=0", "/users/ada?page=x", "/users/ada?page=02"] {
+            let page = await app.get(missing)
+            #expect(page.status == .notFound, "\(missing)")
+            #expect(page.text.contains("There is no such page of ada’s quotes. There are 2 pages; the first is at /users/ada."), "\(missing)")
+        }
+        // Someone with no quotes: one page, no pager.
+        _ = try await app.signedIn("bob")
+        let bob = await app.get("/users/bob")
+        #expect(bob.status == .ok && bob.text.contains("None yet.") && !bob.text.contains("class=\"pager\""))
+        #expect(await app.get("/users/bob?page=2").status == .notFound)
+    }
+
     @Test func theListPagesTheBook() async throws {
         let app = try await TestApp()
         for index in 2...25 {

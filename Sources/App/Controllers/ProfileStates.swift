@@ -53,8 +53,12 @@ package enum ProfileFailure: Sendable, Equatable {
 package enum ProfileState: Sendable, Equatable {
     /// A profile; `isOwn` when the signed-in person is looking at their own; `moderation` when a
     /// moderator looks at someone they may moderate.
-    case presenting(Profile, isOwn: Bool, moderation: ProfileModeration? = nil)
+    ///
+    /// `page` (from 1) of the quotes they added is shown, ``ProfileController/addedPerPage`` a page.
+    case presenting(Profile, isOwn: Bool, moderation: ProfileModeration? = nil, page: Int = 1)
     case notFound
+    /// A page of their quotes past the last (or below the first): how many pages there are.
+    case noSuchPage(Username, pageCount: Int)
     /// The edit forms: the display name as typed and its problem, if any.
     case editing(Profile, displayName: String, problem: FieldProblem?)
     /// A change could not be made; the edit forms again with the reason.

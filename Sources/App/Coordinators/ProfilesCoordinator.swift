@@ -21,8 +21,8 @@ package struct ProfilesCoordinator: FlowCoordinator {
         let visitor = context.visitor
         let form = context.form
         switch route {
-        case .show(let username):
-            return .now(.present(ProfileView.page(for: controller.load(username, viewer: visitor.user?.id))))
+        case .show(let username, let page):
+            return .now(.present(ProfileView.page(for: controller.load(username, viewer: visitor.user?.id, page: page))))
         case .photo(let username, let version), .smallPhoto(let username, let version):
             let request = context.request
             let small = if case .smallPhoto = route { true } else { false }

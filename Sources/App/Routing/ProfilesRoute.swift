@@ -4,8 +4,9 @@ package import Store
 
 /// People's profiles and the signed-in person's own.
 package enum ProfilesRoute: Route {
-    /// `GET /users/{username}`
-    case show(Username)
+    /// `GET /users/{username}?page={n}`: the profile, with page `n` (from 1) of the quotes they
+    /// added, ``ProfileController/addedPerPage`` a page.
+    case show(Username, page: Int = 1)
     /// `GET /users/{username}/photo?v={version}`: the photo's 512 px WebP. `version` names the
     /// photo the page showed (``PhotoResponse``): a URL that changes with the photo.
     case photo(Username, version: String? = nil)
@@ -46,7 +47,7 @@ package enum ProfilesRoute: Route {
     package static func routes(at segments: [String], query: URLEncodedForm) -> RouteCandidates<ProfilesRoute> {
         switch segments.count {
         case 2 where segments[0] == "users":
-            return username(segments[1]).map { [.show($0)] } ?? []
+            return username(segments[1]).map { [.show($0, page: PathSegments.page(in: query))] } ?? []
         case 3 where segments[0] == "users" && segments[2] == "photo":
             return username(segments[1]).map { [.photo($0, version: query["v"])] } ?? []
         case 4 where segments[0] == "users" && segments[2] == "photo" && segments[3] == "small":
@@ -89,7 +90,7 @@ package enum ProfilesRoute: Route {
 
     package var segments: [String] {
         switch self {
-        case .show(let name): ["users", name.rawValue]
+        case .show(let name, _): ["users", name.rawValue]
         case .photo(let name, _): ["users", name.rawValue, "photo"]
         case .smallPhoto(let name, _): ["users", name.rawValue, "photo", "small"]
         case .mine: ["profile"]
@@ -116,10 +117,11 @@ package enum ProfilesRoute: Route {
         }
     }
 
-    /// A photo's version, `v` in its query.
+    /// A photo's version, `v` in its query; a profile's page past the first.
     package var queryItems: [(name: String, value: String)] {
         switch self {
         case .photo(_, let version?), .smallPhoto(_, let version?): [("v", version)]
+        case .show(_, let page): PathSegments.pageItems(page)
         default: []
         }
     }

@@ -46,7 +46,14 @@ package enum ProfileView {
     struct Context: Sendable, TemplateValueConvertible {
         let person: PersonContext
         let favourite: QuoteCard?
+        /// The page's share of the quotes they added.
         let added: [QuoteCard]
+        /// Which page of them (from 1) of how many, and where the first on it stands in the whole list.
+        var page = 1
+        var pageCount = 1
+        var firstNumber = 1
+        var previousURL: String? = nil
+        var nextURL: String? = nil
         let isOwn: Bool
         let editURL: String
         /// Whether the account is suspended, which everyone is told.
@@ -60,6 +67,10 @@ package enum ProfileView {
                 "added": .list(added.map(\.templateValue)), "hasAdded": .bool(!added.isEmpty), "isOwn": .bool(isOwn),
                 "editURL": .string(editURL), "isSuspended": .bool(isSuspended),
                 "moderation": moderation?.templateValue ?? .null,
+                // The pager partial's names, as on the moderators' pages.
+                "isPaged": .bool(pageCount > 1), "pageNumber": .int(page), "pageCount": .int(pageCount),
+                "previousURL": previousURL.map(TemplateValue.string) ?? .null, "nextURL": nextURL.map(TemplateValue.string) ?? .null,
+                "start": page > 1 ? .string(String(firstNumber)) : .null,
             ])
         }
     }
@@ -112,40 +123,58 @@ package enum ProfileView {
     }
 
     /// Everything the profile page shows but the visitor's own values (``Page/sharedKey``).
-    static func sharedKey(_ profile: Profile, isOwn: Bool) -> PageContentKey {
-        var key = PageContentKey(capacity: 9 + 4 * profile.addedQuotes.count, textBytes: 128)
+    static func sharedKey(_ profile: Profile, isOwn: Bool, page: Int, added: ArraySlice<Quote>) -> PageContentKey {
+        var key = PageContentKey(capacity: 11 + 4 * added.count, textBytes: 128)
         key.append(isOwn ? 1 : 0)
         key.append(profile.user)
         key.append(profile.favourite)
-        key.append(profile.addedQuotes)
+        key.append(page)
+        key.append(ProfileController.addedPageCount(of: profile.addedQuotes.count))
+        key.append(Array(added))
         key.append(profile.suspension == nil ? 0 : 1)
         return key
+    }
+
+    /// Page `page`'s share of `profile`'s quotes (the controller checked the page exists).
+    private static func added(_ profile: Profile, page: Int) -> ArraySlice<Quote> {
+        let start = min(profile.addedQuotes.count, (page - 1) * ProfileController.addedPerPage)
+        return profile.addedQuotes[start..<min(profile.addedQuotes.count, start + ProfileController.addedPerPage)]
     }
 
     /// `email`: the person's addresses, shown on the edit page with the form to change them.
     package static func page(for state: ProfileState, email: EmailAddresses? = nil) -> Page {
         switch state {
-        case let .presenting(profile, isOwn, moderation):
+        case let .presenting(profile, isOwn, moderation, page):
             // A moderator's forms are rendered whole (no shared key): rare, and never a member's page.
-            Page(
+            let added = added(profile, page: page)
+            let pageCount = ProfileController.addedPageCount(of: profile.addedQuotes.count)
+            let name = profile.user.username
+            return Page(
                 template: .profile, status: moderation?.problem == nil ? .ok : .unprocessableContent,
                 context: Context(
                     person: PersonContext(profile.user), favourite: profile.favourite.map { QuoteCard($0) },
-                    added: profile.addedQuotes.map { QuoteCard($0) }, isOwn: isOwn, editURL: ProfilesRoute.edit.path,
-                    isSuspended: profile.suspension != nil,
+                    added: added.map { QuoteCard($0) }, page: page, pageCount: pageCount, firstNumber: added.startIndex + 1,
+                    previousURL: page > 1 ? ProfilesRoute.show(name, page: page - 1).path : nil,
+                    nextURL: page < pageCount ? ProfilesRoute.show(name, page: page + 1).path : nil,
+                    isOwn: isOwn, editURL: ProfilesRoute.edit.path, isSuspended: profile.suspension != nil,
                     moderation: moderation.map {
                         ModerationForms(username: profile.user.username, suspension: profile.suspension, problem: $0.problem)
                     }),
-                sharedKey: moderation == nil ? sharedKey(profile, isOwn: isOwn) : nil)
+                sharedKey: moderation == nil ? sharedKey(profile, isOwn: isOwn, page: page, added: added) : nil)
+        case let .noSuchPage(username, pageCount):
+            let pages = "\(pageCount) page\(pageCount == 1 ? "" : "s")"
+            return ErrorView.page(
+                for: .notFoundMessage(
+                    "There is no such page of \(username)’s quotes. There \(pageCount == 1 ? "is" : "are") \(pages); the first is at \(ProfilesRoute.show(username).path)."))
         case let .editing(profile, displayName, problem):
-            Page(
+            return Page(
                 template: .profileEdit, status: problem == nil ? .ok : .unprocessableContent,
                 context: EditContext(
                     person: PersonContext(profile.user, photoAlt: "Your photo"), displayName: displayName,
                     nameError: problem.map { QuoteEditView.message(for: $0, field: "the name others see") }, photoError: nil,
                     email: email))
         case let .failed(profile, failure):
-            Page(
+            return Page(
                 template: .profileEdit, status: status(for: failure),
                 headers: retryAfter(failure).map { ["Retry-After": String($0)] } ?? [:],
                 context: EditContext(
@@ -153,7 +182,7 @@ package enum ProfileView {
                     photoError: message(for: failure)))
         case .notFound, .updated, .signedOut:
             // `updated` and `signedOut` are reported to the root, never rendered.
-            ErrorView.page(for: .notFound)
+            return ErrorView.page(for: .notFound)
         }
     }
 

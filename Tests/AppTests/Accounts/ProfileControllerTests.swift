@@ -31,7 +31,7 @@ import Testing
             .addQuote(QuoteDraft(text: "Three", author: "C"), by: UserID(1), at: AccountFixtures.date),
             .setFavourite(UserID(1), QuoteID(2), at: AccountFixtures.date),
         ])
-        guard case let .presenting(profile, isOwn, _) = controller.load(AccountFixtures.ada, viewer: UserID(2)) else {
+        guard case let .presenting(profile, isOwn, _, _) = controller.load(AccountFixtures.ada, viewer: UserID(2)) else {
             Issue.record("not presenting")
             return
         }
@@ -39,7 +39,7 @@ import Testing
         #expect(profile.user.displayName == "Ada")
         #expect(profile.favourite?.text == "Two")
         #expect(profile.addedQuotes.map(\.text) == ["Three", "One"])
-        guard case .presenting(_, let own, _) = controller.load(AccountFixtures.ada, viewer: UserID(1)) else { return }
+        guard case .presenting(_, let own, _, _) = controller.load(AccountFixtures.ada, viewer: UserID(1)) else { return }
         #expect(own)
     }
 
