@@ -197,7 +197,10 @@ import Testing
         #expect(second.text.contains("<ol class=\"quote-list\" start=\"21\">") && second.text.contains("Page 2 of 2"))
         #expect(second.text.contains("<a href=\"/users/ada\" rel=\"prev\">Newer</a>") && !second.text.contains("rel=\"next\""))
         #expect(second.text.contains("<title>Ada, page 2 · Quotebook</title>"), "\(second.text.prefix(400))")
-        for missing in ["/users/ada?page=3", "/users/ada?page=0", "/users/ada?page=x", "/users/ada?page=02"] {
+        for missing in [
+            "/users/ada?page=3", "/users/ada?page=0", "/users/ada?page=x", "/users/ada?page=02", "/users/ada?page=-1",
+            "/users/ada?page=9223372036854775807", "/users/ada?page=99999999999999999999999",
+        ] {
             let page = await app.get(missing)
             #expect(page.status == .notFound, "\(missing)")
             #expect(page.text.contains("There is no such page of ada’s quotes. There are 2 pages; the first is at /users/ada."), "\(missing)")

@@ -104,11 +104,9 @@ package struct ModerationController: Sendable {
 
     /// Page `page` (from 1) of `items`, `size` a page; page 1 of an empty list exists.
     private static func page<Item>(_ page: Int, of items: [Item], size: Int) -> ModerationPage<Item>? {
-        let pageCount = max(1, (items.count + size - 1) / size)
-        guard page >= 1, page <= pageCount else { return nil }
-        let start = (page - 1) * size
+        guard let paging = Paging(page: page, of: items.count, size: size) else { return nil }
         return ModerationPage(
-            items: Array(items[start..<min(items.count, start + size)]), page: page, pageCount: pageCount, firstNumber: start + 1)
+            items: Array(items[paging.items]), page: paging.page, pageCount: paging.pageCount, firstNumber: paging.firstNumber)
     }
 
     package func dismiss(_ report: ReportID, by moderator: UserID) async throws(StoreError) -> ModerationActionState {

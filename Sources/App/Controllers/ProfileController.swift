@@ -40,19 +40,16 @@ package struct ProfileController: Sendable {
     /// How many of a person's quotes a page of their profile lists (as a page of the book).
     package static let addedPerPage = QuoteController.pageSize
 
-    /// Pages of ``addedPerPage`` needed for `count` quotes; none is still one page.
-    package static func addedPageCount(of count: Int) -> Int {
-        max(1, (count + addedPerPage - 1) / addedPerPage)
-    }
-
     /// The profile of `username` with page `page` of the quotes they added, from the cache when
     /// it has it, else built from the store.
     package func load(
         _ username: Username, viewer: UserID?, page: Int = 1, moderation: ProfileModeration = ProfileModeration()
     ) -> ProfileState {
         guard let profile = profile(for: username) else { return .notFound }
-        let pageCount = Self.addedPageCount(of: profile.addedQuotes.count)
-        guard page >= 1, page <= pageCount else { return .noSuchPage(profile.user.username, pageCount: pageCount) }
+        guard Paging(page: page, of: profile.addedQuotes.count, size: Self.addedPerPage) != nil else {
+            return .noSuchPage(
+                profile.user.username, pageCount: Paging.pageCount(of: profile.addedQuotes.count, size: Self.addedPerPage))
+        }
         // Read through the shared state, not a copy of it or of its moderation (``PublishedState``).
         let published = store.publishedState
         let mayModerate =

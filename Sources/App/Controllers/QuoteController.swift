@@ -124,7 +124,7 @@ package struct QuoteController: Sendable {
 
     /// Pages of `size` needed for `count` items; an empty list is still one page.
     private static func pageCount(of count: Int, size: Int = pageSize) -> Int {
-        max(1, (count + size - 1) / size)
+        Paging.pageCount(of: count, size: size)
     }
 
     /// Makes quote `id` the favourite of `user`.

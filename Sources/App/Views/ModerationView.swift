@@ -75,20 +75,15 @@ package enum ModerationView {
         }
         var values: [String: TemplateValue] = [
             "lines": .list(lines), "hasLines": .bool(!lines.isEmpty), "queueURL": .string(ModerationRoute.queue().path),
-            "start": log.page > 1 ? .string(String(log.firstNumber)) : .null,
         ]
         values.merge(pager(log) { ModerationRoute.log(page: $0) }) { $1 }
         let context = TemplateValue.object(values)
         return Page(template: .moderationLog, context: context)
     }
 
-    /// The page links of a paged list: `isPaged`, `pageNumber`, `pageCount`, `previousURL`, `nextURL`.
+    /// The page links of a paged list, and where its numbering starts (``PagerValues``).
     private static func pager<Item>(_ page: ModerationPage<Item>, route: (Int) -> ModerationRoute) -> [String: TemplateValue] {
-        [
-            "isPaged": .bool(page.pageCount > 1), "pageNumber": .int(page.page), "pageCount": .int(page.pageCount),
-            "previousURL": page.page > 1 ? .string(route(page.page - 1).path) : .null,
-            "nextURL": page.page < page.pageCount ? .string(route(page.page + 1).path) : .null,
-        ]
+        PagerValues.of(page: page.page, pageCount: page.pageCount, firstNumber: page.firstNumber) { route($0).path }
     }
 
     /// What an entry did, in words (the quote, if any, is linked beside it).

@@ -48,12 +48,8 @@ package enum ProfileView {
         let favourite: QuoteCard?
         /// The page's share of the quotes they added.
         let added: [QuoteCard]
-        /// Which page of them (from 1) of how many, and where the first on it stands in the whole list.
-        var page = 1
-        var pageCount = 1
-        var firstNumber = 1
-        var previousURL: String? = nil
-        var nextURL: String? = nil
+        /// The links to their other pages and where this one's numbering starts (``PagerValues``).
+        var pager: [String: TemplateValue] = [:]
         let isOwn: Bool
         let editURL: String
         /// Whether the account is suspended, which everyone is told.
@@ -62,16 +58,13 @@ package enum ProfileView {
         var moderation: ModerationForms? = nil
 
         var templateValue: TemplateValue {
-            .object([
+            let values: [String: TemplateValue] = [
                 "person": person.templateValue, "favourite": favourite?.templateValue ?? .null,
                 "added": .list(added.map(\.templateValue)), "hasAdded": .bool(!added.isEmpty), "isOwn": .bool(isOwn),
                 "editURL": .string(editURL), "isSuspended": .bool(isSuspended),
                 "moderation": moderation?.templateValue ?? .null,
-                // The pager partial's names, as on the moderators' pages.
-                "isPaged": .bool(pageCount > 1), "pageNumber": .int(page), "pageCount": .int(pageCount),
-                "previousURL": previousURL.map(TemplateValue.string) ?? .null, "nextURL": nextURL.map(TemplateValue.string) ?? .null,
-                "start": page > 1 ? .string(String(firstNumber)) : .null,
-            ])
+            ]
+            return .object(values.merging(pager) { $1 })
         }
     }
 
@@ -123,44 +116,41 @@ package enum ProfileView {
     }
 
     /// Everything the profile page shows but the visitor's own values (``Page/sharedKey``).
-    static func sharedKey(_ profile: Profile, isOwn: Bool, page: Int, added: ArraySlice<Quote>) -> PageContentKey {
-        var key = PageContentKey(capacity: 11 + 4 * added.count, textBytes: 128)
+    static func sharedKey(_ profile: Profile, isOwn: Bool, paging: Paging) -> PageContentKey {
+        var key = PageContentKey(capacity: 11 + 4 * paging.items.count, textBytes: 128)
         key.append(isOwn ? 1 : 0)
         key.append(profile.user)
         key.append(profile.favourite)
-        key.append(page)
-        key.append(ProfileController.addedPageCount(of: profile.addedQuotes.count))
-        key.append(Array(added))
+        key.append(paging.page)
+        key.append(paging.pageCount)
+        key.append(Array(profile.addedQuotes[paging.items]))
         key.append(profile.suspension == nil ? 0 : 1)
         return key
-    }
-
-    /// Page `page`'s share of `profile`'s quotes (the controller checked the page exists).
-    private static func added(_ profile: Profile, page: Int) -> ArraySlice<Quote> {
-        let start = min(profile.addedQuotes.count, (page - 1) * ProfileController.addedPerPage)
-        return profile.addedQuotes[start..<min(profile.addedQuotes.count, start + ProfileController.addedPerPage)]
     }
 
     /// `email`: the person's addresses, shown on the edit page with the form to change them.
     package static func page(for state: ProfileState, email: EmailAddresses? = nil) -> Page {
         switch state {
         case let .presenting(profile, isOwn, moderation, page):
-            // A moderator's forms are rendered whole (no shared key): rare, and never a member's page.
-            let added = added(profile, page: page)
-            let pageCount = ProfileController.addedPageCount(of: profile.addedQuotes.count)
+            // The controller presents only a page that exists.
+            guard let paging = Paging(page: page, of: profile.addedQuotes.count, size: ProfileController.addedPerPage) else {
+                return ErrorView.page(for: .notFound)
+            }
             let name = profile.user.username
+            // A moderator's forms are rendered whole (no shared key): rare, and never a member's page.
             return Page(
                 template: .profile, status: moderation?.problem == nil ? .ok : .unprocessableContent,
                 context: Context(
                     person: PersonContext(profile.user), favourite: profile.favourite.map { QuoteCard($0) },
-                    added: added.map { QuoteCard($0) }, page: page, pageCount: pageCount, firstNumber: added.startIndex + 1,
-                    previousURL: page > 1 ? ProfilesRoute.show(name, page: page - 1).path : nil,
-                    nextURL: page < pageCount ? ProfilesRoute.show(name, page: page + 1).path : nil,
+                    added: profile.addedQuotes[paging.items].map { QuoteCard($0) },
+                    pager: PagerValues.of(page: paging.page, pageCount: paging.pageCount, firstNumber: paging.firstNumber) {
+                        ProfilesRoute.show(name, page: $0).path
+                    },
                     isOwn: isOwn, editURL: ProfilesRoute.edit.path, isSuspended: profile.suspension != nil,
                     moderation: moderation.map {
                         ModerationForms(username: profile.user.username, suspension: profile.suspension, problem: $0.problem)
                     }),
-                sharedKey: moderation == nil ? sharedKey(profile, isOwn: isOwn, page: page, added: added) : nil)
+                sharedKey: moderation == nil ? sharedKey(profile, isOwn: isOwn, paging: paging) : nil)
         case let .noSuchPage(username, pageCount):
             let pages = "\(pageCount) page\(pageCount == 1 ? "" : "s")"
             return ErrorView.page(
