@@ -87,16 +87,8 @@ package struct AppAssembly: Sendable {
         let accounts = opened.accounts
         var middleware: [any StoreMiddleware] = overrides.logsActions ? [ActionLogMiddleware(logger: logger.labeled("store"))] : []
         if let metrics { middleware.append(metrics.storeMiddleware) }
-        let store: Store
-        do {
-            store = try Store(
-                journal: opened.journal, seed: overrides.seed ?? SeedContent.actions(at: overrides.now()), middleware: middleware,
-                logger: logger.labeled("store"))
-        } catch {
-            // The journal went to the store, which closes it (or its deinit does).
-            await accounts.close()
-            throw error
-        }
+        let store = try await OpenedBackend.store(
+            on: opened, seed: overrides.seed ?? SeedContent.actions(at: overrides.now()), middleware: middleware, logger: logger.labeled("store"))
         let bookSecret: [UInt8]
         let mailTransport: any MailTransport
         do {
