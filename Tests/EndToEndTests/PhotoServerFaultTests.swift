@@ -6,9 +6,9 @@ import TestSupport
 import Testing
 
 /// A photo the server itself fails at (here the upload's temporary file cannot be made, as when
-/// the temporary directory is gone; libvips failing to start takes the same path) is the 500 page
-/// in the layout with nothing of the fault in it. Nothing changes, the upload does not count
-/// against the account's uploads an hour, and the server goes on serving.
+/// the temporary directory is gone) is the 500 page in the layout with nothing of the fault in
+/// it. Nothing changes, the upload, never read, does not count against the account's uploads an
+/// hour, and the server goes on serving.
 @Suite struct PhotoServerFaultTests {
     @Test func aServerFaultIs500WithoutInternalsAndDoesNotCountAgainstTheHour() async throws {
         var limits = PhotoUploadLimits()

@@ -82,7 +82,8 @@ package struct ProfileController: Sendable {
     /// the photo it replaces is deleted once nobody refers to it (``PhotoKeeper``).
     ///
     /// - Throws: ``StoreError``, or ``PhotoProcessingError`` when the server failed at it (not the
-    ///   upload); such an upload does not count against the account's uploads an hour.
+    ///   upload); one whose file the server could not even write or read does not count against
+    ///   the account's uploads an hour.
     package func changePhoto(of user: UserID, to upload: UploadedFile?, from client: String? = nil) async throws -> ProfileState {
         guard let profile = profile(of: user) else { return .notFound }
         guard let upload, upload.count > 0 else { return .failed(profile, .noPhotoChosen) }
@@ -100,7 +101,10 @@ package struct ProfileController: Sendable {
             case .failure(.tooLarge(let width, let height)): return .failed(profile, .photoHasTooManyPixels(width: width, height: height))
             case .failure(.damaged): return .failed(profile, .photoDamaged)
             case .failure(let fault):
-                try await uploads.release(attempt)  // the server's fault, not a photo sent: it does not count
+                // A file the server could not write or read was never decoded: like a busy pool's
+                // refusal, it does not count. A failure once decoding began (libvips encoding, say)
+                // counts, since an upload that could provoke one must not buy unlimited work.
+                if case .unreadableFile = fault { try await uploads.release(attempt) }
                 throw fault
             }
         } catch is BlockingThreadPool.Overloaded {
