@@ -23,7 +23,7 @@ package enum QuoteListView {
             switch key {
             case "quotes": .list(QuoteCard.cards(listed).map { .custom($0) })
             case "hasQuotes": .bool(!listed.isEmpty)
-            case "page": .int(page)
+            case "page", "pageNumber": .int(page)
             case "pageCount": .int(pageCount)
             case "previousURL": page > 1 ? .string(QuotesRoute.list(page: page - 1, search: search?.typed ?? "").path) : .null
             case "nextURL": page < pageCount ? .string(QuotesRoute.list(page: page + 1, search: search?.typed ?? "").path) : .null
