@@ -8,7 +8,8 @@ import TestSupport
 /// data directory made by `build`: what `scale.sh` cannot see from outside the server.
 ///
 /// Phases, each the median of `runs`: loading the snapshot, reading and applying the journal
-/// entries after it, saving a snapshot, a search (the index alone, no page), and — on a copy of
+/// entries after it, saving a snapshot, a search (the index alone, no page), finding the quotes
+/// of the person who added most (what a profile lists), and — on a copy of
 /// the directory, as it writes — one dispatched edit.
 struct PhaseTimer {
     let directory: URL
@@ -49,6 +50,15 @@ struct PhaseTimer {
             report("search \"\(words)\"", try times { found = state.searchIndex.matches(SearchQuery(words)).count }, note: "\(found) matches")
         }
         print("search index: \(state.searchIndex.byteCount) bytes of folded text for \(state.quotes.count) quotes")
+        // A profile lists the quotes its person added: found once per version of the state.
+        let prolific = Dictionary(grouping: state.quotes.values.compactMap(\.addedBy), by: { $0 }).max { $0.value.count < $1.value.count }
+        if let person = prolific?.key {
+            var found = 0
+            report("a person's quotes, each copied out", try times {
+                found = state.quoteOrder.filter { state.quotes[$0]?.addedBy == person }.count
+            }, note: "\(found) quotes")
+            report("a person's quotes, ids(addedBy:)", try times { found = state.quotes.ids(addedBy: person).count }, note: "\(found) quotes")
+        }
     }
 
     /// One edit dispatched through a store on a copy of the directory, `runs` times; then the

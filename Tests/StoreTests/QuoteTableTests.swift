@@ -27,6 +27,26 @@ import Testing
         #expect(table.keys == [QuoteID(257), QuoteID(600)])
     }
 
+    /// A person's quotes are the ones whose adder is that person, in id order, across chunks,
+    /// after removals, and none for someone who added nothing (or for quotes added by no one).
+    @Test func idsAddedByAPersonMatchTheQuotesFiltered() {
+        var table = QuoteTable()
+        var random = SystemRandomNumberGenerator()
+        for id in 1...1_300 where id % 7 != 0 {
+            var made = quote(id)
+            made.addedBy = id % 5 == 0 ? nil : UserID(1 + Int.random(in: 0..<3, using: &random))
+            table[QuoteID(id)] = made
+        }
+        for id in stride(from: 3, to: 1_300, by: 11) { table.removeValue(forKey: QuoteID(id)) }
+        for person in 1...3 {
+            let expected = table.values.filter { $0.addedBy == UserID(person) }.map(\.id)
+            #expect(!expected.isEmpty)
+            #expect(table.ids(addedBy: UserID(person)) == expected)
+        }
+        #expect(table.ids(addedBy: UserID(4)).isEmpty)
+        #expect(QuoteTable().ids(addedBy: UserID(1)).isEmpty)
+    }
+
     /// Runs filled apart (a snapshot's blocks, each on its own core) and appended make the table
     /// that setting each quote makes, empty runs and all; a run refuses ids outside it, and twice.
     @Test func runsAppendedMakeTheSameTableAsQuotesSetOneByOne() {

@@ -23,7 +23,7 @@ package struct ExportController: Sendable {
     package func export(of user: UserID) async throws(StoreError) -> ExportState {
         let state = store.state
         guard let person = state.users[user] else { return .notFound }
-        let visible = state.quoteOrder.compactMap { id in state.quotes[id].flatMap { $0.addedBy == user ? $0 : nil } }
+        let visible = state.quotes.ids(addedBy: user).compactMap { state.quotes[$0] }
         // Hidden quotes are out of the book but still theirs: in id order (the order of adding)
         // among the rest, when the text hidden is their own (someone else's is hidden from them
         // too; their own versions of it are among `versions`).

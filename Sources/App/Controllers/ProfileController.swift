@@ -187,7 +187,8 @@ package struct ProfileController: Sendable {
         let generation = cache.generation
         let state = store.state
         guard let user = state.user(named: username) else { return nil }
-        let added = state.quoteOrder.reversed().compactMap { id in state.quotes[id].flatMap { $0.addedBy == user.id ? $0 : nil } }
+        // Once per profile and version of the state: the ids found in place, then only their quotes copied.
+        let added = state.quotes.ids(addedBy: user.id).reversed().compactMap { state.quotes[$0] }
         let profile = Profile(
             user: user, favourite: user.favourite.flatMap { state.quotes[$0] }, addedQuotes: added,
             suspension: state.moderation.suspended[user.id])

@@ -88,6 +88,22 @@ package struct QuoteTable: Sendable, Equatable {
         }
     }
 
+    /// The ids of the quotes `person` added, ascending (the order they were added): each slot's
+    /// adder compared where it lies, chunk by chunk, with no lookup and no quote copied out.
+    /// Copying each quote out to read its adder (a retain and a release of its texts) made a
+    /// profile's list cost about 2 ms at 100,000 quotes, on the event loop, after every write.
+    package func ids(addedBy person: UserID) -> [QuoteID] {
+        var ids: [QuoteID] = []
+        for chunk in chunks where !chunk.isEmpty {
+            chunk.withUnsafeBufferPointer { slots in
+                for slot in slots.indices where slots[slot]?.addedBy == person {
+                    ids.append(slots[slot].unsafelyUnwrapped.id)
+                }
+            }
+        }
+        return ids
+    }
+
     /// How many quotes have ids in `ids`.
     package func count(inIDs ids: ClosedRange<Int>) -> Int {
         var count = 0
