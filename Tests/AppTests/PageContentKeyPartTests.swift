@@ -39,10 +39,13 @@ struct PageContentKeyPartTests {
             for part in listed { part.append(to: &key) }
         })
         let quotes = quotes()
-        #expect(key { $0.append(quotes) } == key { key in
+        #expect(key { $0.append(quotes[...]) } == key { key in
             key.append(quotes.count)
             for quote in quotes { quote.append(to: &key) }
         })
+        // A page of a longer list keys as its own quotes, wherever they lie.
+        #expect(key { $0.append(quotes[1...]) } == key { $0.append(Array(quotes[1...])[...]) })
+        #expect(key { $0.append(quotes[1...]) } != key { $0.append(quotes[...]) })
     }
 
     @Test func aListsKeyHoldsWhatItsCardsShowAndNothingElse() throws {

@@ -285,8 +285,9 @@ extension PageContentKey {
         }
     }
 
-    /// Quotes, after their count, each as ``Quote/append(to:)`` writes it.
-    package mutating func append(_ quotes: [Quote]) {
+    /// Quotes (a page of a longer list, read where it lies: no array made for it), after their
+    /// count, each as ``Quote/append(to:)`` writes it.
+    package mutating func append(_ quotes: ArraySlice<Quote>) {
         append(quotes.count)
         // Field by field, in place: calling a method on each element (a for-in, an index, even
         // a buffer pointer's) copies it out first, every text retained and released, on

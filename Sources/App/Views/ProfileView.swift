@@ -123,7 +123,7 @@ package enum ProfileView {
         key.append(profile.favourite)
         key.append(paging.page)
         key.append(paging.pageCount)
-        key.append(Array(profile.addedQuotes[paging.items]))
+        key.append(profile.addedQuotes[paging.items])
         key.append(profile.suspension == nil ? 0 : 1)
         return key
     }
