@@ -5,7 +5,12 @@ package import Store
 
 /// The logic of profiles (seed 003's logic controller): loads a profile through the cache,
 /// changes the display name and the photo, and signs out. No HTTP, no HTML.
-package struct ProfileController: Sendable {
+///
+/// A class of constants, not a struct: its dependencies (the photo pipeline's limits, the
+/// uploads' attempt limit) make it over 400 bytes, which the coordinator copied whole, with a
+/// retain and a release of each reference in it, to call ``load(_:viewer:page:moderation:)``
+/// on every profile page.
+package final class ProfileController: Sendable {
     /// Largest photo accepted, in bytes of image (SPEC.md, issue 19: 20 MiB).
     package static let maximumPhotoBytes = 20 * 1024 * 1024
 
