@@ -25,7 +25,10 @@ package struct Visitor: Sendable {
     private var storage: Storage?
 
     package init(user: User? = nil, session: SessionRecord? = nil, csrfToken: String? = nil, isModerator: Bool = false) {
-        let isAnonymous = user == nil && session == nil && csrfToken == nil && !isModerator
+        // Matched, not compared with nil: `user == nil` copied the account out of the argument
+        // (retaining its strings) to compare it; a pattern only looks at which case it is.
+        let hasUser = if case .some = user { true } else { false }
+        let isAnonymous = !hasUser && session == nil && csrfToken == nil && !isModerator
         storage = isAnonymous ? nil : Storage(user: user, session: session, csrfToken: csrfToken, isModerator: isModerator)
     }
 

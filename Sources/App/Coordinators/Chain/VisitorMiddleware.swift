@@ -39,7 +39,10 @@ final class VisitorMiddleware: RequestMiddleware {
             // The state is read once for the request's visitor, the account and its suspension,
             // and shared, not copied (``PublishedState``).
             let published = store.publishedState
-            guard published.state.users[session.userID] != nil else { return identifyLater(context, token: token, date: date, next: next) }
+            // Asked by index: the subscript copies the account out (its strings retained) to compare it with nil.
+            guard published.state.users.index(forKey: session.userID) != nil else {
+                return identifyLater(context, token: token, date: date, next: next)
+            }
             identify(context, session: session, token: token, date: date, in: published)
             return next.handle(context)
         case .needsStorage:
@@ -67,14 +70,14 @@ final class VisitorMiddleware: RequestMiddleware {
     /// this request alone. `published` is the store's, read by the caller (nil only without a token).
     private func identify(_ context: RequestContext, session: SessionRecord?, token: String?, date: Date, in published: PublishedState?) {
         if let token, let published {
-            if let session, let account = Self.account(of: session, in: published) {
+            if let session, case let (user, isModerator)? = Self.account(of: session, in: published) {
                 if session.lastUsedAt == date, session.createdAt != date {
                     // Used again after an hour or more: the browser's copy gets a fresh lifetime too.
                     context.setCookies.append(cookies.session(token))
                 }
+                // The account's last use: moved into the visitor, not copied (its strings retained again).
                 context.visitor = Visitor(
-                    user: account.user, session: session, csrfToken: csrf.token(for: .session(id: session.id)),
-                    isModerator: account.isModerator)
+                    user: user, session: session, csrfToken: csrf.token(for: .session(id: session.id)), isModerator: isModerator)
                 return
             }
             if session == nil { context.setCookies.append(cookies.deleting(.session)) }
