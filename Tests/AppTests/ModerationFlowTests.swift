@@ -26,11 +26,15 @@ import Testing
         var ada = made.ada
         defer { Task { await app.close() } }
         let reported = try await ada.submit("/quotes/2/report", ["reason": "Spam <script>alert(1)</script>"], formPage: "/quotes/2")
-        #expect(reported.status == .seeOther && reported.headers["Location"] == "/quotes/2?reported=1")
-        let thanks = await ada.get("/quotes/2?reported=1")
+        // SPEC: 303 to the quote's own address; the thanks travel in a cookie read once.
+        #expect(reported.status == .seeOther && reported.headers["Location"] == "/quotes/2")
+        let thanks = await ada.get("/quotes/2")
         #expect(thanks.status == .ok && thanks.text.contains("Thank you"))
+        let reloaded = await ada.get("/quotes/2")
+        #expect(reloaded.status == .ok && !reloaded.text.contains("Thank you"), "shown once")
         let again = try await ada.submit("/quotes/2/report", ["reason": "Still spam"], formPage: "/quotes/2")
-        #expect(again.status == .seeOther)
+        #expect(again.status == .seeOther && again.headers["Location"] == "/quotes/2")
+        #expect(await ada.get("/quotes/2").text.contains("Thank you"), "a report already open is thanked too")
         #expect(app.store.state.moderation.reports.count == 1, "one open report a person and quote")
         let huge = try await ada.submit("/quotes/1/report", ["reason": String(repeating: "x", count: 10_000)], formPage: "/quotes/1")
         #expect(huge.status == .unprocessableContent && huge.text.contains("the reason"))
@@ -38,6 +42,31 @@ import Testing
         var stranger = app.browser()
         #expect(await stranger.post("/quotes/1/report", ["reason": "signed out"]).status == .forbidden)
         #expect(app.store.state.moderation.reports.count == 1)
+    }
+
+    /// The thanks come only from the cookie a report's redirect sets, for that quote's page: a
+    /// notice cookie made up, damaged, huge or naming another quote shows nothing, is deleted,
+    /// and the page is served as usual; a signed-out visitor is never thanked.
+    @Test func aNoticeCookieNotSetByAReportShowsNothing() async throws {
+        let made = try await book()
+        let app = made.app
+        let ada = made.ada
+        defer { Task { await app.close() } }
+        let forged = [
+            "reported-1", "reported-01", "reported-", "reported--2", "reported-2x", "reported-99999999999999999999", "thanks",
+            "reported-" + String(repeating: "9", count: 4_000), "%72eported-2",
+        ]
+        for value in forged {
+            let page = await app.respond(
+                HTTPRequest(method: .get, target: "/quotes/2", headers: ["Host": "test", "Cookie": ada.cookieHeader + "; quotebook_notice=" + value]))
+            #expect(page.status == .ok && !page.text.contains("Thank you"), "\(value.prefix(40))")
+            #expect(page.headers.values(for: "Set-Cookie").contains { $0.hasPrefix("quotebook_notice=;") && $0.contains("Max-Age=0") })
+        }
+        let signedOut = await app.respond(HTTPRequest(method: .get, target: "/quotes/2", headers: ["Host": "test", "Cookie": "quotebook_notice=reported-2"]))
+        #expect(signedOut.status == .ok && !signedOut.text.contains("Thank you"))
+        let genuine = await app.respond(
+            HTTPRequest(method: .get, target: "/quotes/2", headers: ["Host": "test", "Cookie": ada.cookieHeader + "; quotebook_notice=reported-2"]))
+        #expect(genuine.status == .ok && genuine.text.contains("Thank you"), "the one a report sets, on its quote's page")
     }
 
     @Test func reportsAreLimitedToTenAnHourAPerson() async throws {

@@ -6,7 +6,7 @@ import Store
 
 /// The cases of ``QuotesRoute`` without their values, each with an example value.
 enum QuotesRouteKind: CaseIterable {
-    case home, list, new, create, show, edit, update, favourite, delete, history, restore, events, report, reported
+    case home, list, new, create, show, edit, update, favourite, delete, history, restore, events, report
 
     var example: QuotesRoute {
         switch self {
@@ -23,7 +23,6 @@ enum QuotesRouteKind: CaseIterable {
         case .update: .update(QuoteID(7))
         case .favourite: .favourite(QuoteID(8))
         case .report: .report(QuoteID(11))
-        case .reported: .reported(QuoteID(12))
         }
     }
 }
@@ -44,7 +43,6 @@ extension QuotesRoute {
         case .update: .update
         case .favourite: .favourite
         case .report: .report
-        case .reported: .reported
         }
     }
 }

@@ -1052,6 +1052,10 @@ def moderation_flow(executable, root, work, drivers, servers):
     submit_button(lou, "Send report")
     expect_page(lou, quote, what="sending a report")
     check("Thank you" in text_of(lou, "main [role=status]:not([hidden])"), "no thanks after reporting")
+    # The 303 named the quote's own address; the thanks came once, in a cookie the page deleted.
+    lou.refresh()
+    expect_page(lou, quote, what="the reported quote, reloaded")
+    check("Thank you" not in text_of(lou, "main"), "the thanks are shown again on a reload")
 
     visit(moe, url + "/login")
     sign_in(moe, MOE["username"], MOE["password"])

@@ -913,7 +913,7 @@ def check_moderation(cluster, ada, figures):
           f"(k) B's page of quote {quote} has no report form ({page.status})")
     reason = f"Cluster test report of quote {quote}"
     reported = reporter.post(f"/quotes/{quote}/report", {"reason": reason, "csrf_token": field(page.body, "csrf_token")})
-    check(reported.status == 303 and reported.header("Location") == f"/quotes/{quote}?reported=1",
+    check(reported.status == 303 and reported.header("Location") == f"/quotes/{quote}",
           f"(k) reporting quote {quote} on B answered {reported.status} to {reported.header('Location')!r}")
     reported_at = time.monotonic()
     while reason not in (queue := moderator.get("/moderation")).body:

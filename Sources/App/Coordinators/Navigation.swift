@@ -40,6 +40,8 @@ package enum FlowOutcome: Sendable, Equatable {
     /// Sign-up or sign-in succeeded with this new session; `returnTo` is where they were going.
     case signedIn(IssuedSession, returnTo: ReturnPath?)
     case signedOut
+    /// The signed-in person reported a quote (or had already): its page thanks them.
+    case quoteReported(QuoteID)
     /// The signed-in person changed their profile.
     case profileUpdated(Username)
     /// The signed-in person changed their password: every other session ended, and this new one

@@ -39,15 +39,15 @@ package struct QuotesCoordinator: FlowCoordinator {
                 return .present(QuoteListView.page(for: state))
             }
         case .show(let id):
-            return .now(.present(QuoteView.page(for: controller.show(id, viewer: visitor.user?.id))))
-        case .reported(let id):
-            return .now(.present(QuoteView.page(for: controller.show(id, viewer: visitor.user?.id), after: .reported)))
+            let state = controller.show(id, viewer: visitor.user?.id)
+            if context.notice == .reported(id), visitor.isSignedIn { return .now(.present(QuoteView.page(for: state, after: .reported))) }
+            return .now(.present(QuoteView.page(for: state)))
         case .report(let id):
             guard let user = visitor.user?.id else { return .now(.present(ErrorView.page(for: .notFound))) }
             let reason = form[ModerationField.reason] ?? ""
             return .later { [controller, moderation] in
                 let outcome = try await moderation.report(id, reason: reason, by: user)
-                if outcome == .reported { return .push(QuotesRoute.reported(id)) }
+                if outcome == .reported { return .finished(.quoteReported(id)) }
                 return .present(QuoteView.page(for: controller.show(id, viewer: user), after: outcome))
             }
         case .edit(let id):

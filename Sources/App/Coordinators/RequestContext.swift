@@ -41,6 +41,8 @@ package final class RequestContext: @unchecked Sendable {
     @exclusivity(unchecked) package var form = SubmittedForm()
     /// The cookies the response sets.
     @exclusivity(unchecked) var setCookies: [SetCookie] = []
+    /// The sentence the page shows once, after the redirect that set it (``NoticeMiddleware``).
+    @exclusivity(unchecked) package var notice: PageNotice?
     /// The `ETag` of the page this GET renders, if it is one (``PageTagMiddleware``).
     @exclusivity(unchecked) var pageTag: String?
     /// Which route answered, for the request counters: the matched route's, else `unmatched`

@@ -32,10 +32,9 @@ package enum QuotesRoute: Route {
     case restore(QuoteID)
     /// `GET /quotes/{id}/events`: a `text/event-stream` of the quote's changes.
     case events(QuoteID)
-    /// `POST /quotes/{id}/report` (`reason`): report it to the moderators.
+    /// `POST /quotes/{id}/report` (`reason`): report it to the moderators; the quote's page then
+    /// thanks the reporter (``PageNotice/reported(_:)``).
     case report(QuoteID)
-    /// `GET /quotes/{id}?reported=1`: the quote's page after reporting it, thanking the reporter.
-    case reported(QuoteID)
 
     package static func routes(at segments: [String], query: URLEncodedForm) -> RouteCandidates<QuotesRoute> {
         switch segments.count {
@@ -50,7 +49,7 @@ package enum QuotesRoute: Route {
             return [.new]
         case 2 where segments[0] == "quotes":
             guard let id = PathSegments.identifier(segments[1]).map({ QuoteID($0) }) else { return [] }
-            return [query[Self.reportedKey] == "1" ? .reported(id) : .show(id), .update(id)]
+            return [.show(id), .update(id)]
         case 3 where segments[0] == "quotes":
             guard let id = PathSegments.identifier(segments[1]).map({ QuoteID($0) }) else { return [] }
             switch segments[2] {
@@ -70,7 +69,7 @@ package enum QuotesRoute: Route {
 
     package var method: HTTPMethod {
         switch self {
-        case .home, .list, .new, .show, .reported, .edit, .history, .events: .get
+        case .home, .list, .new, .show, .edit, .history, .events: .get
         case .create, .update, .favourite, .delete, .restore, .report: .post
         }
     }
@@ -80,7 +79,7 @@ package enum QuotesRoute: Route {
         case .home: []
         case .list, .create: ["quotes"]
         case .new: ["quotes", "new"]
-        case .show(let id), .update(let id), .reported(let id): ["quotes", id.description]
+        case .show(let id), .update(let id): ["quotes", id.description]
         case .edit(let id): ["quotes", id.description, "edit"]
         case .favourite(let id): ["quotes", id.description, "favorite"]
         case .delete(let id): ["quotes", id.description, "delete"]
@@ -97,18 +96,14 @@ package enum QuotesRoute: Route {
             (search.isEmpty ? [] : [(QuoteSearchField.query.rawValue, search)]) + PathSegments.pageItems(page)
         case .history(_, let page):
             PathSegments.pageItems(page)
-        case .reported: [(Self.reportedKey, "1")]
         default: []
         }
     }
 
-    /// The query parameter of ``reported(_:)``.
-    private static let reportedKey = "reported"
-
     package var access: RouteAccess {
         switch self {
         case .home, .list, .show, .history, .events: .anyone
-        case .new, .create, .edit, .update, .favourite, .delete, .restore, .report, .reported: .signedIn
+        case .new, .create, .edit, .update, .favourite, .delete, .restore, .report: .signedIn
         }
     }
 
@@ -128,7 +123,6 @@ package enum QuotesRoute: Route {
         case .restore: "quotes_restore"
         case .events: "quotes_events"
         case .report: "quotes_report"
-        case .reported: "quotes_reported"
         }
     }
 }

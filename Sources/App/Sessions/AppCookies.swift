@@ -24,6 +24,8 @@ package struct AppCookies: Sendable {
         /// The account this browser has signed in to (``KnownDeviceCookie``): its sign-ins meet a
         /// limit of their own, not the username's lock.
         case knownDevice = "quotebook_device"
+        /// A sentence for the page a redirect leads to, read once (``PageNotice``).
+        case notice = "quotebook_notice"
     }
 
     /// The prefix of every name with `--secure-cookies`.
@@ -37,6 +39,7 @@ package struct AppCookies: Sendable {
     private let preSessionName: String
     private let seenName: String
     private let knownDeviceName: String
+    private let noticeName: String
 
     package init(isSecure: Bool) {
         self.isSecure = isSecure
@@ -45,6 +48,7 @@ package struct AppCookies: Sendable {
         preSessionName = prefix + Purpose.preSession.rawValue
         seenName = prefix + Purpose.seen.rawValue
         knownDeviceName = prefix + Purpose.knownDevice.rawValue
+        noticeName = prefix + Purpose.notice.rawValue
     }
 
     /// The name the cookie for `purpose` goes by.
@@ -54,6 +58,7 @@ package struct AppCookies: Sendable {
         case .preSession: preSessionName
         case .seen: seenName
         case .knownDevice: knownDeviceName
+        case .notice: noticeName
         }
     }
 

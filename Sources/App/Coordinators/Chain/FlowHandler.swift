@@ -104,6 +104,9 @@ final class FlowHandler: RequestHandler {
             return .now(.push(QuotesRoute.show(id)))
         case .quoteDeleted:
             return .now(.push(QuotesRoute.list(page: 1)))
+        case .quoteReported(let id):
+            context.setCookies.append(cookies.setting(.notice, to: PageNotice.reported(id).cookieValue, maxAge: PageNotice.lifetime))
+            return .now(.push(QuotesRoute.show(id)))
         case let .signedIn(session, returnTo):
             let sessionName = cookies.name(.session)
             context.setCookies.removeAll { $0.name == sessionName }

@@ -41,8 +41,8 @@ final class PageTagMiddleware: RequestMiddleware, AnswerAmending {
         HTTPResponse(status: .notModified, headers: ["ETag": tag, "Cache-Control": "private, no-cache"])
     }
 
-    /// A page is a function of the state, who is asking (their account and CSRF token) and the
-    /// target, so its tag is a hash of those: revalidating an unchanged page costs a 304 and no
+    /// A page is a function of the state, who is asking (their account and CSRF token), the
+    /// target and a notice it shows once, so its tag is a hash of those: revalidating an unchanged page costs a 304 and no
     /// render (SPEC.md "Sessions and security").
     ///
     /// The hash is SipHash (Swift's `Hasher`, keyed at random per process) over the process's
@@ -61,6 +61,8 @@ final class PageTagMiddleware: RequestMiddleware, AnswerAmending {
         hasher.combine(Int64(context.visitor.user?.id.rawValue ?? 0))
         Self.combine(context.visitor.csrfToken ?? "", into: &hasher)
         Self.combine(context.request.target, into: &hasher)
+        // A page with a notice differs from the same page without: never answered 304 for it.
+        if case .reported(let quote)? = context.notice { hasher.combine(quote.rawValue) } else { hasher.combine(0) }
         let tag = UInt64(UInt(bitPattern: hasher.finalize()))
         // `W/"` + 11 characters + `"`: 15 bytes, written into one inline string.
         return withUnsafeBytes(of: tag.littleEndian) { tag in
