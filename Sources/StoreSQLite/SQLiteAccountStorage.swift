@@ -135,6 +135,15 @@ package actor SQLiteAccountStorage: SessionStorage, PhotoStorage {
         }
     }
 
+    /// Checkpoints the WAL in TRUNCATE mode (``DeletionSettling/settleDeletions()``): without it
+    /// the database file kept a deleted account's email rows and photo pages, as they were, until
+    /// the next automatic checkpoint, or for good after a crash. A checkpoint that readers hold
+    /// up copies what it can; the next one, or the close, finishes.
+    package func settleDeletions() {
+        guard let connection = try? open(for: "settle deletions") else { return }
+        try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
     package func storedAccountIDs() throws(StoreError) -> [UserID] {
         try open(for: "list accounts").prepare("SELECT user_id FROM session UNION SELECT user_id FROM password UNION SELECT user_id FROM email")
             .rows { UserID(Int($0.int(at: 0))) }

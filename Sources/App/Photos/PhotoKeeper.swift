@@ -108,6 +108,7 @@ package struct PhotoKeeper: Sendable {
         for hash in try await storage.storedHashes() where !referenced.contains(hash) {
             if try await storage.delete(hash: hash, unreferencedThrough: sequence, abandoningClaimsOlderThan: lifetime) { deleted += 1 }
         }
+        if deleted > 0 { await storage.settleDeletions() }
         return deleted
     }
 
@@ -123,13 +124,16 @@ package struct PhotoKeeper: Sendable {
         let sequence = store.appliedJournalSequence
         let state = store.state
         let referenced = Set(state.users.values.flatMap { $0.photo?.hashes ?? [] })
+        var deleted = false
         for hash in hashes where !referenced.contains(hash) {
             do {
-                _ = try await storage.delete(hash: hash, unreferencedThrough: sequence, abandoningClaimsOlderThan: Self.claimLifetime)
+                if try await storage.delete(hash: hash, unreferencedThrough: sequence, abandoningClaimsOlderThan: Self.claimLifetime) { deleted = true }
             } catch {
                 logger.warning("could not delete photo \(hash.prefix(12)), which nobody refers to (the next start-up will): \(error)")
             }
         }
+        // A person's photo leaves the database's files now, not at some later checkpoint.
+        if deleted { await storage.settleDeletions() }
     }
 
     /// Ends the upload's claim; a failure is logged (the claim then lapses after ``claimLifetime``).

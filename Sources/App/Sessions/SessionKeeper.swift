@@ -167,6 +167,7 @@ package final class SessionKeeper: Sendable {
     package func erase(_ user: UserID) async throws(StoreError) {
         try await storage.deleteSecrets(of: user)
         _ = try await endSessions(of: user, except: nil)
+        await storage.settleDeletions()
     }
 
     /// Erases what `storage` still holds of accounts `state` no longer has (their sessions and
@@ -185,6 +186,7 @@ package final class SessionKeeper: Sendable {
             _ = try await storage.deleteSessions(of: user, except: nil)
             erased += 1
         }
+        if erased > 0 { await storage.settleDeletions() }
         return erased
     }
 

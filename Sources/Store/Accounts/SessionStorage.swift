@@ -24,11 +24,27 @@ package struct SessionRecord: Sendable, Equatable {
     }
 }
 
+/// Storage whose files may keep what was deleted for a while, and can be made not to.
+package protocol DeletionSettling: Sendable {
+    /// Makes what was deleted so far unrecoverable from the storage's files now, not at some
+    /// later checkpoint: called after erasing a deleted account (SPEC.md: nothing that names the
+    /// person stays anywhere in the database) and after deleting a photo. SQLite copies the
+    /// write-ahead log, which holds the pages as they were before the deletions, into the
+    /// database file (where `secure_delete` zeroed the freed space) and empties it, as far as
+    /// readers allow. The default does nothing: PostgreSQL's deleted rows are reclaimed by its
+    /// own vacuum.
+    func settleDeletions() async
+}
+
+extension DeletionSettling {
+    package func settleDeletions() async {}
+}
+
 /// Durable sessions, the server's secrets and changed password hashes, kept apart from the
 /// action journal: a session is a revocable credential, not a change to the book, and a
 /// password hash is a secret the journal must never hold. In SQLite (``SQLiteAccountStorage``) or, shared
 /// by every instance, PostgreSQL (``PostgresAccountStorage``).
-package protocol SessionStorage: Sendable {
+package protocol SessionStorage: DeletionSettling {
     /// Keeps `session`, in the same statement that reads its account's password hash, only if
     /// that hash is `hash` (nil: the account has none): false, keeping nothing, once the password
     /// changed or the account's hash was erased. So a sign-in whose check began before a change
@@ -123,7 +139,7 @@ package struct StoredPhoto: Sendable, Equatable {
 ///   deletes only when no claim is open and no reference was recorded after that entry (the
 ///   caller's state may lag another instance's), checked and deleted atomically against claims.
 /// A claim that is never released (a process killed mid-upload) counts for a while only.
-package protocol PhotoStorage: Sendable {
+package protocol PhotoStorage: DeletionSettling {
     /// Stores `photo` (storing the same bytes twice keeps one copy) and claims it for the upload
     /// in flight: until the claim is released, no deletion takes it.
     func save(_ photo: StoredPhoto) async throws(StoreError)
