@@ -83,6 +83,28 @@ import Testing
         #expect(await ada.get("/quotes/2", headers: ["If-None-Match": tag]).status == .notFound)
     }
 
+    /// Pages that show account storage (the edit page's addresses, the sessions) or a
+    /// moderator's lists are tagged from their bytes: the same page revalidates as a 304, a
+    /// change shows; another person's tag never matches.
+    @Test func pagesOfAccountStorageRevalidateByTheirContent() async throws {
+        let app = try await TestApp()
+        var ada = try await app.signedIn("ada")
+        for path in ["/profile/edit", "/profile/email", "/profile/sessions"] {
+            let page = await ada.get(path)
+            let tag = try #require(page.headers["ETag"], "\(path)")
+            #expect(tag.hasPrefix("W/\""))
+            let again = await ada.get(path, headers: ["If-None-Match": tag])
+            #expect(again.status == .notModified && again.body.isEmpty, "\(path)")
+            #expect(again.headers["Cache-Control"] == "private, no-cache")
+            var bob = try await app.signedIn("bob\(path.count)")
+            #expect(await bob.get(path, headers: ["If-None-Match": tag]).status == .ok, "another person's \(path)")
+        }
+        let before = try #require(await ada.get("/profile/edit").headers["ETag"])
+        #expect(try await ada.submit("/profile/name", ["display_name": "Ada Byron"], formPage: "/profile/edit").status == .seeOther)
+        let renamed = await ada.get("/profile/edit", headers: ["If-None-Match": before])
+        #expect(renamed.status == .ok && renamed.text.contains("Ada Byron"))
+    }
+
     @Test func developmentPagesCarryNoTag() async throws {
         #expect(try await TestApp(isDevelopment: true).get("/").headers["ETag"] == nil)
     }

@@ -51,7 +51,14 @@ import Testing
         let page = await laptop.get("/profile/sessions")
         #expect(page.status == .ok)
         #expect(page.headers["Cache-Control"] == "private, no-cache")
-        #expect(page.headers["ETag"] == nil, "it shows account storage, which changes without the state: no 304 of a stale list")
+        // It shows account storage, which changes without the state: tagged from its bytes, so
+        // revalidating the same list is a 304, and a new session is never hidden by one.
+        let tag = try #require(page.headers["ETag"])
+        let same = await laptop.get("/profile/sessions", headers: ["If-None-Match": tag])
+        #expect(same.status == .notModified && same.body.isEmpty && same.headers["ETag"] == tag)
+        _ = try await Self.signIn(app, "ada", userAgent: "Opera/9.80 (Windows NT 6.1)")
+        let grown = await laptop.get("/profile/sessions", headers: ["If-None-Match": tag])
+        #expect(grown.status == .ok && grown.headers["ETag"] != tag && Self.endActions(in: grown.text).count == 3)
         #expect(page.text.contains("Firefox on Linux <span class=\"badge\">This browser</span>"))
         #expect(page.text.contains("Safari on iOS"))
         #expect(page.text.contains("An unknown browser"), "the sign-up sent no User-Agent")

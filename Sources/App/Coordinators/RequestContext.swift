@@ -43,8 +43,8 @@ package final class RequestContext: @unchecked Sendable {
     @exclusivity(unchecked) var setCookies: [SetCookie] = []
     /// The sentence the page shows once, after the redirect that set it (``NoticeMiddleware``).
     @exclusivity(unchecked) package var notice: PageNotice?
-    /// The `ETag` of the page this GET renders, if it is one (``PageTagMiddleware``).
-    @exclusivity(unchecked) var pageTag: String?
+    /// How the page this GET renders is tagged, if it is one (``PageTagMiddleware``).
+    @exclusivity(unchecked) var pageTagging = PageTagging.none
     /// Which route answered, for the request counters: the matched route's, else `unmatched`
     /// (`rejected` for a path that is not one); a file or a kept page says its own.
     @exclusivity(unchecked) var routeLabel = RouteLabel.unmatched
@@ -66,4 +66,15 @@ package final class RequestContext: @unchecked Sendable {
         if case .found(let route) = match { return route }
         return nil
     }
+}
+
+/// How a GET's page gets its `ETag` (``PageTagMiddleware``); only a page presented keeps it:
+/// the flow's last link makes it ``none`` for a file, a photo, a stream or a redirect.
+enum PageTagging: Sendable, Equatable {
+    case none
+    /// A tag made before the page from the state, the visitor and the target: a 304 costs no render.
+    case state(String)
+    /// A page that shows account storage, which changes without the state: tagged from its
+    /// rendered bytes, so a 304 saves sending it, not making it.
+    case content
 }

@@ -76,7 +76,7 @@ package enum AccountsRoute: Route {
     }
 
     /// The link pages answer from account storage (is the token alive?), which changes without
-    /// the state: never a 304.
+    /// the state: tagged from their rendered bytes, unless they carry the token (`no-store`).
     package var isTaggedByState: Bool {
         switch self {
         case .resetForm, .verifyForm: false

@@ -82,7 +82,7 @@ package enum ModerationRoute: Route {
 
     package var access: RouteAccess { .moderators }
 
-    /// A moderator's working pages, asked for rarely: always rendered, never a 304.
+    /// A moderator's working pages, asked for rarely: always rendered, tagged from their bytes.
     package var isTaggedByState: Bool { false }
 
     package var metricsLabel: RouteLabel {

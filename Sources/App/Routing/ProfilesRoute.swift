@@ -127,8 +127,8 @@ package enum ProfilesRoute: Route {
     }
 
     /// The sessions, email and edit pages show account storage (sessions, addresses), which
-    /// changes without the state: never a 304. The export is a download, never kept
-    /// (`no-store`), so it has no tag to revalidate.
+    /// changes without the state: tagged from their rendered bytes instead. The export is a
+    /// download, never kept (`no-store`), so it has no tag to revalidate.
     package var isTaggedByState: Bool {
         switch self {
         case .sessions, .export, .emailForm, .edit: false

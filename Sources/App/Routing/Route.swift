@@ -20,8 +20,9 @@ package protocol Route: Hashable, Sendable {
     /// Which route this is, without its values: a bounded label for metrics (`RouteLabel.swift`).
     var metricsLabel: RouteLabel { get }
     /// Whether its page is a function of the state, the visitor and the target alone, so that
-    /// an `ETag` of those revalidates it (``PageTagMiddleware``); false for a page that shows account
-    /// storage, which changes without the state (the sessions page). True unless a case says not.
+    /// an `ETag` of those revalidates it before any render (``PageTagMiddleware``); false for a
+    /// page that shows account storage, which changes without the state (the sessions page),
+    /// and is tagged from its rendered bytes. True unless a case says not.
     var isTaggedByState: Bool { get }
 }
 

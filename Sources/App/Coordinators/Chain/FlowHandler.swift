@@ -86,13 +86,13 @@ final class FlowHandler: RequestHandler {
         case .present(let page):
             return .now(renderer.response(for: page, visitor: context.visitor))
         case .redirect(let location):
-            context.pageTag = nil
+            context.pageTagging = .none
             return .now(.seeOther(location.path))
         case .respond(let response):
-            context.pageTag = nil
+            context.pageTagging = .none
             return .now(response)
         case .finished(let outcome):
-            context.pageTag = nil
+            context.pageTagging = .none
             return perform(onFlowFinished(outcome, context), context)
         }
     }

@@ -30,7 +30,7 @@ final class PageCacheMiddleware: RequestMiddleware, AnswerAmending {
     /// Keeps a finished page of a visitor who is nobody: a 200 with a tag, no cookie set, no
     /// account and no CSRF token, so it is what every cookie-less request for its target gets.
     func amend(_ response: consuming HTTPResponse, for context: RequestContext) -> HTTPResponse {
-        guard let pageCache, let tag = context.pageTag, response.status == .ok, context.setCookies.isEmpty,
+        guard let pageCache, case .state(let tag) = context.pageTagging, response.status == .ok, context.setCookies.isEmpty,
             context.visitor.user == nil, context.visitor.csrfToken == nil
         else { return response }
         pageCache.store(

@@ -4,8 +4,9 @@ import Store
 
 /// Pages carry an `ETag`, and revalidating an unchanged page costs a 304 and no render: before
 /// the child's flow, a GET whose `If-None-Match` names the page's current tag is answered 304;
-/// after it, the page rendered gets the tag. Not in `--dev`, where templates change under the
-/// pages.
+/// after it, the page rendered gets the tag. A page that shows account storage (sessions,
+/// addresses), which changes without the state, is tagged from its rendered bytes instead, and
+/// answered 304 after its render. Not in `--dev`, where templates change under the pages.
 final class PageTagMiddleware: RequestMiddleware, AnswerAmending {
     /// Random per process, in every page's `ETag`, so a tag from before a restart never matches.
     let bootID: [UInt8]
@@ -17,20 +18,35 @@ final class PageTagMiddleware: RequestMiddleware, AnswerAmending {
     }
 
     func handle(_ context: RequestContext, next: RequestNext) -> Step<HTTPResponse> {
-        guard tagsPages, let route = context.route, route.method == .get, route.isTaggedByState else {
-            return next.handle(context)
+        guard tagsPages, let route = context.route, route.method == .get else { return next.handle(context) }
+        guard route.isTaggedByState else {
+            context.pageTagging = .content
+            return next.handle(context).amended(by: self, for: context)
         }
         let tag = pageTag(for: context)
         // `*` does not match: whether this page exists is only known once it is built.
         if context.request.ifNoneMatch(includes: tag, starMatches: false) { return .now(Self.notModified(tag)) }
-        context.pageTag = tag
+        context.pageTagging = .state(tag)
         return next.handle(context).amended(by: self, for: context)
     }
 
-    /// Adds the tag to a rendered page. The flow's last link leaves ``RequestContext/pageTag``
-    /// only on a page it presented: a file, a photo, a stream or a redirect is not tagged.
+    /// Adds the tag to a rendered page. The flow's last link leaves ``RequestContext/pageTagging``
+    /// only on a page it presented: a file, a photo, a stream or a redirect is not tagged. A page
+    /// tagged by its content whose tag the request names already is answered 304; one kept from
+    /// every cache (`no-store`: it carries a secret) gets no tag.
     func amend(_ response: consuming HTTPResponse, for context: RequestContext) -> HTTPResponse {
-        guard let tag = context.pageTag, response.status == .ok else { return response }
+        guard response.status == .ok else { return response }
+        let tag: String
+        switch context.pageTagging {
+        case .none:
+            return response
+        case .state(let made):
+            tag = made
+        case .content:
+            guard response.headers["ETag"] == nil, response.headers["Cache-Control"]?.contains("no-store") != true else { return response }
+            tag = contentTag(of: response.body)
+            if context.request.ifNoneMatch(includes: tag, starMatches: false) { return Self.notModified(tag) }
+        }
         var response = response
         response.headers.add(name: "ETag", value: tag)
         return response
@@ -63,8 +79,22 @@ final class PageTagMiddleware: RequestMiddleware, AnswerAmending {
         Self.combine(context.request.target, into: &hasher)
         // A page with a notice differs from the same page without: never answered 304 for it.
         if case .reported(let quote)? = context.notice { hasher.combine(quote.rawValue) } else { hasher.combine(0) }
-        let tag = UInt64(UInt(bitPattern: hasher.finalize()))
-        // `W/"` + 11 characters + `"`: 15 bytes, written into one inline string.
+        return Self.weakTag(hasher.finalize())
+    }
+
+    /// The tag of a page that shows account storage: a hash of its bytes (which hold the
+    /// visitor's CSRF token, so no two visitors share one), keyed like ``pageTag(for:)``.
+    private func contentTag(of body: [UInt8]) -> String {
+        var hasher = Hasher()
+        bootID.withUnsafeBytes { hasher.combine(bytes: $0) }
+        hasher.combine(1)  // not a state tag's field order
+        body.withUnsafeBufferPointer { Self.combine($0, into: &hasher) }
+        return Self.weakTag(hasher.finalize())
+    }
+
+    /// `W/"` + 11 characters + `"`: 15 bytes, written into one inline string.
+    private static func weakTag(_ hash: Int) -> String {
+        let tag = UInt64(UInt(bitPattern: hash))
         return withUnsafeBytes(of: tag.littleEndian) { tag in
             String(unsafeUninitializedCapacity: 3 + Base64URL.encodedCount(of: tag.count) + 1) { output in
                 (output[0], output[1], output[2]) = (UInt8(ascii: "W"), UInt8(ascii: "/"), UInt8(ascii: "\""))
