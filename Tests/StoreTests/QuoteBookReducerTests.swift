@@ -106,7 +106,12 @@ import Testing
         #expect(heavy.count == 1)
         #expect(QuoteDraft(text: heavy, author: "A").problems == [.text: .tooLarge(maximumBytes: QuoteDraft.maximumTextBytes)])
         #expect(QuoteDraft(text: "A", author: heavy).problems == [.author: .tooLarge(maximumBytes: QuoteDraft.maximumAuthorBytes)])
-        let family = String(repeating: "👨‍👩‍👧‍👦", count: 600)
-        #expect(QuoteDraft(text: family, author: "A").problems.isEmpty)
+        // As many of the longest emoji Unicode recommends as SPEC allows characters.
+        for emoji in ["👨‍👩‍👧", "👨‍👩‍👧‍👦", "👨🏻‍❤️‍💋‍👨🏼", "🏴󠁧󠁢󠁳󠁣󠁴󠁿"] {
+            #expect(emoji.count == 1)
+            let draft = QuoteDraft(text: String(repeating: emoji, count: 1_000), author: String(repeating: emoji, count: 100))
+            #expect(draft.problems.isEmpty, "\(emoji)")
+            #expect(QuoteDraft(text: String(repeating: emoji, count: 1_001), author: "A").problems == [.text: .tooLong(maximum: 1_000)])
+        }
     }
 }

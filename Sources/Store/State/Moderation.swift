@@ -176,7 +176,6 @@ extension ModerationState {
     /// What is wrong with a reason as typed, nil when it may be kept (after trimming).
     package static func problem(withReason reason: String) -> FieldProblem? {
         FieldProblem.check(
-            QuoteDraft.trimmingWhitespace(reason), layout: .multiline, maximum: maximumReasonLength,
-            maximumBytes: 16 * maximumReasonLength)
+            QuoteDraft.trimmingWhitespace(reason), layout: .multiline, maximum: maximumReasonLength)
     }
 }

@@ -14,12 +14,10 @@ package struct QuoteDraft: Codable, Sendable, Equatable {
     package static let maximumTextLength = 1000
     /// Longest author in characters, after trimming.
     package static let maximumAuthorLength = 100
-    /// Largest text in UTF-8 bytes: a character has no size limit of its own (one letter with
-    /// 150,000 combining marks is one character), so the bytes are capped as well — at 16 per
-    /// character, room for any ordinary writing, emoji sequences included.
-    package static let maximumTextBytes = 16 * maximumTextLength
+    /// Largest text in UTF-8 bytes (``FieldProblem/bytesPerCharacter``).
+    package static let maximumTextBytes = FieldProblem.bytesPerCharacter * maximumTextLength
     /// Largest author in UTF-8 bytes.
-    package static let maximumAuthorBytes = 16 * maximumAuthorLength
+    package static let maximumAuthorBytes = FieldProblem.bytesPerCharacter * maximumAuthorLength
 
     /// The draft with surrounding whitespace removed, as it is stored.
     package var trimmed: QuoteDraft {
@@ -46,9 +44,9 @@ package struct QuoteDraft: Codable, Sendable, Equatable {
         let draft = trimmed
         var problems: [QuoteField: FieldProblem] = [:]
         problems[.text] = FieldProblem.check(
-            draft.text, layout: .multiline, maximum: Self.maximumTextLength, maximumBytes: Self.maximumTextBytes)
+            draft.text, layout: .multiline, maximum: Self.maximumTextLength)
         problems[.author] = FieldProblem.check(
-            draft.author, layout: .singleLine, maximum: Self.maximumAuthorLength, maximumBytes: Self.maximumAuthorBytes)
+            draft.author, layout: .singleLine, maximum: Self.maximumAuthorLength)
         return problems
     }
 }
@@ -68,9 +66,19 @@ package enum FieldProblem: Sendable, Equatable {
     /// Holds a character no typed text may (``TypedText``): the first one found.
     case forbiddenCharacter(Unicode.Scalar)
 
-    /// The problem with `value`, a field laid out as `layout`, checking bytes first so that
-    /// counting characters (which walks grapheme clusters) never runs over an oversized value.
-    static func check(_ value: String, layout: TypedText.Layout, maximum: Int, maximumBytes: Int) -> FieldProblem? {
+    /// UTF-8 bytes a field's character may take on average, at most. A character has no size
+    /// limit of its own (one letter with 150,000 combining marks is one character), so a field
+    /// of at most N characters is capped at 40 N bytes as well: room for a whole field of the
+    /// longest emoji Unicode recommends (a kiss with two skin tones, 35 bytes; a family of four
+    /// is 25). At 16 a character, 1,000 families of three, which SPEC's 1,000 characters allow,
+    /// were refused.
+    package static let bytesPerCharacter = 40
+
+    /// The problem with `value`, a field laid out as `layout` of at most `maximum` characters
+    /// (and ``bytesPerCharacter`` times as many bytes), checking bytes first so that counting
+    /// characters (which walks grapheme clusters) never runs over an oversized value.
+    static func check(_ value: String, layout: TypedText.Layout, maximum: Int) -> FieldProblem? {
+        let maximumBytes = maximum * bytesPerCharacter
         if value.isEmpty { return .empty }
         if let scalar = TypedText.firstForbiddenScalar(in: value, layout: layout) { return .forbiddenCharacter(scalar) }
         let bytes = value.utf8.count

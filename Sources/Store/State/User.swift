@@ -128,7 +128,6 @@ package struct User: Codable, Sendable, Equatable, Identifiable {
     /// What is wrong with a display name as typed, nil when it may be stored (after trimming).
     package static func problem(withDisplayName name: String) -> FieldProblem? {
         FieldProblem.check(
-            QuoteDraft.trimmingWhitespace(name), layout: .singleLine, maximum: maximumDisplayNameLength,
-            maximumBytes: 16 * maximumDisplayNameLength)
+            QuoteDraft.trimmingWhitespace(name), layout: .singleLine, maximum: maximumDisplayNameLength)
     }
 }
