@@ -83,6 +83,7 @@ enum AddressProblemText {
         case .empty: "Please enter an email address."
         case .tooLong: "An email address has at most 254 characters."
         case .notOneAt: "An email address has exactly one “@”, as in name@example.org."
+        case .localPartTooLong: "The part before the “@” has at most \(MailAddress.maximumLocalPartBytes) characters."
         case .invalidLocalPart: "The part before the “@” holds characters an address cannot, such as spaces or quotes."
         case .invalidDomain: "The part after the “@” is not a domain, such as example.org."
         }

@@ -235,6 +235,9 @@ import Testing
             let forgot = try await visitor.submit("/password/forgot", ["email": hostile], formPage: "/password/forgot")
             #expect(forgot.status == .unprocessableContent)
         }
+        // The page names the rule broken: a local part over 64 characters is too long, not badly spelled.
+        let long = try await ada.submit("/profile/email", ["email": String(repeating: "a", count: 65) + "@example.com", "current_password": TestApp.password])
+        #expect(long.status == .unprocessableContent && long.text.contains("has at most 64 characters") && !long.text.contains("such as spaces"))
         var eve = app.browser()
         let signUp = try await eve.submit(
             "/signup", ["username": "eve", "display_name": "Eve", "password": TestApp.password, "password_confirmation": TestApp.password,
