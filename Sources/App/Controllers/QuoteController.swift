@@ -4,7 +4,10 @@ package import Store
 
 /// The logic of the quote pages: reads the store, validates and saves edits, and answers
 /// with a state for the view to render. No HTTP, no HTML.
-package struct QuoteController: Sendable {
+///
+/// A class of constants, as ``ProfileController``: the coordinator copied the struct (its
+/// store, clock and history reads retained and released) on every home, quote and history page.
+package final class QuoteController: Sendable {
     private let store: any StateStore
     private let now: @Sendable () -> Date
     /// History pages already read, by quote version (``QuoteHistoryReads``).
@@ -30,7 +33,7 @@ package struct QuoteController: Sendable {
     /// through it: a copy of the whole state, even one passed on to a function, retained every
     /// table (eleven) and released them again.
     private static func home(viewer: UserID?, in published: PublishedState) -> HomeState {
-        let own = viewer.flatMap { published.state.users[$0]?.favourite }.flatMap { published.state.quotes[$0] }
+        let own = viewer.flatMap { published.state.favourite(of: $0) }.flatMap { published.state.quotes[$0] }
         let favourite = own ?? published.state.lastChangedQuote.flatMap { published.state.quotes[$0] }
         let recent = published.state.newestQuoteIDs(limit: Self.recentCount)
         return .showing(favourite: favourite.map { listed($0, in: published) }, recent: listed(recent, in: published))
@@ -60,7 +63,7 @@ package struct QuoteController: Sendable {
                 hidden.quote, addedBy: hidden.quote.addedBy.flatMap { published.state.users[$0] }, note: hidden.note,
                 hiddenBy: hidden.note.by.flatMap { published.state.users[$0] })
         }
-        let isFavourite = viewer.flatMap { published.state.users[$0]?.favourite } == id
+        let isFavourite = viewer.flatMap { published.state.favourite(of: $0) } == id
         return .showing(
             quote, addedBy: quote.addedBy.flatMap { published.state.users[$0] }, isFavourite: isFavourite,
             canDelete: viewer != nil && quote.addedBy == viewer)

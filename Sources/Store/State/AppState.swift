@@ -29,6 +29,13 @@ package struct AppState: Sendable, Equatable {
 
     package init() {}
 
+    /// The favourite quote of account `user`, read where the account lies: the subscript copies
+    /// the whole account out (its names and photo retained) to read one field.
+    package func favourite(of user: UserID) -> QuoteID? {
+        guard let index = users.index(forKey: user) else { return nil }
+        return users.values[index].favourite
+    }
+
     /// The account called `username`, if any.
     package func user(named username: Username) -> User? {
         userIDsByName[username].flatMap { users[$0] }

@@ -39,10 +39,7 @@ final class VisitorMiddleware: RequestMiddleware {
             // The state is read once for the request's visitor, the account and its suspension,
             // and shared, not copied (``PublishedState``).
             let published = store.publishedState
-            // Asked by index: the subscript copies the account out (its strings retained) to compare it with nil.
-            guard published.state.users.index(forKey: session.userID) != nil else {
-                return identifyLater(context, token: token, date: date, next: next)
-            }
+            guard published.state.users[session.userID] != nil else { return identifyLater(context, token: token, date: date, next: next) }
             identify(context, session: session, token: token, date: date, in: published)
             return next.handle(context)
         case .needsStorage:
