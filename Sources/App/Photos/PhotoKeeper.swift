@@ -127,7 +127,8 @@ package struct PhotoKeeper: Sendable {
         var deleted = false
         for hash in hashes where !referenced.contains(hash) {
             do {
-                if try await storage.delete(hash: hash, unreferencedThrough: sequence, abandoningClaimsOlderThan: Self.claimLifetime) { deleted = true }
+                let gone = try await storage.delete(hash: hash, unreferencedThrough: sequence, abandoningClaimsOlderThan: Self.claimLifetime)
+                deleted = deleted || gone
             } catch {
                 logger.warning("could not delete photo \(hash.prefix(12)), which nobody refers to (the next start-up will): \(error)")
             }

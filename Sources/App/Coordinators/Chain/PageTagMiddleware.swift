@@ -58,8 +58,8 @@ final class PageTagMiddleware: RequestMiddleware, AnswerAmending {
     }
 
     /// A page is a function of the state, who is asking (their account and CSRF token), the
-    /// target and a notice it shows once, so its tag is a hash of those: revalidating an unchanged page costs a 304 and no
-    /// render (SPEC.md "Sessions and security").
+    /// target and a notice it shows once, so its tag is a hash of those: revalidating an
+    /// unchanged page costs a 304 and no render (SPEC.md "Sessions and security").
     ///
     /// The hash is SipHash (Swift's `Hasher`, keyed at random per process) over the process's
     /// random `bootID` first, then fields of fixed size or with their length, so no two inputs
