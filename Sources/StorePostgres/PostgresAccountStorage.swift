@@ -211,6 +211,10 @@ package final class PostgresAccountStorage: SessionStorage, PhotoStorage, Sendab
         }
     }
 
+    /// Nothing to do: PostgreSQL's deleted rows leave its files when its own vacuum reuses
+    /// their space (``DeletionSettling/settleDeletions()``).
+    package func settleDeletions() async -> Bool { true }
+
     package func storedHashes() async throws(StoreError) -> [String] {
         try await query("list photos", on: photos, "SELECT hash FROM \(tables.photo)", []).rows.compactMap { $0.string(at: 0) }
     }

@@ -137,11 +137,12 @@ package actor SQLiteAccountStorage: SessionStorage, PhotoStorage {
 
     /// Checkpoints the WAL in TRUNCATE mode (``DeletionSettling/settleDeletions()``): without it
     /// the database file kept a deleted account's email rows and photo pages, as they were, until
-    /// the next automatic checkpoint, or for good after a crash. A checkpoint that readers hold
-    /// up copies what it can; the next one, or the close, finishes.
-    package func settleDeletions() {
-        guard let connection = try? open(for: "settle deletions") else { return }
-        try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    /// the next automatic checkpoint, or for good after a crash. Waits at most 100 ms for a
+    /// reader (a backup in progress); false when one held it up, and the old pages then stay in
+    /// the WAL until the next full checkpoint or the close.
+    package func settleDeletions() -> Bool {
+        guard let connection = try? open(for: "settle deletions") else { return false }
+        return connection.checkpointTruncating(waitingAtMost: 100)
     }
 
     package func storedAccountIDs() throws(StoreError) -> [UserID] {

@@ -35,6 +35,20 @@ package final class SQLiteConnection {
         sqlite3_close_v2(handle)
     }
 
+    /// Copies the WAL into the database file and empties it (`PRAGMA wal_checkpoint(TRUNCATE)`),
+    /// waiting at most `milliseconds` for readers and writers, not the connection's 5 s: a
+    /// TRUNCATE checkpoint waits for every reader to finish and keeps new writers out meanwhile,
+    /// and a long reader (`quotebook backup`) would stall every save. True when it finished;
+    /// false when a reader held it up (SQLite then says so in the result, not as an error), and
+    /// what it could not copy stays in the WAL until the next full checkpoint or the close.
+    package func checkpointTruncating(waitingAtMost milliseconds: Int32) -> Bool {
+        guard let handle else { return false }
+        sqlite3_busy_timeout(handle, milliseconds)
+        defer { sqlite3_busy_timeout(handle, 5_000) }
+        guard let row = try? prepare("PRAGMA wal_checkpoint(TRUNCATE)").rows([], { $0.int(at: 0) }).first else { return false }
+        return row == 0
+    }
+
     /// Whether closing the last connection copies the WAL into the database file. Off while a
     /// file is being checked, so that refusing another application's database never rewrites it.
     package func setCheckpointOnClose(_ enabled: Bool) throws(StoreError) {
@@ -80,7 +94,9 @@ package final class SQLiteConnection {
     /// (https://sqlite.org/backup.html), all pages in one step: one read transaction, so the copy
     /// is the database as committed when the step began. In WAL mode a reader never blocks the
     /// writer (https://sqlite.org/wal.html#concurrency), so other connections and processes go
-    /// on committing meanwhile; their commits are simply not in the copy.
+    /// on committing meanwhile; their commits are simply not in the copy. (A TRUNCATE
+    /// checkpoint, after an account's erasure, waits for readers: at most a moment,
+    /// ``checkpointTruncating(waitingAtMost:)``, then gives up until later.)
     package func backup(into destination: SQLiteConnection) throws(StoreError) {
         guard let backup = sqlite3_backup_init(try destination.requireHandle(), "main", try requireHandle(), "main") else {
             throw destination.error(sqlite3_errcode(destination.handle), operation: "backup init")

@@ -173,7 +173,7 @@ package final class SQLiteJournal: JournalStorage {
         // The WAL still holds the pages as they were before the erasure: copied into the
         // database file (whose free space secure_delete zeroed) and emptied now, as far as
         // readers allow; the close, or the next checkpoint, finishes what they held up.
-        if erasures.contains(where: { $0 != nil }) { try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+        if erasures.contains(where: { $0 != nil }) { _ = connection.checkpointTruncating(waitingAtMost: 100) }
         return sequences
     }
 

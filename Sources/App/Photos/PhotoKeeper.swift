@@ -108,18 +108,29 @@ package struct PhotoKeeper: Sendable {
         for hash in try await storage.storedHashes() where !referenced.contains(hash) {
             if try await storage.delete(hash: hash, unreferencedThrough: sequence, abandoningClaimsOlderThan: lifetime) { deleted += 1 }
         }
-        if deleted > 0 { await storage.settleDeletions() }
+        if deleted > 0 { await settle() }
         return deleted
     }
 
     /// Frees `photo`, left behind by a deleted account, once nothing refers to it.
     package func free(_ photo: PhotoReference) async {
-        await collect(photo.hashes)
+        // The person is gone: their photo leaves the database's files now, not at some later checkpoint.
+        if await collect(photo.hashes) { await settle() }
+    }
+
+    /// Makes the deletions so far leave the storage's files (``DeletionSettling``); one a reader
+    /// held up is logged, and the next checkpoint or the close finishes it.
+    private func settle() async {
+        if await !storage.settleDeletions() {
+            logger.warning("a deleted photo's pages wait in the database's log for its next checkpoint: a reader (a backup?) held it up")
+        }
     }
 
     /// Offers `hashes` for deletion: each that nobody in the state refers to (through the journal
-    /// entry read first, after catching up) is deleted unless the storage still keeps it.
-    private func collect(_ hashes: [String]) async {
+    /// entry read first, after catching up) is deleted unless the storage still keeps it. Returns
+    /// whether any was.
+    @discardableResult
+    private func collect(_ hashes: [String]) async -> Bool {
         await store.catchUpWithJournal()
         let sequence = store.appliedJournalSequence
         let state = store.state
@@ -127,14 +138,14 @@ package struct PhotoKeeper: Sendable {
         var deleted = false
         for hash in hashes where !referenced.contains(hash) {
             do {
-                let gone = try await storage.delete(hash: hash, unreferencedThrough: sequence, abandoningClaimsOlderThan: Self.claimLifetime)
+                let gone = try await storage.delete(
+                    hash: hash, unreferencedThrough: sequence, abandoningClaimsOlderThan: Self.claimLifetime)
                 deleted = deleted || gone
             } catch {
                 logger.warning("could not delete photo \(hash.prefix(12)), which nobody refers to (the next start-up will): \(error)")
             }
         }
-        // A person's photo leaves the database's files now, not at some later checkpoint.
-        if deleted { await storage.settleDeletions() }
+        return deleted
     }
 
     /// Ends the upload's claim; a failure is logged (the claim then lapses after ``claimLifetime``).

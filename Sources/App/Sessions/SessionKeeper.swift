@@ -164,10 +164,13 @@ package final class SessionKeeper: Sendable {
     /// Forgets `user`'s password and then ends every session of theirs on every instance: what
     /// account storage held of a deleted account. In that order, so a sign-in checked against
     /// the old hash can start no session after the endings (``start(for:whilePasswordIs:now:userAgent:)``).
-    package func erase(_ user: UserID) async throws(StoreError) {
+    /// Returns whether what was erased has left the storage's files already
+    /// (``DeletionSettling``): false when a reader held that up, for the caller to log.
+    @discardableResult
+    package func erase(_ user: UserID) async throws(StoreError) -> Bool {
         try await storage.deleteSecrets(of: user)
         _ = try await endSessions(of: user, except: nil)
-        await storage.settleDeletions()
+        return await storage.settleDeletions()
     }
 
     /// Erases what `storage` still holds of accounts `state` no longer has (their sessions and
@@ -186,7 +189,7 @@ package final class SessionKeeper: Sendable {
             _ = try await storage.deleteSessions(of: user, except: nil)
             erased += 1
         }
-        if erased > 0 { await storage.settleDeletions() }
+        if erased > 0 { _ = await storage.settleDeletions() }
         return erased
     }
 

@@ -27,17 +27,14 @@ package struct SessionRecord: Sendable, Equatable {
 /// Storage whose files may keep what was deleted for a while, and can be made not to.
 package protocol DeletionSettling: Sendable {
     /// Makes what was deleted so far unrecoverable from the storage's files now, not at some
-    /// later checkpoint: called after erasing a deleted account (SPEC.md: nothing that names the
-    /// person stays anywhere in the database) and after deleting a photo. SQLite copies the
+    /// later checkpoint: called after erasing a deleted account and freeing its photo (SPEC.md:
+    /// nothing that names the person stays anywhere in the database). SQLite copies the
     /// write-ahead log, which holds the pages as they were before the deletions, into the
-    /// database file (where `secure_delete` zeroed the freed space) and empties it, as far as
-    /// readers allow. The default does nothing: PostgreSQL's deleted rows are reclaimed by its
-    /// own vacuum.
-    func settleDeletions() async
-}
-
-extension DeletionSettling {
-    package func settleDeletions() async {}
+    /// database file (where `secure_delete` zeroed the freed space) and empties it. False when
+    /// it could not finish now (a reader held it up), for the caller to log. PostgreSQL has
+    /// nothing to do here: its deleted rows are reclaimed by its own vacuum. No default, so a
+    /// storage that wraps another cannot drop the call by forgetting it.
+    func settleDeletions() async -> Bool
 }
 
 /// Durable sessions, the server's secrets and changed password hashes, kept apart from the

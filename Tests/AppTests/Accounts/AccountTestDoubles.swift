@@ -122,6 +122,8 @@ actor AccountStorageDouble: SessionStorage, PhotoStorage {
         return before - sessions.count
     }
     func secret(named name: String, orCreate make: @Sendable () -> [UInt8]) -> [UInt8] { make() }
+    /// Memory keeps nothing deleted.
+    func settleDeletions() -> Bool { true }
     func sessions(of user: UserID) -> [SessionRecord] {
         sessions.values.filter { $0.userID == user }.sorted { $0.createdAt < $1.createdAt }
     }
@@ -198,6 +200,7 @@ actor CountingSessionStorage: SessionStorage {
         try await base.touch(id: id, at: date)
     }
     func delete(id: [UInt8]) async throws(StoreError) { try await base.delete(id: id) }
+    func settleDeletions() async -> Bool { await base.settleDeletions() }
     func deleteSessions(unusedSince cutoff: Date) async throws(StoreError) -> Int { try await base.deleteSessions(unusedSince: cutoff) }
     func secret(named name: String, orCreate make: @Sendable () -> [UInt8]) async throws(StoreError) -> [UInt8] {
         try await base.secret(named: name, orCreate: make)

@@ -126,6 +126,7 @@ actor InterleavingPhotoStorage: PhotoStorage {
     func onSave(of hash: String, _ action: @escaping @Sendable () async -> Void) { saveHooks[hash] = action }
     func onRead(of hash: String, _ action: @escaping @Sendable () async -> Void) { readHooks[hash] = action }
     func onRelease(of hash: String, _ action: @escaping @Sendable () async -> Void) { releaseHooks[hash] = action }
+    func settleDeletions() async -> Bool { await base.settleDeletions() }
 
     func save(_ photo: StoredPhoto) async {
         await base.save(photo)
