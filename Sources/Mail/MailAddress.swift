@@ -34,8 +34,9 @@ package struct MailAddress: Sendable, Hashable {
         guard text.utf8.count <= 254 else { return .failure(.tooLong) }
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2 else { return .failure(.notOneAt) }
-        guard parts[0].utf8.count <= maximumLocalPartBytes else { return .failure(.localPartTooLong) }
+        // Its characters first: a local part of them only is ASCII, so its bytes are its characters.
         guard isLocalPart(parts[0]) else { return .failure(.invalidLocalPart) }
+        guard parts[0].utf8.count <= maximumLocalPartBytes else { return .failure(.localPartTooLong) }
         guard isDomain(parts[1]) else { return .failure(.invalidDomain) }
         return .success(MailAddress(localPart: parts[0], domain: parts[1].lowercased()))
     }
@@ -43,10 +44,10 @@ package struct MailAddress: Sendable, Hashable {
     /// The longest local part, in bytes (RFC 5321 §4.5.3.1.1).
     package static let maximumLocalPartBytes = 64
 
-    /// RFC 5322 §3.4.1's `dot-atom-text`, 1 to ``maximumLocalPartBytes`` bytes.
+    /// RFC 5322 §3.4.1's `dot-atom-text`, of any length (``maximumLocalPartBytes`` is checked after).
     private static func isLocalPart(_ part: Substring) -> Bool {
         let bytes = part.utf8
-        guard (1...maximumLocalPartBytes).contains(bytes.count), bytes.first != dot, bytes.last != dot else { return false }
+        guard !bytes.isEmpty, bytes.first != dot, bytes.last != dot else { return false }
         var previous: UInt8 = 0
         for byte in bytes {
             guard isAtext(byte) || byte == dot, !(byte == dot && previous == dot) else { return false }

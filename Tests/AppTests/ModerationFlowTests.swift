@@ -44,29 +44,74 @@ import Testing
         #expect(app.store.state.moderation.reports.count == 1)
     }
 
-    /// The thanks come only from the cookie a report's redirect sets, for that quote's page: a
-    /// notice cookie made up, damaged, huge or naming another quote shows nothing, is deleted,
-    /// and the page is served as usual; a signed-out visitor is never thanked.
-    @Test func aNoticeCookieNotSetByAReportShowsNothing() async throws {
+    /// A notice cookie shows only on the page it names, to a signed-in visitor, and only a GET of
+    /// that page uses it up: one made up, damaged or huge shows nothing and is deleted; one for
+    /// another quote shows nothing there and stays for its own page, as it does through other
+    /// requests meanwhile (a stylesheet, the list).
+    @Test func aNoticeCookieShowsOnlyOnItsOwnPage() async throws {
         let made = try await book()
         let app = made.app
         let ada = made.ada
         defer { Task { await app.close() } }
-        let forged = [
-            "reported-1", "reported-01", "reported-", "reported--2", "reported-2x", "reported-99999999999999999999", "thanks",
+        func get(_ target: String, notice: String, signedIn: Bool = true) async -> HTTPResponse {
+            let cookies = (signedIn ? ada.cookieHeader + "; " : "") + "quotebook_notice=" + notice
+            return await app.respond(HTTPRequest(method: .get, target: target, headers: ["Host": "test", "Cookie": cookies]))
+        }
+        func deletesNotice(_ response: HTTPResponse) -> Bool {
+            response.headers.values(for: "Set-Cookie").contains { $0.hasPrefix("quotebook_notice=;") && $0.contains("Max-Age=0") }
+        }
+        let damaged = [
+            "reported-01", "reported-", "reported--2", "reported-2x", "reported-99999999999999999999", "thanks",
             "reported-" + String(repeating: "9", count: 4_000), "%72eported-2",
         ]
-        for value in forged {
-            let page = await app.respond(
-                HTTPRequest(method: .get, target: "/quotes/2", headers: ["Host": "test", "Cookie": ada.cookieHeader + "; quotebook_notice=" + value]))
+        for value in damaged {
+            let page = await get("/quotes/2", notice: value)
             #expect(page.status == .ok && !page.text.contains("Thank you"), "\(value.prefix(40))")
-            #expect(page.headers.values(for: "Set-Cookie").contains { $0.hasPrefix("quotebook_notice=;") && $0.contains("Max-Age=0") })
+            #expect(deletesNotice(page), "\(value.prefix(40))")
         }
-        let signedOut = await app.respond(HTTPRequest(method: .get, target: "/quotes/2", headers: ["Host": "test", "Cookie": "quotebook_notice=reported-2"]))
+        let otherQuote = await get("/quotes/2", notice: "reported-1")
+        #expect(otherQuote.status == .ok && !otherQuote.text.contains("Thank you") && !deletesNotice(otherQuote))
+        for target in ["/site.css", "/quotes", "/quotes/2/history"] {
+            #expect(!deletesNotice(await get(target, notice: "reported-2")), "\(target) leaves the notice for its page")
+        }
+        let signedOut = await get("/quotes/2", notice: "reported-2", signedIn: false)
         #expect(signedOut.status == .ok && !signedOut.text.contains("Thank you"))
-        let genuine = await app.respond(
-            HTTPRequest(method: .get, target: "/quotes/2", headers: ["Host": "test", "Cookie": ada.cookieHeader + "; quotebook_notice=reported-2"]))
-        #expect(genuine.status == .ok && genuine.text.contains("Thank you"), "the one a report sets, on its quote's page")
+        let own = await get("/quotes/2", notice: "reported-2")
+        #expect(own.status == .ok && own.text.contains("Thank you") && deletesNotice(own), "its own page shows it and uses it up")
+    }
+
+    /// The page tag takes the notice in: a report already open changes no state, yet the page
+    /// the browser revalidates after it is the one with the thanks, not a 304 of the one before.
+    @Test func aNoticeIsNeverHiddenByA304() async throws {
+        let made = try await book()
+        let app = made.app
+        var ada = made.ada
+        defer { Task { await app.close() } }
+        #expect(try await ada.submit("/quotes/2/report", ["reason": "Spam"], formPage: "/quotes/2").status == .seeOther)
+        _ = await ada.get("/quotes/2")
+        let plain = await ada.get("/quotes/2")
+        let tag = try #require(plain.headers["ETag"])
+        #expect(!plain.text.contains("Thank you"))
+        #expect(try await ada.submit("/quotes/2/report", ["reason": "Spam again"], formPage: "/quotes/2").status == .seeOther)
+        let thanked = await ada.get("/quotes/2", headers: ["If-None-Match": tag])
+        #expect(thanked.status == .ok && thanked.text.contains("Thank you"))
+        #expect(await ada.get("/quotes/2", headers: ["If-None-Match": tag]).status == .notModified, "then the page as before")
+    }
+
+    /// The moderators' queue is tagged from its bytes: the same queue revalidates as a 304, a
+    /// new report shows.
+    @Test func theQueueRevalidatesByItsContent() async throws {
+        let made = try await book()
+        let app = made.app
+        var ada = made.ada
+        var mod = made.mod
+        defer { Task { await app.close() } }
+        let queue = await mod.get("/moderation")
+        let tag = try #require(queue.headers["ETag"])
+        #expect(await mod.get("/moderation", headers: ["If-None-Match": tag]).status == .notModified)
+        #expect(try await ada.submit("/quotes/2/report", ["reason": "Selling pills"], formPage: "/quotes/2").status == .seeOther)
+        let fresh = await mod.get("/moderation", headers: ["If-None-Match": tag])
+        #expect(fresh.status == .ok && fresh.text.contains("Selling pills"))
     }
 
     @Test func reportsAreLimitedToTenAnHourAPerson() async throws {

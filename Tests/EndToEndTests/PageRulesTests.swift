@@ -99,6 +99,12 @@ import Testing
             var bob = try await app.signedIn("bob\(path.count)")
             #expect(await bob.get(path, headers: ["If-None-Match": tag]).status == .ok, "another person's \(path)")
         }
+        // A change in account storage alone (a new address waiting for its link; the state's
+        // revision stays): the page it shows is fresh, not a 304.
+        let emailTag = try #require(await ada.get("/profile/email").headers["ETag"])
+        #expect(try await ada.submit("/profile/email", ["email": "ada@example.org", "current_password": TestApp.password], formPage: "/profile/email").status == .seeOther)
+        let pending = await ada.get("/profile/email", headers: ["If-None-Match": emailTag])
+        #expect(pending.status == .ok && pending.text.contains("ada@example.org"))
         let before = try #require(await ada.get("/profile/edit").headers["ETag"])
         #expect(try await ada.submit("/profile/name", ["display_name": "Ada Byron"], formPage: "/profile/edit").status == .seeOther)
         let renamed = await ada.get("/profile/edit", headers: ["If-None-Match": before])

@@ -30,6 +30,7 @@ struct MailAddressTests {
         ("a@b@c.d", .notOneAt),
         ("no-at-sign.example.com", .notOneAt),
         (String(repeating: "a", count: 65) + "@example.com", .localPartTooLong),
+        (String(repeating: "é", count: 33) + "@example.com", .invalidLocalPart),
         (String(repeating: "a", count: 64) + "@" + String(repeating: "b.", count: 94) + "com", .tooLong),
         ("some one@example.com", .invalidLocalPart),
         (" someone@example.com", .invalidLocalPart),

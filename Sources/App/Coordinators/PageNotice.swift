@@ -5,8 +5,11 @@ package import Store
 /// (``NoticeMiddleware``), so the address the 303 names is the page's own (SPEC.md: "303 to
 /// `/quotes/{id}` with a thank-you notice") and a reload shows the page without it.
 ///
-/// The cookie says which notice and for which page; one for another page, or that does not
-/// parse, shows nothing (and is deleted all the same).
+/// The cookie says which notice and for which page. Only a GET of that page reads it: another
+/// request meanwhile (a stylesheet, a live page's stream, another tab) leaves it for the page.
+/// One that does not parse is deleted by whichever request meets it.
+///
+/// Not signed: it grants nothing, and a made-up one can only show its maker a thank-you.
 package enum PageNotice: Sendable, Equatable {
     /// The visitor reported this quote (or had already): its page thanks them.
     case reported(QuoteID)
@@ -18,6 +21,13 @@ package enum PageNotice: Sendable, Equatable {
     var cookieValue: String {
         switch self {
         case .reported(let id): "reported-\(id.rawValue)"
+        }
+    }
+
+    /// Whether this notice is for the page `route` names.
+    func isShown(on route: AppRoute) -> Bool {
+        switch self {
+        case .reported(let id): route == .quotes(.show(id))
         }
     }
 
