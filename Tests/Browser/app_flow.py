@@ -1052,6 +1052,7 @@ def moderation_flow(executable, root, work, drivers, servers):
     submit_button(lou, "Send report")
     expect_page(lou, quote, what="sending a report")
     check("Thank you" in text_of(lou, "main [role=status]:not([hidden])"), "no thanks after reporting")
+    screenshot(lou, "quote-reported")
     # The 303 named the quote's own address; the thanks came once, in a cookie the page deleted.
     lou.refresh()
     expect_page(lou, quote, what="the reported quote, reloaded")
