@@ -28,8 +28,11 @@ package final class SQLiteConnection {
         }
         handle = db
         sqlite3_extended_result_codes(db, 1)
-        sqlite3_busy_timeout(db, 5_000)
+        sqlite3_busy_timeout(db, Self.busyTimeout)
     }
+
+    /// How long a statement waits for another connection's lock, in milliseconds.
+    private static let busyTimeout: Int32 = 5_000
 
     deinit {
         sqlite3_close_v2(handle)
@@ -44,7 +47,7 @@ package final class SQLiteConnection {
     package func checkpointTruncating(waitingAtMost milliseconds: Int32) -> Bool {
         guard let handle else { return false }
         sqlite3_busy_timeout(handle, milliseconds)
-        defer { sqlite3_busy_timeout(handle, 5_000) }
+        defer { sqlite3_busy_timeout(handle, Self.busyTimeout) }
         guard let row = try? prepare("PRAGMA wal_checkpoint(TRUNCATE)").rows([], { $0.int(at: 0) }).first else { return false }
         return row == 0
     }
