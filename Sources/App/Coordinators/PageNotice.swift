@@ -14,13 +14,16 @@ package enum PageNotice: Sendable, Equatable {
     /// The visitor reported this quote (or had already): its page thanks them.
     case reported(QuoteID)
 
+    /// What a ``reported(_:)`` notice's value starts with, before the quote's id.
+    private static let reportedPrefix = "reported-"
+
     /// How long the cookie lives unread: the redirect is followed at once.
     static let lifetime = 60
 
     /// The cookie's value: a word and a number, nothing a cookie must escape.
     var cookieValue: String {
         switch self {
-        case .reported(let id): "reported-\(id.rawValue)"
+        case .reported(let id): Self.reportedPrefix + String(id.rawValue)
         }
     }
 
@@ -33,8 +36,9 @@ package enum PageNotice: Sendable, Equatable {
 
     /// The notice a cookie's value names; nil for anything else.
     init?(cookieValue: String) {
-        let prefix = "reported-"
-        guard cookieValue.hasPrefix(prefix), let id = PathSegments.identifier(String(cookieValue.dropFirst(prefix.count))) else {
+        guard cookieValue.hasPrefix(Self.reportedPrefix),
+            let id = PathSegments.identifier(String(cookieValue.dropFirst(Self.reportedPrefix.count)))
+        else {
             return nil
         }
         self = .reported(QuoteID(id))
