@@ -164,13 +164,12 @@ package final class SessionKeeper: Sendable {
     /// Forgets `user`'s password and then ends every session of theirs on every instance: what
     /// account storage held of a deleted account. In that order, so a sign-in checked against
     /// the old hash can start no session after the endings (``start(for:whilePasswordIs:now:userAgent:)``).
-    /// Returns whether what was erased has left the storage's files already
-    /// (``DeletionSettling``): false when a reader held that up, for the caller to log.
-    @discardableResult
-    package func erase(_ user: UserID) async throws(StoreError) -> Bool {
+    /// Then the erased rows leave the storage's files (``DeletionSettling``); one a reader held
+    /// up waits for the next full checkpoint or the close.
+    package func erase(_ user: UserID) async throws(StoreError) {
         try await storage.deleteSecrets(of: user)
         _ = try await endSessions(of: user, except: nil)
-        return await storage.settleDeletions()
+        _ = await storage.settleDeletions()
     }
 
     /// Erases what `storage` still holds of accounts `state` no longer has (their sessions and
