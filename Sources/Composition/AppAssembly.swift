@@ -138,6 +138,7 @@ package struct AppAssembly: Sendable {
             passwordCrypt: overrides.passwordCrypt,
             photoProcessing: overrides.photoProcessing ?? PhotoProcessing(limits: options.photoLimits),
             accountLimits: options.accountLimits,
+            writeLimits: options.writeLimits,
             csrfKey: bookSecret,
             secureCookies: options.secureCookies,
             now: overrides.now,

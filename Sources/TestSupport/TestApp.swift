@@ -49,7 +49,8 @@ package struct TestApp: Sendable {
         journalPath: String? = nil, seed: [AppAction] = SeedContent.actions(at: TestApp.fixedNow),
         isDevelopment: Bool = false, templates: URL = RepositoryPaths.templates, secureCookies: Bool = false,
         now: @escaping @Sendable () -> Date = { TestApp.fixedNow }, hashingQueueLimit: Int = 64,
-        passwordCrypt: PasswordCryptClient = .yescrypt, accountLimits: AccountLimits = AccountLimits(), metrics: Bool = false,
+        passwordCrypt: PasswordCryptClient = .yescrypt, accountLimits: AccountLimits = AccountLimits(),
+        writeLimits: WriteLimits = WriteLimits(), metrics: Bool = false,
         live: LiveSettings = LiveSettings(), sharedJournal: (@Sendable () throws -> any JournalStorage)? = nil,
         backend: TestBackend? = nil, bookSecret: [UInt8] = SecureRandom.bytes(32), photoProcessing: PhotoProcessing = PhotoProcessing()
     ) async throws {
@@ -61,6 +62,7 @@ package struct TestApp: Sendable {
         options.isDevelopment = isDevelopment
         options.secureCookies = secureCookies
         options.accountLimits = accountLimits
+        options.writeLimits = writeLimits
         options.metrics = metrics
         options.hashingThreads = 2
         options.mail.publicURL = PublicURL("https://quotes.example.org")

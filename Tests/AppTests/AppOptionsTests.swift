@@ -100,6 +100,25 @@ import Testing
         }
     }
 
+    @Test func writeLimitsHaveDefaultsAPersonNeverMeetsAndCanBeSet() throws {
+        let defaults = try serve([]).writeLimits
+        #expect(defaults.perAccount == 300)
+        #expect(defaults.perClient == 600)
+        #expect(defaults.window == 600)
+        let options = try serve(
+            ["--writes-per-account", "40", "--write-limit-window=60.5"],
+            ["QUOTEBOOK_WRITES_PER_CLIENT": "90", "QUOTEBOOK_WRITES_PER_ACCOUNT": "7"])
+        #expect(options.writeLimits.perAccount == 40, "the flag wins")
+        #expect(options.writeLimits.perClient == 90)
+        #expect(options.writeLimits.window == 60.5)
+        #expect(throws: AppOptions.ParseError.self) { try serve(["--writes-per-account", "0"]) }
+        #expect(throws: AppOptions.ParseError.self) { try serve(["--writes-per-client", "many"]) }
+        #expect(throws: AppOptions.ParseError.self) { try serve(["--write-limit-window", "0"]) }
+        for name in ["--writes-per-account N", "--writes-per-client N", "--write-limit-window SECONDS"] {
+            #expect(AppOptions.usage.contains(name))
+        }
+    }
+
     @Test func trustedProxiesAreAListOfAddressesThatReachTheServer() throws {
         #expect(try serve([]).serverConfiguration.trustedProxies.isEmpty, "X-Forwarded-For ignored by default")
         let options = try serve(["--trusted-proxies", "127.0.0.1, ::1,10.0.0.2"])

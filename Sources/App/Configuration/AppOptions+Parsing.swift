@@ -112,6 +112,9 @@ extension AppOptions {
         case signUpsPerClient = "--sign-ups-per-client"
         case accountLimitWindow = "--account-limit-window"
         case maxHashesPerClient = "--max-hashes-per-client"
+        case writesPerAccount = "--writes-per-account"
+        case writesPerClient = "--writes-per-client"
+        case writeLimitWindow = "--write-limit-window"
         case photoJobsPerPerson = "--photo-jobs-per-person"
         case photoJobsPerClient = "--photo-jobs-per-client"
         case photoUploadsPerAccount = "--photo-uploads-per-account"
@@ -195,10 +198,11 @@ extension AppOptions {
         case .eventLoops: eventLoops = try Self.count(value, source: source)
         case .signInsPerClient: accountLimits.signInsPerClient = try Self.count(value, source: source)
         case .signUpsPerClient: accountLimits.signUpsPerClient = try Self.count(value, source: source)
-        case .accountLimitWindow:
-            let window = try Self.seconds(value, source: source).components
-            accountLimits.window = TimeInterval(window.seconds) + TimeInterval(window.attoseconds) / 1e18
+        case .accountLimitWindow: accountLimits.window = try Self.interval(value, source: source)
         case .maxHashesPerClient: accountLimits.maxHashesPerClient = try Self.count(value, source: source)
+        case .writesPerAccount: writeLimits.perAccount = try Self.count(value, source: source)
+        case .writesPerClient: writeLimits.perClient = try Self.count(value, source: source)
+        case .writeLimitWindow: writeLimits.window = try Self.interval(value, source: source)
         case .photoJobsPerPerson: photoLimits.jobsPerPerson = try Self.count(value, source: source)
         case .photoJobsPerClient: photoLimits.jobsPerClient = try Self.count(value, source: source)
         case .photoUploadsPerAccount: photoLimits.uploadsPerAccount = try Self.count(value, source: source)
@@ -254,5 +258,11 @@ extension AppOptions {
             throw ParseError(description: "\(source) must be a number of seconds above 0, not \(value)")
         }
         return .milliseconds(Int((number * 1000).rounded(.up)))
+    }
+
+    /// ``seconds(_:source:)`` as a `TimeInterval` (a limit's window).
+    fileprivate static func interval(_ value: String, source: String) throws(ParseError) -> TimeInterval {
+        let window = try seconds(value, source: source).components
+        return TimeInterval(window.seconds) + TimeInterval(window.attoseconds) / 1e18
     }
 }

@@ -35,6 +35,9 @@ package struct AppOptions: Sendable, Equatable {
     /// (`--sign-ins-per-client`, `--sign-ups-per-client`, `--account-limit-window`,
     /// `--max-hashes-per-client`).
     package var accountLimits = AccountLimits()
+    /// What one account and one client address may write to the book (`--writes-per-account`,
+    /// `--writes-per-client`, `--write-limit-window`).
+    package var writeLimits = WriteLimits()
     /// What one person and one client address may have of photo processing
     /// (`--photo-jobs-per-person`, `--photo-jobs-per-client`, `--photo-uploads-per-account`).
     package var photoLimits = PhotoUploadLimits()
@@ -178,6 +181,12 @@ package struct AppOptions: Sendable, Equatable {
           --sign-ups-per-client N         accounts made, per window (default 10)
           --account-limit-window SECONDS  the window of both (default 600)
           --max-hashes-per-client N       password hashes queued or running at once (default 2)
+
+        Writes to the book (adding, editing, restoring or deleting a quote, a favourite, a
+        name); past one, 429 with Retry-After:
+          --writes-per-account N          writes of one account per window (default 300)
+          --writes-per-client N           writes from one client address per window (default 600)
+          --write-limit-window SECONDS    the window of both (default 600)
 
         Photo processing per person and per client address; past a share, 503 with
         Retry-After, past the uploads, 429:

@@ -21,6 +21,8 @@ extension AppCoordinator {
                 VisitorMiddleware(sessions: sessions, store: store, csrf: csrf, cookies: cookies, now: dependencies.now),
                 CSRFMiddleware(csrf: csrf, cookies: cookies, renderer: renderer),
                 AccessMiddleware(renderer: renderer),
+                WriteLimitMiddleware(
+                    limits: dependencies.writeLimits, storage: dependencies.signInFailures, renderer: renderer, now: dependencies.now),
                 NoticeMiddleware(cookies: cookies),
                 PageTagMiddleware(bootID: SecureRandom.bytes(16), tagsPages: !dependencies.isDevelopment),
             ], then: flows)

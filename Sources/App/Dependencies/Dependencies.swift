@@ -25,6 +25,9 @@ package struct Dependencies: Sendable {
     package var photoProcessing: PhotoProcessing
     /// What one client address may have of sign-in and sign-up, counted in ``signInFailures``.
     package var accountLimits: AccountLimits
+    /// What one account and one client address may write to the book, counted in
+    /// ``signInFailures`` too (``WriteLimitMiddleware``).
+    package var writeLimits: WriteLimits
     /// The book's secret, kept in the database (so tokens survive a restart, and every instance
     /// of one book has the same): CSRF tokens are made with it, and the `quotebook_seen`
     /// cookie's code with a key derived from it (``SeenWriteCookie``).
@@ -47,7 +50,8 @@ package struct Dependencies: Sendable {
     package init(
         store: Store, sessionStorage: any SessionStorage, photoStorage: any PhotoStorage,
         signInFailures: any SignInFailureStorage, mailroom: Mailroom, hashingPool: BlockingThreadPool,
-        passwordCrypt: PasswordCryptClient = .yescrypt, photoProcessing: PhotoProcessing = PhotoProcessing(), accountLimits: AccountLimits = AccountLimits(), csrfKey: [UInt8],
+        passwordCrypt: PasswordCryptClient = .yescrypt, photoProcessing: PhotoProcessing = PhotoProcessing(), accountLimits: AccountLimits = AccountLimits(),
+        writeLimits: WriteLimits = WriteLimits(), csrfKey: [UInt8],
         secureCookies: Bool, now: @escaping @Sendable () -> Date, templates: PageRenderer.Source,
         staticFiles: StaticFiles, isDevelopment: Bool, logger: Logger, metrics: MetricsRegistry? = nil,
         live: LiveSettings = LiveSettings()
@@ -61,6 +65,7 @@ package struct Dependencies: Sendable {
         self.passwordCrypt = passwordCrypt
         self.photoProcessing = photoProcessing
         self.accountLimits = accountLimits
+        self.writeLimits = writeLimits
         self.csrfKey = csrfKey
         self.secureCookies = secureCookies
         self.now = now

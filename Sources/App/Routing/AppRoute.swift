@@ -102,6 +102,17 @@ package enum AppRoute: Hashable, Sendable {
         return false
     }
 
+    /// Whether it is a write to the book by a member: a form that adds, edits, restores or
+    /// deletes a quote, marks a favourite or renames, counted against ``WriteLimits``.
+    package var isBookWrite: Bool {
+        switch self {
+        case .quotes(.create), .quotes(.update), .quotes(.favourite), .quotes(.delete), .quotes(.restore), .profiles(.updateName):
+            true
+        default:
+            false
+        }
+    }
+
     /// Whether sign-in may lead here afterwards: a page someone can be sent to after the sign-in
     /// page interrupted them, not a file, a stream, an action or a page for the signed-out.
     var isReturnDestination: Bool {

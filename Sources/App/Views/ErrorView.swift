@@ -16,6 +16,9 @@ package enum ErrorView {
         case contentTooLarge(limit: Int)
         /// Too busy to do it now (the password-hashing queue is full); try again shortly.
         case busy
+        /// The person or their network made more changes lately than ``WriteLimits`` allows; the
+        /// next could count in `retryAfter` seconds.
+        case tooManyWrites(retryAfter: Int)
         /// The database cannot be reached just now (restarting, connection lost); try again in
         /// a second. `details` reach the page only in development.
         case databaseUnavailable(details: String)
@@ -66,6 +69,13 @@ package enum ErrorView {
             page(
                 .serviceUnavailable, "Too busy right now", "Please try again in a few seconds.",
                 headers: ["Retry-After": "5"]
+            )
+        case .tooManyWrites(let seconds):
+            page(
+                .tooManyRequests, "Too many changes",
+                "So many changes have come from your account or your network lately that nothing was changed this time. "
+                    + "Please try again in \(WaitText.phrase(seconds: seconds)).",
+                headers: ["Retry-After": String(seconds)]
             )
         case .databaseUnavailable(let details):
             page(

@@ -1,0 +1,22 @@
+package import Foundation
+
+/// How many changes to the book one person and one client address may make (SPEC.md "Hostile
+/// clients": no client can take the app away from everyone else), as options with defaults a
+/// person using the app never meets. A write is a form that adds, edits, restores or deletes a
+/// quote, marks a favourite, or renames: each is an action kept in the journal for good, with
+/// up to 40 KB of typed text. Without a bound one signed-in client added 4,300 quotes a second
+/// from 8 connections, growing the data by 17 MB and the server's memory by 20 MB a second.
+///
+/// Reports, photos and mail have limits of their own; signing out, passwords, addresses,
+/// sessions, deleting an account and what moderators do are never counted here.
+package struct WriteLimits: Sendable, Equatable {
+    /// `--writes-per-account`: writes one account may make per ``window``.
+    package var perAccount = 300
+    /// `--writes-per-client`: writes one client address may make per ``window``, whatever the
+    /// accounts (one address may make 10 accounts in 10 minutes: ``AccountLimits``).
+    package var perClient = 600
+    /// `--write-limit-window`: the window of both, in seconds.
+    package var window: TimeInterval = 600
+
+    package init() {}
+}
