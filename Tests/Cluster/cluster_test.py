@@ -471,9 +471,12 @@ class Cluster:
         try:
             server = Server(self.executable, self.root, os.path.join(self.work, f"data-{name}"), port=port,
                             # Every visitor here is 127.0.0.1, and it makes 13 accounts in seconds:
-                            # more than --sign-ups-per-client allows one address by default.
+                            # more than --sign-ups-per-client allows one address by default. Its
+                            # writers save as fast as the instances answer, thousands of times: far
+                            # past the write limits, which HostileWriteTests and hostile_test.py check.
                             arguments=["--database", self.database, "--log-level", "info",
                                        "--trusted-proxies", "127.0.0.1", "--sign-ups-per-client", "100",
+                                       "--writes-per-account", "1000000000", "--writes-per-client", "1000000000",
                                        *self.relay.arguments], stderr=log)
         finally:
             log.close()
