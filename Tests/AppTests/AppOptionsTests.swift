@@ -93,9 +93,15 @@ import Testing
         #expect(options.accountLimits.signUpsPerClient == 3)
         #expect(options.accountLimits.window == 90.5)
         #expect(try serve([], ["QUOTEBOOK_MAX_HASHES_PER_CLIENT": "4"]).accountLimits.maxHashesPerClient == 4)
+        #expect(defaults.sessionsPerAccount == 100)
+        #expect(try serve(["--sessions-per-account", "12"]).accountLimits.sessionsPerAccount == 12)
+        #expect(throws: AppOptions.ParseError.self) { try serve(["--sessions-per-account", "0"]) }
         #expect(throws: AppOptions.ParseError.self) { try serve(["--sign-ups-per-client", "0"]) }
         #expect(throws: AppOptions.ParseError.self) { try serve(["--account-limit-window", "-1"]) }
-        for name in ["--sign-ins-per-client N", "--sign-ups-per-client N", "--account-limit-window SECONDS", "--max-hashes-per-client N"] {
+        for name in [
+            "--sign-ins-per-client N", "--sign-ups-per-client N", "--account-limit-window SECONDS", "--max-hashes-per-client N",
+            "--sessions-per-account N",
+        ] {
             #expect(AppOptions.usage.contains(name))
         }
     }

@@ -2,6 +2,7 @@ import App
 import Foundation
 import HTTPServer
 import Store
+import Synchronization
 import TestSupport
 import Testing
 
@@ -65,6 +66,27 @@ import Testing
         #expect(page.text.contains("22 Nov 2026, 07:00 UTC"))
         #expect(Self.endActions(in: page.text).count == 2, "a Sign out for each other session, none for this one or bob's")
         #expect(page.text.contains("Sign out everywhere else"))
+    }
+
+    /// `--sessions-per-account`: a sign-in past the account's sessions ends the one used least
+    /// recently (here the sign-up's, unused since), which then signs no one in; the page lists
+    /// the rest.
+    @Test func aSignInPastTheAccountsSessionsSignsOutTheLeastRecentlyUsed() async throws {
+        var limits = AccountLimits()
+        limits.sessionsPerAccount = 2
+        let clock = Mutex(TestApp.fixedNow)
+        let app = try await TestApp(now: { clock.withLock { $0 } }, accountLimits: limits)
+        var first = try await app.signedIn("ada")
+        clock.withLock { $0 += 2 * SessionKeeper.touchInterval }
+        var laptop = try await Self.signIn(app, "ada", userAgent: Self.firefox)
+        clock.withLock { $0 += 2 * SessionKeeper.touchInterval }
+        _ = try await Self.signIn(app, "ada", userAgent: Self.iPhone)
+        #expect(await first.get("/profile/edit").status == .seeOther, "the least recently used session ended")
+        let page = await laptop.get("/profile/sessions")
+        #expect(page.status == .ok)
+        #expect(page.text.contains("Firefox on Linux <span class=\"badge\">This browser</span>"))
+        #expect(page.text.contains("Safari on iOS"))
+        #expect(!page.text.contains("An unknown browser"), "the sign-up's session is gone from the list")
     }
 
     @Test func signingOutAnotherSessionEndsItAtOnce() async throws {

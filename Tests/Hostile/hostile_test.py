@@ -4,7 +4,7 @@
 usage: hostile_test.py QUOTEBOOK_EXECUTABLE REPOSITORY_ROOT [--only NAME,...]
 
 NAME: slow-bodies, connection-flood, stream-flood, signin-flood, lockout, photo-flood,
-forgot-flood, write-flood, inputs, signin-race, forgot-race, photo-churn, report-flood, moderation-forbidden.
+forgot-flood, write-flood, session-flood, inputs, signin-race, forgot-race, photo-churn, report-flood, moderation-forbidden.
 
 Starts the (release) executable on a free loopback port with a fresh data directory. Each attack
 below runs from loopback addresses of its own (127.0.0.x, x >= 2; Linux routes all of 127/8 to
@@ -15,6 +15,9 @@ where they started. The server runs with --photo-uploads-per-account 1000000: th
 photo every round, more than a person does in an hour (the limit itself has Swift tests).
 write-flood: three accounts from one address add quotes of 1,000 four-byte characters from four
 connections at once: only 303 and 429, at most 600 taken from the address and 300 an account.
+session-flood: one account signs in with its right password again and again from two connections,
+never signing out; the server runs with --sessions-per-account 20, and its sessions page then lists
+at most 20.
 Two moderators are made (`quotebook user add` and `user role`) in the data directory before the
 server starts. report-flood: 40 accounts, each from its own 127.0.2.x, report 100 quotes each, 3 at
 once per account, all together: only 303 and 429, at most 10 reports taken per account (exactly
@@ -458,6 +461,40 @@ def write_flood(attack, index, deadline):
     visitor.close()
 
 
+SESSION_FLOOD_SOURCE = "127.0.0.17"
+SESSIONS_PER_ACCOUNT = 20  # --sessions-per-account in SERVER_ARGUMENTS (the default is 100)
+_SESSION_FLOODERS = []
+
+
+def prepare_session_flood(server):
+    """A new account (one per run of the attack), signed up from the attack's address: its name."""
+    _SESSION_FLOODERS.append(f"signer{len(_SESSION_FLOODERS) + 1}")
+    signed_up(server, _SESSION_FLOODERS[-1], "Signer", SESSION_FLOOD_SOURCE).close()
+    return _SESSION_FLOODERS[-1]
+
+
+def session_flood(attack, index, deadline):
+    """One account signing in with its right password again and again from two connections (its
+    address's share of the hashing pool), never signing out: each sign-in used to keep a session
+    row for 30 days. The first thread then counts the sessions its page lists."""
+    name = attack.prepared
+    visitor = Visitor(attack.server, SESSION_FLOOD_SOURCE)
+    while time.monotonic() < deadline and not attack.stop.is_set():
+        visitor.cookies = {}
+        visitor.get("/login")
+        status, _, _ = visitor.post("/login", {"username": name, "password": PASSWORD})
+        attack.count(f"sign-in {status}")
+        if status in (429, 503):
+            time.sleep(0.05)
+    if index == 0:
+        time.sleep(1)  # the other thread's last sign-in has answered
+        status, _, page = visitor.get("/profile/sessions")
+        attack.count(f"sessions page {status}")
+        # Each other session has a Sign out form; this browser's has none.
+        attack.count("sessions listed", page.count(b'/end"') + 1)
+    visitor.close()
+
+
 ATTACKS = {
     "slow-bodies": (slow_bodies, 12),
     "connection-flood": (connection_flood, 1),
@@ -467,16 +504,17 @@ ATTACKS = {
     "photo-flood": (photo_flood, 4),
     "forgot-flood": (forgot_flood, 4),
     "write-flood": (write_flood, 4),
+    "session-flood": (session_flood, 2),
 }
 
 # The cases that are not attacks on the legitimate visitor, run after them in this order.
 CASES = ("inputs", "signin-race", "forgot-race", "photo-churn", "report-flood", "moderation-forbidden")
 
 # What an attack needs made before it starts (an account of its own), by name.
-PREPARE = {"photo-flood": prepare_photo_flood, "write-flood": prepare_write_flood}
+PREPARE = {"photo-flood": prepare_photo_flood, "write-flood": prepare_write_flood, "session-flood": prepare_session_flood}
 
 # The server's options for these runs: a visitor uploading every round needs more than an hour's 20.
-SERVER_ARGUMENTS = ["--photo-uploads-per-account", "1000000"]
+SERVER_ARGUMENTS = ["--photo-uploads-per-account", "1000000", "--sessions-per-account", str(SESSIONS_PER_ACCOUNT)]
 
 
 def start_attack(server, legit, name, deadline):
@@ -543,6 +581,11 @@ def check_attack_outcomes(name, counts):
         check(counts.get("forgot 200", 0) <= 10, f"forgot-flood: more than 10 requests an hour kept from one address: {counts}")
         check(counts.get("forgot 429", 0) > 0, f"forgot-flood: nothing refused: {counts}")
         check(all(k in ("forgot 200", "forgot 429") for k in counts), f"forgot-flood: {counts}")
+    elif name == "session-flood":
+        check(counts.get("sign-in 303", 0) > SESSIONS_PER_ACCOUNT, f"session-flood: too few sign-ins to test the limit: {counts}")
+        check(counts.get("sessions page 200", 0) == 1, f"session-flood: no sessions page: {counts}")
+        check(1 <= counts.get("sessions listed", 0) <= SESSIONS_PER_ACCOUNT,
+              f"session-flood: more than {SESSIONS_PER_ACCOUNT} sessions kept for one account: {counts}")
     elif name == "write-flood":
         check(0 < counts.get("write 303", 0) <= WRITES_PER_CLIENT,
               f"write-flood: more than {WRITES_PER_CLIENT} writes taken from one address: {counts}")

@@ -1,6 +1,7 @@
 package import Foundation
 
-/// How much of sign-in and sign-up one client address may have (SPEC.md "Hostile clients"), as
+/// How much of sign-in and sign-up one client address may have (SPEC.md "Hostile clients"), and
+/// how many sessions one account may hold at once, as
 /// options with defaults a person using the app never meets. On top of the 5-a-minute limit per
 /// username, which is SPEC.md's own and not an option.
 ///
@@ -20,6 +21,9 @@ package struct AccountLimits: Sendable, Equatable {
     /// running on the hashing pool at once; one more is refused at once (429, `Retry-After: 1`)
     /// instead of queueing, so a flood from one address leaves the queue open to everyone else.
     package var maxHashesPerClient = 2
+    /// `--sessions-per-account`: sessions one account may have at once; a sign-in past it ends
+    /// the least recently used (the sessions page lists them all). Mastodon keeps 10.
+    package var sessionsPerAccount = 100
 
     package init() {}
 }

@@ -112,6 +112,7 @@ extension AppOptions {
         case signUpsPerClient = "--sign-ups-per-client"
         case accountLimitWindow = "--account-limit-window"
         case maxHashesPerClient = "--max-hashes-per-client"
+        case sessionsPerAccount = "--sessions-per-account"
         case writesPerAccount = "--writes-per-account"
         case writesPerClient = "--writes-per-client"
         case writeLimitWindow = "--write-limit-window"
@@ -200,6 +201,7 @@ extension AppOptions {
         case .signUpsPerClient: accountLimits.signUpsPerClient = try Self.count(value, source: source)
         case .accountLimitWindow: accountLimits.window = try Self.interval(value, source: source)
         case .maxHashesPerClient: accountLimits.maxHashesPerClient = try Self.count(value, source: source)
+        case .sessionsPerAccount: accountLimits.sessionsPerAccount = try Self.count(value, source: source)
         case .writesPerAccount: writeLimits.perAccount = try Self.count(value, source: source)
         case .writesPerClient: writeLimits.perClient = try Self.count(value, source: source)
         case .writeLimitWindow: writeLimits.window = try Self.interval(value, source: source)

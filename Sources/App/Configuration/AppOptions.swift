@@ -33,7 +33,7 @@ package struct AppOptions: Sendable, Equatable {
     package var hashingThreads = 2
     /// What one client address may have of sign-in, sign-up and the hashing pool
     /// (`--sign-ins-per-client`, `--sign-ups-per-client`, `--account-limit-window`,
-    /// `--max-hashes-per-client`).
+    /// `--max-hashes-per-client`), and the sessions of one account (`--sessions-per-account`).
     package var accountLimits = AccountLimits()
     /// What one account and one client address may write to the book (`--writes-per-account`,
     /// `--writes-per-client`, `--write-limit-window`).
@@ -181,6 +181,8 @@ package struct AppOptions: Sendable, Equatable {
           --sign-ups-per-client N         accounts made, per window (default 10)
           --account-limit-window SECONDS  the window of both (default 600)
           --max-hashes-per-client N       password hashes queued or running at once (default 2)
+          --sessions-per-account N        sessions one account may have; signing in past it
+                                          ends the least recently used (default 100)
 
         Writes to the book (adding, editing, restoring or deleting a quote, a favourite, a
         name); past one, 429 with Retry-After:

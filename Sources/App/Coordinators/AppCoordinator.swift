@@ -33,7 +33,7 @@ package final class AppCoordinator: HTTPResponder {
     /// Builds the tree: the root creates its children and injects what each needs.
     package init(dependencies: Dependencies) {
         let store = dependencies.store
-        let sessions = SessionKeeper(storage: dependencies.sessionStorage)
+        let sessions = SessionKeeper(storage: dependencies.sessionStorage, sessionsPerAccount: dependencies.accountLimits.sessionsPerAccount)
         let profileCache = ProfileCache()
         store.observe { _ in profileCache.invalidateAll() }
         let photos = PhotoKeeper(

@@ -31,8 +31,13 @@ package final class SessionKeeper: Sendable {
     /// Ids of tokens that named a live session: a cached session costs no SHA-256 to find.
     private let tokenIDs: SessionTokenIDs
 
-    package init(storage: any SessionStorage, cacheLimit: Int = 10_000) {
+    /// Sessions one account may have at once; a sign-in past it ends the least recently used
+    /// (``AccountLimits/sessionsPerAccount``).
+    package let sessionsPerAccount: Int
+
+    package init(storage: any SessionStorage, cacheLimit: Int = 10_000, sessionsPerAccount: Int = AccountLimits().sessionsPerAccount) {
         self.storage = storage
+        self.sessionsPerAccount = max(1, sessionsPerAccount)
         tokenIDs = SessionTokenIDs(limit: cacheLimit)
         let cache = SessionCache(limit: max(1, cacheLimit))
         self.cache = cache
@@ -107,7 +112,20 @@ package final class SessionKeeper: Sendable {
         cache.remember(record, ifGeneration: generation)
         let token = secret.text
         if let key = SessionTokenIDs.Token(token) { tokenIDs.remember(record.id, for: key) }
+        try await endLeastRecentlyUsed(of: user, keeping: record.id)
         return IssuedSession(token: token, record: record)
+    }
+
+    /// Ends `user`'s least recently used sessions past ``sessionsPerAccount``, never `newest`
+    /// (the one just started): without a bound, one client signing in again and again kept a
+    /// session row for each, for 30 days. Each sign-in lists after its own insert, so once
+    /// concurrent sign-ins have all returned the last list saw every insert and the account holds
+    /// at most the limit; two trimming at once may end the same session twice, which is harmless.
+    private func endLeastRecentlyUsed(of user: UserID, keeping newest: [UInt8]) async throws(StoreError) {
+        let all = try await storage.sessions(of: user)
+        guard all.count > sessionsPerAccount else { return }
+        let older = all.filter { $0.id != newest }.sorted { ($0.lastUsedAt, $0.createdAt) < ($1.lastUsedAt, $1.createdAt) }
+        for session in older.prefix(all.count - sessionsPerAccount) { try await end(session) }
     }
 
     /// Ends `session`: deleted from storage and cache, so its token is worthless from now on.

@@ -81,6 +81,51 @@ import Testing
         }
     }
 
+    /// Past ``SessionKeeper/sessionsPerAccount`` a new session ends the least recently used of
+    /// that account (a recent use counts, not the start), and no other account's.
+    @Test(arguments: AccountBackend.configured)
+    func aSignInPastTheAccountsSessionsEndsTheLeastRecentlyUsed(backend: AccountBackend) async throws {
+        try await backend.withDatabase { database in
+            let storage = try await database.makeInstance().sessions
+            let keeper = SessionKeeper(storage: storage, sessionsPerAccount: 3)
+            let other = try await keeper.startWithoutPassword(for: UserID(2), now: clock.now)
+            var issued: [IssuedSession] = []
+            for _ in 0..<3 {
+                issued.append(try await keeper.startWithoutPassword(for: UserID(1), now: clock.now))
+                clock.advance(by: 2 * SessionKeeper.touchInterval)
+            }
+            // The first, the oldest, is used now: the second is the least recently used.
+            #expect(try await keeper.session(forToken: issued[0].token, now: clock.now) != nil)
+            clock.advance(by: 60)
+            issued.append(try await keeper.startWithoutPassword(for: UserID(1), now: clock.now))
+            #expect(try await keeper.session(forToken: issued[1].token, now: clock.now) == nil)
+            #expect(try await storage.session(id: issued[1].record.id) == nil)
+            for kept in [0, 2, 3] { #expect(try await keeper.session(forToken: issued[kept].token, now: clock.now) != nil) }
+            #expect(try await storage.sessions(of: UserID(1)).count == 3)
+            #expect(try await keeper.session(forToken: other.token, now: clock.now) != nil)
+        }
+    }
+
+    /// 30 sign-ins of one account at once leave it at most its 5 sessions; the next keeps its own.
+    @Test(arguments: AccountBackend.configured)
+    func manySignInsAtOnceLeaveNoMoreThanTheAccountsSessions(backend: AccountBackend) async throws {
+        try await backend.withDatabase { database in
+            let storage = try await database.makeInstance().sessions
+            let keeper = SessionKeeper(storage: storage, sessionsPerAccount: 5)
+            let now = clock.now
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<30 { group.addTask { _ = try await keeper.startWithoutPassword(for: UserID(1), now: now) } }
+                try await group.waitForAll()
+            }
+            // Sign-ins trimming at the same moment may end each other's (all were used at the
+            // same second), so fewer may be left, never more.
+            #expect(try await storage.sessions(of: UserID(1)).count <= 5)
+            let newest = try await keeper.startWithoutPassword(for: UserID(1), now: now.addingTimeInterval(1))
+            #expect(try await storage.sessions(of: UserID(1)).count <= 5)
+            #expect(try await keeper.session(forToken: newest.token, now: now.addingTimeInterval(1)) != nil)
+        }
+    }
+
     /// Runs `body` with counting storage on a fresh database of `backend`, a keeper on it and a
     /// session that keeper started for user 1.
     private func withStartedSession(
