@@ -5,7 +5,8 @@ server in one run (Benchmarks/hostile.sh).
 usage: under_attack.py QUOTEBOOK_EXECUTABLE REPOSITORY_ROOT OUT.md [ROUNDS] [PHASE_SECONDS]
 
 Phases alternate none, attack, none, attack ... for ROUNDS rounds (default 2); in each the
-visitor on 127.0.0.1, one keep-alive connection, repeats for PHASE_SECONDS (default 8): 20 page
+visitor (on an address of its own each phase, 127.0.5.x: its saves stay under the per-address write
+limit; its account's is lifted), one keep-alive connection, repeats for PHASE_SECONDS (default 8): 20 page
 reads (GET /quotes), a save (POST /quotes), a photo upload (a 2 x 2 PNG), a sign-out and a sign-in
 (from the browser it signed up in, which carries its account's device cookie). Then GET / alone, read as
 fast as one connection goes, with 0, 1 and 2 sign-in loops (right password, other addresses)
@@ -69,7 +70,11 @@ def main():
     import tempfile
     samples = []
     with tempfile.TemporaryDirectory(prefix="quotebook-under-attack-") as data:
-        server = Server(executable, root, data, arguments=["--log-level", "error", *hostile.SERVER_ARGUMENTS])
+        # The visitor saves a few times a second for minutes, past any account's write limit:
+        # its account's is lifted, and it changes address every phase (below), so only the
+        # flood's own address meets the per-address one.
+        server = Server(executable, root, data,
+                        arguments=["--log-level", "error", *hostile.SERVER_ARGUMENTS, "--writes-per-account", "1000000000"])
         try:
             legit = hostile.Legit(server, "legit")
             legit.sign_up()
@@ -79,12 +84,22 @@ def main():
                 hasher.sign_up()
                 hasher.visitor.close()
             measure_visitor(legit, 2, [], "warm-up")
+            phase = 0
+
+            def next_address():
+                nonlocal phase
+                phase += 1
+                legit.visitor.close()
+                legit.visitor.source = f"127.0.5.{phase}"
+
             for round_number in range(rounds):
                 for name in hostile.ATTACKS:
+                    next_address()
                     measure_visitor(legit, seconds, samples, "none")
                     deadline = time.monotonic() + seconds + 4
                     attack, workers = hostile.start_attack(server, legit, name, deadline)
                     time.sleep(2)
+                    next_address()
                     measure_visitor(legit, seconds, samples, name)
                     attack.stop.set()
                     for worker in workers:

@@ -44,9 +44,10 @@ import Testing
         #expect(refused.text.hasPrefix("<!doctype html>"))
         #expect(refused.text.contains("nothing was changed this time. Please try again in 10 minutes."))
         #expect(Self.quoteCount(app) == before)
-        // Every write counts alike: a favourite, a rename, an edit of an existing quote.
+        // Every write counts alike: a favourite, a rename, removing a photo.
         #expect(try await vandal.submit("/quotes/1/favorite", [], formPage: "/quotes/1").status == 429)
         #expect(try await vandal.submit("/profile/name", [("display_name", "Renamed")], formPage: "/profile/edit").status == 429)
+        #expect(try await vandal.submit("/profile/photo/delete", [], formPage: "/profile/edit").status == 429)
         #expect(app.store.state.user(named: try #require(Username("vandal")))?.displayName == "vandal")
         // Reading, reporting and signing out are not writes.
         #expect(try await vandal.get("/quotes").status == 200)

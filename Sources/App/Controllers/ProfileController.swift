@@ -131,12 +131,12 @@ package final class ProfileController: Sendable {
         StoredPhoto(reference: PhotoReference(hash: SHA256.hexDigest(photo.bytes), mediaType: EncodedPhoto.mediaType), bytes: photo.bytes)
     }
 
-    /// Removes `user`'s photo; its bytes are deleted once nobody refers to them.
     /// Frees the photo of an account that was deleted, once nothing refers to it.
     package func free(_ photo: PhotoReference) async {
         await photos.free(photo)
     }
 
+    /// Removes `user`'s photo; its bytes are deleted once nobody refers to them.
     package func removePhoto(of user: UserID) async throws(StoreError) -> ProfileState {
         answer(try await photos.setPhoto(nil, of: user), for: user)
     }

@@ -9,7 +9,8 @@ import Store
 /// Every request takes one path: a ``RequestContext`` built once from its head (cookies, route),
 /// then one chain of links in SPEC.md's order, listed in `AppCoordinator+Chain.swift`: the
 /// visitor's own saves, the kept page of a visitor who is nobody, who is asking, the CSRF token
-/// of a POST, access, a notice a redirect left for the page, the page's tag, and last the flow
+/// of a POST, access, the writes an account and an address may make, a notice a redirect left
+/// for the page, the page's tag, and last the flow
 /// of the child whose route it is (``FlowHandler``). Each link answers a ``Step``: the whole
 /// path runs on the event loop while nothing must wait, and suspends only where something does
 /// (storage, a password hash).

@@ -75,6 +75,14 @@ package enum AccountsRoute: Route {
         }
     }
 
+    /// Signing up, in and out and the mail links have limits of their own, or write no action.
+    package var isBookWrite: Bool {
+        switch self {
+        case .signUpForm, .signUp, .signInForm, .signIn, .signOut, .forgotForm, .forgot, .resetForm, .reset, .verifyForm, .verify:
+            false
+        }
+    }
+
     /// The link pages answer from account storage (is the token alive?), which changes without
     /// the state: tagged from their rendered bytes, unless they carry the token (`no-store`).
     package var isTaggedByState: Bool {

@@ -102,14 +102,15 @@ package enum AppRoute: Hashable, Sendable {
         return false
     }
 
-    /// Whether it is a write to the book by a member: a form that adds, edits, restores or
-    /// deletes a quote, marks a favourite or renames, counted against ``WriteLimits``.
+    /// Whether it is a write to the book by a member, counted against ``WriteLimits``
+    /// (``Route/isBookWrite``, asked of the area's route directly, as ``isTaggedByState``).
     package var isBookWrite: Bool {
         switch self {
-        case .quotes(.create), .quotes(.update), .quotes(.favourite), .quotes(.delete), .quotes(.restore), .profiles(.updateName):
-            true
-        default:
-            false
+        case .quotes(let route): route.isBookWrite
+        case .accounts(let route): route.isBookWrite
+        case .profiles(let route): route.isBookWrite
+        case .system(let route): route.isBookWrite
+        case .moderation(let route): route.isBookWrite
         }
     }
 

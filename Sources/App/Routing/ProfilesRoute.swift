@@ -108,6 +108,18 @@ package enum ProfilesRoute: Route {
         }
     }
 
+    /// A new name or favourite, and removing the photo (each an action); a photo sent has its
+    /// own limit (20 an hour), and passwords, addresses, sessions and deleting the account keep
+    /// nothing that grows.
+    package var isBookWrite: Bool {
+        switch self {
+        case .updateName, .removePhoto: true
+        case .show, .photo, .smallPhoto, .mine, .edit, .passwordForm, .emailForm, .sessions, .deletionForm, .export, .updatePhoto,
+            .changePassword, .changeEmail, .endSession, .endOtherSessions, .deleteAccount:
+            false
+        }
+    }
+
     package var access: RouteAccess {
         switch self {
         case .show, .photo, .smallPhoto: .anyone

@@ -107,6 +107,15 @@ package enum QuotesRoute: Route {
         }
     }
 
+    /// Adding, editing, restoring or deleting a quote and marking a favourite; a report has its
+    /// own limit (10 an hour).
+    package var isBookWrite: Bool {
+        switch self {
+        case .create, .update, .favourite, .delete, .restore: true
+        case .home, .list, .new, .show, .edit, .history, .events, .report: false
+        }
+    }
+
     /// The request counters' name for this case (``RouteLabel``).
     package var metricsLabel: RouteLabel {
         switch self {

@@ -23,6 +23,8 @@ package enum SystemRoute: Route {
 
     package var access: RouteAccess { .anyone }
 
+    package var isBookWrite: Bool { false }
+
     package var segments: [String] {
         switch self {
         case .health: ["healthz"]

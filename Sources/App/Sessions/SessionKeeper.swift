@@ -112,20 +112,33 @@ package final class SessionKeeper: Sendable {
         cache.remember(record, ifGeneration: generation)
         let token = secret.text
         if let key = SessionTokenIDs.Token(token) { tokenIDs.remember(record.id, for: key) }
-        try await endLeastRecentlyUsed(of: user, keeping: record.id)
+        // A bound, not a promise: a trim that fails (the database gone for a moment) leaves one
+        // session too many until the next sign-in trims, and never undoes this one.
+        try? await endLeastRecentlyUsed(of: user)
         return IssuedSession(token: token, record: record)
     }
 
-    /// Ends `user`'s least recently used sessions past ``sessionsPerAccount``, never `newest`
-    /// (the one just started): without a bound, one client signing in again and again kept a
-    /// session row for each, for 30 days. Each sign-in lists after its own insert, so once
-    /// concurrent sign-ins have all returned the last list saw every insert and the account holds
-    /// at most the limit; two trimming at once may end the same session twice, which is harmless.
-    private func endLeastRecentlyUsed(of user: UserID, keeping newest: [UInt8]) async throws(StoreError) {
+    /// Ends `user`'s sessions past the ``sessionsPerAccount`` most recently used: without a
+    /// bound, one client signing in again and again kept a session row for each, for 30 days.
+    ///
+    /// Ranked in one total order, most recent use first, then most recent start, then id, so
+    /// sign-ins trimming at once agree: none ends a session any of them keeps, and the one just
+    /// started (used now) is kept unless more sessions than the limit start in the same instant.
+    /// Each lists after its own insert, so once concurrent sign-ins have all returned the last
+    /// list saw every insert and the account holds exactly the limit. "Last used" is written at
+    /// most hourly (``touchInterval``), so least recently used is to the hour.
+    private func endLeastRecentlyUsed(of user: UserID) async throws(StoreError) {
         let all = try await storage.sessions(of: user)
         guard all.count > sessionsPerAccount else { return }
-        let older = all.filter { $0.id != newest }.sorted { ($0.lastUsedAt, $0.createdAt) < ($1.lastUsedAt, $1.createdAt) }
-        for session in older.prefix(all.count - sessionsPerAccount) { try await end(session) }
+        let ranked = all.sorted { Self.ranksBefore($0, $1) }
+        for session in ranked.dropFirst(sessionsPerAccount) { try await end(session) }
+    }
+
+    /// Whether `lhs` was used more recently than `rhs`, in a total order (ties by start, then id).
+    private static func ranksBefore(_ lhs: SessionRecord, _ rhs: SessionRecord) -> Bool {
+        if lhs.lastUsedAt != rhs.lastUsedAt { return lhs.lastUsedAt > rhs.lastUsedAt }
+        if lhs.createdAt != rhs.createdAt { return lhs.createdAt > rhs.createdAt }
+        return lhs.id.lexicographicallyPrecedes(rhs.id)
     }
 
     /// Ends `session`: deleted from storage and cache, so its token is worthless from now on.

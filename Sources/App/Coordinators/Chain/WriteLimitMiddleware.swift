@@ -9,9 +9,10 @@ import Store
 /// form with its right token counts: a page elsewhere cannot spend someone's allowance by
 /// sending their browser a form.
 ///
-/// Counted before the write, whatever it then becomes (a refused edit too), under any
-/// concurrency and across instances: ``AttemptLimit`` in the sign-in throttle's storage, in
-/// memory for one process, in the database when instances share one.
+/// Counted before the write, whatever it then answers (a refused edit too, but not a failure of
+/// ours, which gives the counts back), under any concurrency and across instances:
+/// ``AttemptLimit`` in the sign-in throttle's storage, in memory for one process, in the database
+/// when instances share one.
 final class WriteLimitMiddleware: RequestMiddleware {
     static let accountNamespace = "write-account"
     static let clientNamespace = "write-address"
@@ -34,18 +35,36 @@ final class WriteLimitMiddleware: RequestMiddleware {
         let client = AccountsCoordinator.client(of: context.request)
         return .later { [self] in
             let date = now()
-            let counted: AttemptLimit.Attempt
+            let accountAttempt: AttemptLimit.Attempt
             switch try await perAccount.reserve(account, now: date) {
-            case .allowed(let attempt): counted = attempt
+            case .allowed(let attempt): accountAttempt = attempt
             case .refused(let seconds): return refusal(retryAfter: seconds, context)
             }
-            if let client, case .refused(let seconds) = try await perClient.reserve(client, now: date) {
-                // Nothing is written: the account's count is given back.
-                try await perAccount.release(counted)
-                return refusal(retryAfter: seconds, context)
+            var clientAttempt: AttemptLimit.Attempt?
+            if let client {
+                switch try await perClient.reserve(client, now: date) {
+                case .allowed(let attempt): clientAttempt = attempt
+                case .refused(let seconds):
+                    // Nothing is written: the account's count is given back.
+                    await giveBack(accountAttempt, nil)
+                    return refusal(retryAfter: seconds, context)
+                }
             }
-            return try await next.handle(context).value()
+            do {
+                return try await next.handle(context).value()
+            } catch {
+                // The write failed on our side (the database out of reach: a 503 to try again),
+                // so it does not count; an answer of any kind, a 422 or a 409 too, does.
+                await giveBack(accountAttempt, clientAttempt)
+                throw error
+            }
         }
+    }
+
+    /// Takes the attempts back, as far as the storage lets (it may be what failed).
+    private func giveBack(_ account: AttemptLimit.Attempt, _ client: AttemptLimit.Attempt?) async {
+        try? await perAccount.release(account)
+        if let client { try? await perClient.release(client) }
     }
 
     private func refusal(retryAfter seconds: Int, _ context: RequestContext) -> HTTPResponse {

@@ -1,0 +1,136 @@
+import Basics
+import Foundation
+import HTTPServer
+import Logging
+import Store
+import Synchronization
+import Templates
+import TestSupport
+import Testing
+
+@testable import App
+
+/// The write limit's link on its own (``WriteLimitMiddleware``), with a flow behind it that can
+/// fail and a clock that moves: a failure of ours gives the counts back, and the window lets
+/// writes in again as it passes.
+@Suite struct WriteLimitMiddlewareTests {
+    static let start = Date(timeIntervalSince1970: 1_795_330_800)
+
+    /// What the chain's last link answers: a 303, or a failure of the server's own (the
+    /// database out of reach) when `failing` is set.
+    final class Flow: RequestHandler {
+        let failing = Mutex(false)
+        let calls = Mutex(0)
+
+        struct Unavailable: Error {}
+
+        func handle(_ context: RequestContext) -> Step<HTTPResponse> {
+            calls.withLock { $0 += 1 }
+            let fails = failing.withLock { $0 }
+            return .later {
+                if fails { throw Unavailable() }
+                return .seeOther("/quotes/1")
+            }
+        }
+    }
+
+    /// The time the link reads, moved by the test.
+    final class Clock: Sendable {
+        let now = Mutex(WriteLimitMiddlewareTests.start)
+    }
+
+    struct Fixture {
+        let chain: RequestChain
+        let flow = Flow()
+        let clock = Clock()
+
+        init(perAccount: Int, perClient: Int) throws {
+            var limits = WriteLimits()
+            limits.perAccount = perAccount
+            limits.perClient = perClient
+            let renderer = PageRenderer(
+                source: .compiled(try TemplateLibrary(directory: RepositoryPaths.templates)), showsErrorDetails: false,
+                logger: .discarding())
+            let clock = clock
+            chain = RequestChain(
+                [WriteLimitMiddleware(limits: limits, storage: InMemorySignInFailures(), renderer: renderer, now: { clock.now.withLock { $0 } })],
+                then: flow)
+        }
+
+        /// A signed-in POST /quotes by user `id` from `address`: its status and `Retry-After`, or
+        /// nil when it threw.
+        func write(as id: Int, from address: String = "192.0.2.1") async -> Answer? {
+            var request = HTTPRequest(method: .post, target: "/quotes", headers: ["Host": "test"])
+            request.client = IPAddress(address)
+            let context = RequestContext(request)
+            context.visitor = Visitor(
+                user: User(id: UserID(id), username: Username("user\(id)")!, displayName: "User \(id)", joinedAt: WriteLimitMiddlewareTests.start),
+                csrfToken: "token")
+            guard let response = try? await chain.handle(context).value() else { return nil }
+            return Answer(status: response.status.code, retryAfter: response.headers["Retry-After"])
+        }
+
+        func advance(by seconds: TimeInterval) {
+            clock.now.withLock { $0 += seconds }
+        }
+    }
+
+    struct Answer: Equatable {
+        let status: Int
+        var retryAfter: String?
+    }
+
+    static let written = Answer(status: 303)
+
+    @Test func aFailureOfOursGivesTheCountsBack() async throws {
+        let fixture = try Fixture(perAccount: 2, perClient: 2)
+        fixture.flow.failing.withLock { $0 = true }
+        for _ in 0..<5 { #expect(await fixture.write(as: 1) == nil, "the flow's failure goes up the chain") }
+        fixture.flow.failing.withLock { $0 = false }
+        #expect(await fixture.write(as: 1) == Self.written)
+        #expect(await fixture.write(as: 1) == Self.written)
+        #expect(await fixture.write(as: 1)?.status == 429)
+        #expect(fixture.flow.calls.withLock { $0 } == 7, "the refused write never reached the flow")
+    }
+
+    @Test func theWindowLetsWritesInAgainAndRetryAfterShrinks() async throws {
+        let fixture = try Fixture(perAccount: 2, perClient: 100)
+        #expect(await fixture.write(as: 1) == Self.written)
+        fixture.advance(by: 200)
+        #expect(await fixture.write(as: 1) == Self.written)
+        fixture.advance(by: 100)
+        #expect(await fixture.write(as: 1) == Answer(status: 429, retryAfter: "300"))
+        #expect(await fixture.write(as: 2) == Self.written, "another account writes")
+        fixture.advance(by: 250)
+        #expect(await fixture.write(as: 1) == Answer(status: 429, retryAfter: "50"))
+        fixture.advance(by: 50)  // the first write leaves the window
+        #expect(await fixture.write(as: 1) == Self.written)
+        #expect(await fixture.write(as: 1) == Answer(status: 429, retryAfter: "200"))
+        fixture.advance(by: 200)  // the second leaves it
+        #expect(await fixture.write(as: 1) == Self.written)
+    }
+
+    /// Every POST route, and whether it counts: a write with no limit of its own does; a route
+    /// with its own limit, a moderator's, or one that keeps nothing that grows does not.
+    @Test func theWritesCountedAreTheBookWritesWithNoLimitOfTheirOwn() throws {
+        let id = QuoteID(1)
+        let name = try #require(Username("ada"))
+        let counted: [(AppRoute, Bool)] = [
+            (.quotes(.create), true), (.quotes(.update(id)), true), (.quotes(.favourite(id)), true), (.quotes(.delete(id)), true),
+            (.quotes(.restore(id)), true), (.quotes(.report(id)), false),
+            (.profiles(.updateName), true), (.profiles(.removePhoto), true), (.profiles(.updatePhoto), false),
+            (.profiles(.changePassword), false), (.profiles(.changeEmail), false),
+            (.profiles(.endSession(SessionHandle(id: Array(repeating: 1, count: 32)))), false), (.profiles(.endOtherSessions), false),
+            (.profiles(.deleteAccount), false),
+            (.accounts(.signUp), false), (.accounts(.signIn), false), (.accounts(.signOut), false), (.accounts(.forgot), false),
+            (.accounts(.reset), false), (.accounts(.verify), false),
+            (.moderation(.dismiss(ReportID(1))), false), (.moderation(.hide(id)), false), (.moderation(.unhide(id)), false),
+            (.moderation(.suspend(name)), false), (.moderation(.unsuspend(name)), false), (.moderation(.revert(name)), false),
+        ]
+        for (route, counts) in counted {
+            #expect(route.method == .post, "\(route) is a POST")
+            #expect(route.isBookWrite == counts, "\(route)")
+        }
+        #expect(!AppRoute.quotes(.list(page: 1)).isBookWrite && !AppRoute.profiles(.edit).isBookWrite, "no GET counts")
+    }
+}
