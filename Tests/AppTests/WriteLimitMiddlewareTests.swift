@@ -119,7 +119,7 @@ import Testing
             (.quotes(.create), true), (.quotes(.update(id)), true), (.quotes(.favourite(id)), true), (.quotes(.delete(id)), true),
             (.quotes(.restore(id)), true), (.quotes(.report(id)), false),
             (.profiles(.updateName), true), (.profiles(.removePhoto), true), (.profiles(.updatePhoto), false),
-            (.profiles(.changePassword), false), (.profiles(.changeEmail), false),
+            (.profiles(.changePassword), true), (.profiles(.changeEmail), false),
             (.profiles(.endSession(SessionHandle(id: Array(repeating: 1, count: 32)))), false), (.profiles(.endOtherSessions), false),
             (.profiles(.deleteAccount), false),
             (.accounts(.signUp), false), (.accounts(.signIn), false), (.accounts(.signOut), false), (.accounts(.forgot), false),
@@ -129,8 +129,8 @@ import Testing
         ]
         for (route, counts) in counted {
             #expect(route.method == .post, "\(route) is a POST")
-            #expect(route.isBookWrite == counts, "\(route)")
+            #expect(route.isMemberWrite == counts, "\(route)")
         }
-        #expect(!AppRoute.quotes(.list(page: 1)).isBookWrite && !AppRoute.profiles(.edit).isBookWrite, "no GET counts")
+        #expect(!AppRoute.quotes(.list(page: 1)).isMemberWrite && !AppRoute.profiles(.edit).isMemberWrite, "no GET counts")
     }
 }

@@ -184,8 +184,8 @@ package struct AppOptions: Sendable, Equatable {
           --sessions-per-account N        sessions one account may have; signing in past it
                                           ends the least recently used (default 100)
 
-        Writes to the book (adding, editing, restoring or deleting a quote, a favourite, a
-        name, removing a photo); past one, 429 with Retry-After:
+        Writes (adding, editing, restoring or deleting a quote, a favourite, a name, removing
+        a photo, changing the password); past one, 429 with Retry-After:
           --writes-per-account N          writes of one account per window (default 300)
           --writes-per-client N           writes from one client address per window (default 600)
           --write-limit-window SECONDS    the window of both (default 600)

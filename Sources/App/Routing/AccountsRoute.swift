@@ -76,7 +76,7 @@ package enum AccountsRoute: Route {
     }
 
     /// Signing up, in and out and the mail links have limits of their own, or write no action.
-    package var isBookWrite: Bool {
+    package var isMemberWrite: Bool {
         switch self {
         case .signUpForm, .signUp, .signInForm, .signIn, .signOut, .forgotForm, .forgot, .resetForm, .reset, .verifyForm, .verify:
             false

@@ -102,15 +102,15 @@ package enum AppRoute: Hashable, Sendable {
         return false
     }
 
-    /// Whether it is a write to the book by a member, counted against ``WriteLimits``
-    /// (``Route/isBookWrite``, asked of the area's route directly, as ``isTaggedByState``).
-    package var isBookWrite: Bool {
+    /// Whether it is a member's write, counted against ``WriteLimits``
+    /// (``Route/isMemberWrite``, asked of the area's route directly, as ``isTaggedByState``).
+    package var isMemberWrite: Bool {
         switch self {
-        case .quotes(let route): route.isBookWrite
-        case .accounts(let route): route.isBookWrite
-        case .profiles(let route): route.isBookWrite
-        case .system(let route): route.isBookWrite
-        case .moderation(let route): route.isBookWrite
+        case .quotes(let route): route.isMemberWrite
+        case .accounts(let route): route.isMemberWrite
+        case .profiles(let route): route.isMemberWrite
+        case .system(let route): route.isMemberWrite
+        case .moderation(let route): route.isMemberWrite
         }
     }
 

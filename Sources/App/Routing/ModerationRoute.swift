@@ -83,7 +83,7 @@ package enum ModerationRoute: Route {
     package var access: RouteAccess { .moderators }
 
     /// Moderators are trusted: reverting a vandal may take many actions at once.
-    package var isBookWrite: Bool { false }
+    package var isMemberWrite: Bool { false }
 
     /// A moderator's working pages, asked for rarely: always rendered, tagged from their bytes.
     package var isTaggedByState: Bool { false }

@@ -108,14 +108,15 @@ package enum ProfilesRoute: Route {
         }
     }
 
-    /// A new name or favourite, and removing the photo (each an action); a photo sent has its
-    /// own limit (20 an hour), and passwords, addresses, sessions and deleting the account keep
+    /// A new name or favourite, removing the photo and changing the password (each an action in
+    /// the journal, and a password change two hashes besides); a photo sent has its own limit (20
+    /// an hour), an address its mail's (3 an hour), and sessions and deleting the account keep
     /// nothing that grows.
-    package var isBookWrite: Bool {
+    package var isMemberWrite: Bool {
         switch self {
-        case .updateName, .removePhoto: true
+        case .updateName, .removePhoto, .changePassword: true
         case .show, .photo, .smallPhoto, .mine, .edit, .passwordForm, .emailForm, .sessions, .deletionForm, .export, .updatePhoto,
-            .changePassword, .changeEmail, .endSession, .endOtherSessions, .deleteAccount:
+            .changeEmail, .endSession, .endOtherSessions, .deleteAccount:
             false
         }
     }

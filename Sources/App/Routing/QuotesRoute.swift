@@ -109,7 +109,7 @@ package enum QuotesRoute: Route {
 
     /// Adding, editing, restoring or deleting a quote and marking a favourite; a report has its
     /// own limit (10 an hour).
-    package var isBookWrite: Bool {
+    package var isMemberWrite: Bool {
         switch self {
         case .create, .update, .favourite, .delete, .restore: true
         case .home, .list, .new, .show, .edit, .history, .events, .report: false

@@ -24,10 +24,10 @@ package protocol Route: Hashable, Sendable {
     /// page that shows account storage, which changes without the state (the sessions page),
     /// and is tagged from its rendered bytes. True unless a case says not.
     var isTaggedByState: Bool { get }
-    /// Whether it is a write to the book by a member (``WriteLimits``): a form whose every use
-    /// keeps an action in the journal with no limit of its own. Each area answers for every case,
+    /// Whether it is a member's write (``WriteLimits``): a form whose every use keeps an action
+    /// in the journal, with no limit of its own. Each area answers for every case,
     /// so a new route is counted or not by a decision, never by default.
-    var isBookWrite: Bool { get }
+    var isMemberWrite: Bool { get }
 }
 
 /// Who may use a route (SPEC.md "Pages", column *who*).

@@ -23,7 +23,7 @@ package enum SystemRoute: Route {
 
     package var access: RouteAccess { .anyone }
 
-    package var isBookWrite: Bool { false }
+    package var isMemberWrite: Bool { false }
 
     package var segments: [String] {
         switch self {

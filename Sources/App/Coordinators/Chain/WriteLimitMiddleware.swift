@@ -3,7 +3,7 @@ import Foundation
 import HTTPServer
 import Store
 
-/// At most ``WriteLimits`` writes to the book (``AppRoute/isBookWrite``) per account and per
+/// At most ``WriteLimits`` writes (``AppRoute/isMemberWrite``) per account and per
 /// client address within a window: past either, the 429 page with `Retry-After`, and nothing
 /// changes. After ``CSRFMiddleware`` and ``AccessMiddleware``, so only a signed-in person's
 /// form with its right token counts: a page elsewhere cannot spend someone's allowance by
@@ -30,7 +30,7 @@ final class WriteLimitMiddleware: RequestMiddleware {
     }
 
     func handle(_ context: RequestContext, next: RequestNext) -> Step<HTTPResponse> {
-        guard let route = context.route, route.isBookWrite, let user = context.visitor.user else { return next.handle(context) }
+        guard let route = context.route, route.isMemberWrite, let user = context.visitor.user else { return next.handle(context) }
         let account = String(user.id.rawValue)
         let client = AccountsCoordinator.client(of: context.request)
         return .later { [self] in
