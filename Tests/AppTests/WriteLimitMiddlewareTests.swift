@@ -16,20 +16,26 @@ import Testing
 @Suite struct WriteLimitMiddlewareTests {
     static let start = Date(timeIntervalSince1970: 1_795_330_800)
 
-    /// What the chain's last link answers: a 303, or a failure of the server's own (the
-    /// database out of reach) when `failing` is set.
+    /// What the chain's last link answers: a 303; or a failure of the server's own, as the
+    /// real flow answers one (``FlowHandler`` turns an error into the 503 page: `.answering`)
+    /// or as a link might let one through (`.throwing`).
     final class Flow: RequestHandler {
-        let failing = Mutex(false)
+        enum Failure { case none, answering, throwing }
+
+        let failure = Mutex(Failure.none)
         let calls = Mutex(0)
 
         struct Unavailable: Error {}
 
         func handle(_ context: RequestContext) -> Step<HTTPResponse> {
             calls.withLock { $0 += 1 }
-            let fails = failing.withLock { $0 }
+            let failure = failure.withLock { $0 }
             return .later {
-                if fails { throw Unavailable() }
-                return .seeOther("/quotes/1")
+                switch failure {
+                case .none: return .seeOther("/quotes/1")
+                case .answering: return HTTPResponse(status: .serviceUnavailable, headers: ["Retry-After": "1"])
+                case .throwing: throw Unavailable()
+                }
             }
         }
     }
@@ -84,13 +90,15 @@ import Testing
 
     @Test func aFailureOfOursGivesTheCountsBack() async throws {
         let fixture = try Fixture(perAccount: 2, perClient: 2)
-        fixture.flow.failing.withLock { $0 = true }
+        fixture.flow.failure.withLock { $0 = .answering }
+        for _ in 0..<5 { #expect(await fixture.write(as: 1)?.status == 503) }
+        fixture.flow.failure.withLock { $0 = .throwing }
         for _ in 0..<5 { #expect(await fixture.write(as: 1) == nil, "the flow's failure goes up the chain") }
-        fixture.flow.failing.withLock { $0 = false }
+        fixture.flow.failure.withLock { $0 = .none }
         #expect(await fixture.write(as: 1) == Self.written)
         #expect(await fixture.write(as: 1) == Self.written)
         #expect(await fixture.write(as: 1)?.status == 429)
-        #expect(fixture.flow.calls.withLock { $0 } == 7, "the refused write never reached the flow")
+        #expect(fixture.flow.calls.withLock { $0 } == 12, "the refused write never reached the flow")
     }
 
     @Test func theWindowLetsWritesInAgainAndRetryAfterShrinks() async throws {
@@ -119,7 +127,7 @@ import Testing
             (.quotes(.create), true), (.quotes(.update(id)), true), (.quotes(.favourite(id)), true), (.quotes(.delete(id)), true),
             (.quotes(.restore(id)), true), (.quotes(.report(id)), false),
             (.profiles(.updateName), true), (.profiles(.removePhoto), true), (.profiles(.updatePhoto), false),
-            (.profiles(.changePassword), true), (.profiles(.changeEmail), false),
+            (.profiles(.changePassword), false), (.profiles(.changeEmail), false),
             (.profiles(.endSession(SessionHandle(id: Array(repeating: 1, count: 32)))), false), (.profiles(.endOtherSessions), false),
             (.profiles(.deleteAccount), false),
             (.accounts(.signUp), false), (.accounts(.signIn), false), (.accounts(.signOut), false), (.accounts(.forgot), false),

@@ -7,8 +7,8 @@ NAME: slow-bodies, connection-flood, stream-flood, signin-flood, lockout, photo-
 forgot-flood, write-flood, session-flood, inputs, signin-race, forgot-race, photo-churn, report-flood, moderation-forbidden.
 
 Starts the (release) executable on a free loopback port with a fresh data directory. Each attack
-below runs from loopback addresses of its own (127.0.0.x, x >= 2; Linux routes all of 127/8 to
-lo) while a legitimate visitor on 127.0.0.1 signs up, signs in, saves a quote, uploads a photo
+below runs from loopback addresses of its own (in 127/8 but not 127.0.0.1; Linux routes all of
+127/8 to lo) while a legitimate visitor on 127.0.0.1 signs up, signs in, saves a quote, uploads a photo
 and reads pages. Every step of the visitor must succeed: its sign-in within 2 s, its page reads
 within PAGE_LIMIT. After all attacks the server's RSS and open descriptors must be back near
 where they started. The server runs with --photo-uploads-per-account 1000000: the visitor uploads a
@@ -480,21 +480,23 @@ def session_flood(attack, index, deadline):
     address's share of the hashing pool), never signing out: each sign-in used to keep a session
     row for 30 days. The first thread then counts the sessions its page lists."""
     name = attack.prepared
-    visitor = Visitor(attack.server, SESSION_FLOOD_SOURCE)
-    while time.monotonic() < deadline and not attack.stop.is_set():
-        visitor.cookies = {}
-        visitor.get("/login")
-        status, _, _ = visitor.post("/login", {"username": name, "password": PASSWORD})
-        attack.count(f"sign-in {status}")
-        if status in (429, 503):
-            time.sleep(0.05)
-    visitor.close()
-    attack.count("signers done")
+    try:
+        visitor = Visitor(attack.server, SESSION_FLOOD_SOURCE)
+        while time.monotonic() < deadline and not attack.stop.is_set():
+            visitor.cookies = {}
+            visitor.get("/login")
+            status, _, _ = visitor.post("/login", {"username": name, "password": PASSWORD})
+            attack.count(f"sign-in {status}")
+            if status in (429, 503):
+                time.sleep(0.05)
+        visitor.close()
+    finally:
+        attack.count("signers done")
     if index != 0:
         return
-    # Once both have stopped, a fresh sign-in, and its page: each other session has a Sign out
-    # form, this browser's has none.
-    waited = time.monotonic() + 30
+    # Once both have stopped (within run_attack's wait for its threads), a fresh sign-in and its
+    # page: each other session has a Sign out form, this browser's has none.
+    waited = time.monotonic() + 10
     while attack.counts.get("signers done", 0) < attack.threads and time.monotonic() < waited:
         time.sleep(0.05)
     visitor = Visitor(attack.server, SESSION_FLOOD_SOURCE)

@@ -3,13 +3,14 @@ package import Foundation
 /// How many changes to the book one person and one client address may make (SPEC.md "Hostile
 /// clients": no client can take the app away from everyone else), as options with defaults a
 /// person using the app never meets. A write is a form that adds, edits, restores or deletes a
-/// quote, marks a favourite, renames, removes a photo or changes the password
-/// (``Route/isMemberWrite``): each is an action kept in the journal for good, most with up to
-/// 40 KB of typed text, and each moves the state on, which every page's tag follows. Without a bound one signed-in client added 4,300 quotes a second
+/// quote, marks a favourite, renames or removes a photo (``Route/isMemberWrite``): each is an
+/// action kept in the journal for good, most with up to 40 KB of typed text, and each moves the
+/// state on, which every page's tag follows. Without a bound one signed-in client added 4,300 quotes a second
 /// from 8 connections, growing the data by 17 MB and the server's memory by 20 MB a second.
 ///
-/// Reports, photos sent and mail (addresses, resets) have limits of their own; signing out,
-/// sessions, deleting an account and what moderators do are never counted here.
+/// Reports, photos sent and mail (addresses, resets) have limits of their own; a password change
+/// is paced by its hashes and never held back by a neighbour's writes; signing out, sessions,
+/// deleting an account and what moderators do are never counted here.
 ///
 /// The per-address limit counts writes that went through, as the sign-up limit counts accounts
 /// made: it is what bounds one address's accounts together (each new account would bring a new

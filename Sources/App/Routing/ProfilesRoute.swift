@@ -108,15 +108,16 @@ package enum ProfilesRoute: Route {
         }
     }
 
-    /// A new name or favourite, removing the photo and changing the password (each an action in
-    /// the journal, and a password change two hashes besides); a photo sent has its own limit (20
-    /// an hour), an address its mail's (3 an hour), and sessions and deleting the account keep
-    /// nothing that grows.
+    /// A new display name and removing the photo (each an action in the journal). A photo sent
+    /// has its own limit (20 an hour), an address its mail's (3 an hour); sessions and deleting
+    /// the account keep nothing that grows. A password change keeps an action too, but is never
+    /// refused for writes a neighbour on the same address made: it is paced by its two hashes,
+    /// within the address's share of the hashing pool.
     package var isMemberWrite: Bool {
         switch self {
-        case .updateName, .removePhoto, .changePassword: true
+        case .updateName, .removePhoto: true
         case .show, .photo, .smallPhoto, .mine, .edit, .passwordForm, .emailForm, .sessions, .deletionForm, .export, .updatePhoto,
-            .changeEmail, .endSession, .endOtherSessions, .deleteAccount:
+            .changePassword, .changeEmail, .endSession, .endOtherSessions, .deleteAccount:
             false
         }
     }

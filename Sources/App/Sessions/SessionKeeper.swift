@@ -121,12 +121,14 @@ package final class SessionKeeper: Sendable {
     /// Ends `user`'s sessions past the ``sessionsPerAccount`` most recently used: without a
     /// bound, one client signing in again and again kept a session row for each, for 30 days.
     ///
-    /// Ranked in one total order, most recent use first, then most recent start, then id, so
-    /// sign-ins trimming at once agree: none ends a session any of them keeps, and the one just
-    /// started (used now) is kept unless more sessions than the limit start in the same instant.
-    /// Each lists after its own insert, so once concurrent sign-ins have all returned the last
-    /// list saw every insert and the account holds exactly the limit. "Last used" is written at
-    /// most hourly (``touchInterval``), so least recently used is to the hour.
+    /// Ranked in one total order, most recent use first, then most recent start, then id (a
+    /// SHA-256, unique), so sign-ins trimming at once agree: none ends a session any of them
+    /// keeps. The one just started is kept unless the limit's worth of sessions ranks above it
+    /// (started or used since: a flood, whose browser is then signed out). Each lists after its
+    /// own insert, so once concurrent sign-ins have all returned the last list saw every insert
+    /// and the account holds at most the limit (exactly, unless a use between two lists reordered
+    /// them). "Last used" is written at most hourly (``touchInterval``), so least recently used
+    /// is to the hour.
     private func endLeastRecentlyUsed(of user: UserID) async throws(StoreError) {
         let all = try await storage.sessions(of: user)
         guard all.count > sessionsPerAccount else { return }

@@ -10,7 +10,7 @@ import Store
 /// sending their browser a form.
 ///
 /// Counted before the write, whatever it then answers (a refused edit too, but not a failure of
-/// ours, which gives the counts back), under any concurrency and across instances:
+/// ours, a 5xx or a throw, which gives the counts back), under any concurrency and across instances:
 /// ``AttemptLimit`` in the sign-in throttle's storage, in memory for one process, in the database
 /// when instances share one.
 final class WriteLimitMiddleware: RequestMiddleware {
@@ -41,20 +41,23 @@ final class WriteLimitMiddleware: RequestMiddleware {
             case .refused(let seconds): return refusal(retryAfter: seconds, context)
             }
             var clientAttempt: AttemptLimit.Attempt?
-            if let client {
-                switch try await perClient.reserve(client, now: date) {
-                case .allowed(let attempt): clientAttempt = attempt
-                case .refused(let seconds):
-                    // Nothing is written: the account's count is given back.
-                    await giveBack(accountAttempt, nil)
-                    return refusal(retryAfter: seconds, context)
-                }
-            }
             do {
-                return try await next.handle(context).value()
+                if let client {
+                    switch try await perClient.reserve(client, now: date) {
+                    case .allowed(let attempt): clientAttempt = attempt
+                    case .refused(let seconds):
+                        // Nothing is written: the account's count is given back.
+                        await giveBack(accountAttempt, nil)
+                        return refusal(retryAfter: seconds, context)
+                    }
+                }
+                let response = try await next.handle(context).value()
+                // The flow answers its own failures (the database out of reach: the 503 page,
+                // to try again; a fault: the 500 page), which are ours, so they do not count;
+                // any other answer does, a 422 or a 409 too.
+                if response.status.code >= 500 { await giveBack(accountAttempt, clientAttempt) }
+                return response
             } catch {
-                // The write failed on our side (the database out of reach: a 503 to try again),
-                // so it does not count; an answer of any kind, a 422 or a 409 too, does.
                 await giveBack(accountAttempt, clientAttempt)
                 throw error
             }
