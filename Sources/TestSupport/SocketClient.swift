@@ -62,6 +62,15 @@ package final class SocketClient: Sendable {
         return try await client.readResponse()
     }
 
+    /// Sends each of `requests` at once, each on a connection of its own (``exchangeOnce``), and
+    /// returns their statuses in the order they answered.
+    package static func statusesAtOnce(port: Int, _ requests: [[UInt8]]) async throws -> [Int] {
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for request in requests { group.addTask { try await exchangeOnce(port: port, request).status } }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+    }
+
     private func withConnection<T: Sendable>(
         _ body: @escaping @Sendable (inout BlockingConnection) throws -> T
     ) async throws -> T {

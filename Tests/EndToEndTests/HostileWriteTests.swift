@@ -119,7 +119,7 @@ import Testing
             vandal.extraHeaders = [("X-Forwarded-For", "198.51.100.\(100 + index)")]
             return vandal.preparedPost("/quotes", [("text", "Burst \(index)"), ("author", "V")], token: token)
         }
-        let statuses = try await Self.sendAtOnce(burst, port: live.port)
+        let statuses = try await SocketClient.statusesAtOnce(port: live.port, burst)
         #expect(statuses.filter { $0 == 303 }.count == 6)
         #expect(statuses.filter { $0 == 429 }.count == 34)
         #expect(Self.quoteCount(app) == before + 6)
@@ -130,19 +130,10 @@ import Testing
             let token = try await browser.csrfToken(from: "/quotes/new")
             for index in 1...10 { posts.append(browser.preparedPost("/quotes", [("text", "\(name) \(index)"), ("author", "N")], token: token)) }
         }
-        let shared = try await Self.sendAtOnce(posts, port: live.port)
+        let shared = try await SocketClient.statusesAtOnce(port: live.port, posts)
         #expect(shared.filter { $0 == 303 }.count == 8)
         #expect(shared.filter { $0 == 429 }.count == 32)
         #expect(Self.quoteCount(app) == before + 14)
         await live.stop()
-    }
-
-    static func sendAtOnce(_ requests: [[UInt8]], port: Int) async throws -> [Int] {
-        try await withThrowingTaskGroup(of: Int.self) { group in
-            for request in requests { group.addTask { try await SocketClient.exchangeOnce(port: port, request).status } }
-            var statuses: [Int] = []
-            while let status = try await group.next() { statuses.append(status) }
-            return statuses
-        }
     }
 }

@@ -29,10 +29,7 @@ import Testing
             let token = try await attacker.csrfToken(from: "/login")
             for _ in 0..<7 { guesses.append(attacker.preparedPost("/login", [("username", "ada"), ("password", "a guess")], token: token)) }
         }
-        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-            for guess in guesses { group.addTask { try await SocketClient.exchangeOnce(port: live.port, guess).status } }
-            return try await group.reduce(into: [Int]()) { $0.append($1) }
-        }
+        let statuses = try await SocketClient.statusesAtOnce(port: live.port, guesses)
         // At most five are checked (401); the rest are refused unchecked (429), by the username's
         // limit or by the address's share of the hashing pool.
         #expect(statuses.filter { $0 == 401 }.count <= 5, "\(statuses.sorted())")

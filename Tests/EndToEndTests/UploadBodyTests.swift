@@ -127,14 +127,7 @@ import Testing
             defer { holder.close() }
             try await holder.send(head + body.prefix(1000))
             try await Task.sleep(for: .milliseconds(100))  // its head is read and its place held
-            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<8 {
-                    group.addTask {
-                        try await SocketClient.exchangeOnce(port: port, head + body).status
-                    }
-                }
-                return try await group.reduce(into: [Int]()) { $0.append($1) }
-            }
+            let statuses = try await SocketClient.statusesAtOnce(port: port, Array(repeating: head + body, count: 8))
             #expect(statuses == Array(repeating: 503, count: 8))
             try await holder.send(Array(body.dropFirst(1000)))
             let held = try await holder.readResponse()

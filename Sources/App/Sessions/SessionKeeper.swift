@@ -112,8 +112,8 @@ package final class SessionKeeper: Sendable {
         cache.remember(record, ifGeneration: generation)
         let token = secret.text
         if let key = SessionTokenIDs.Token(token) { tokenIDs.remember(record.id, for: key) }
-        // A bound, not a promise: a trim that fails (the database gone for a moment) leaves one
-        // session too many until the next sign-in trims, and never undoes this one.
+        // A bound, not a promise: a trim that fails (the database gone for a moment) leaves the
+        // account over the limit until a later sign-in's trim succeeds, and never fails this one.
         try? await endLeastRecentlyUsed(of: user)
         return IssuedSession(token: token, record: record)
     }
