@@ -1,5 +1,5 @@
 // libFuzzer entry for the pure request parser (Sources/HTTPServer/HTTP1) and the other pure
-// decoders that see client bytes (URL-encoded forms, static-file paths, HTTP dates).
+// decoders that see client bytes (URL-encoded forms, static-file paths, HTTP dates, cookies).
 // Built by run.sh with `swiftc -sanitize=fuzzer,address` together with those sources only.
 //
 // Checks beyond "does not crash": the parser consumes no more than it is given, and feeding
@@ -37,6 +37,7 @@ func run(_ bytes: UnsafeBufferPointer<UInt8>, limits: HTTPLimits, pieceSize: Int
                 precondition(request.body.count <= limits.uploadBody)
                 _ = request.wantsClose
                 _ = request.queryItems
+                checkCookies(of: request)
                 continue
             case .reject(let rejection):
                 outcome.rejection = rejection.status.code
@@ -46,6 +47,29 @@ func run(_ bytes: UnsafeBufferPointer<UInt8>, limits: HTTPLimits, pieceSize: Int
         }
     }
     return outcome
+}
+
+/// The cookies' look-ups agree whether the first field's pairs were indexed when the cookies
+/// were made or are walked on each look-up (a second, empty field turns the index off), for
+/// every name the fields hold and for names they do not.
+func checkCookies(of request: HTTPRequest) {
+    let indexed = request.cookies
+    var headers = request.headers
+    headers.add(name: "Cookie", value: "")
+    let walked = HTTPCookies(headers)
+    var names = ["", "a", "quotebook_session"]
+    headers.forEachValue(for: "Cookie") { value in
+        for piece in value.split(separator: ";", omittingEmptySubsequences: false) {
+            let name = piece.prefix { $0 != "=" }.trimmingPrefix { $0 == " " || $0 == "\t" }
+            names.append(String(name))
+        }
+        return true
+    }
+    for name in names.prefix(16) {
+        precondition(indexed[name] == walked[name], "cookie \(name) differs indexed and walked")
+        precondition(indexed.contains(name) == walked.contains(name))
+    }
+    precondition(indexed == walked)
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -29,7 +29,7 @@ request_sources=(
     "$basics"/Codecs/Hex.swift "$basics"/Codecs/PercentEncoding.swift "$basics"/Text/String+UTF8InPlace.swift
     "$src"/Message/HTTPMethod.swift "$src"/Message/HTTPVersion.swift "$src"/Message/HTTPStatus.swift
     "$src"/Message/HTTPHeaders.swift "$src"/Message/HTTPRequest.swift "$src"/Message/URLEncodedForm.swift
-    "$src"/Server/IPAddress.swift "$src"/Message/SpooledBody.swift "$basics"/System/SystemCall+Glibc.swift
+    "$src"/Message/HTTPCookies.swift "$src"/Server/IPAddress.swift "$src"/Message/SpooledBody.swift "$basics"/System/SystemCall+Glibc.swift
     "$here"/FuzzRequestParser.swift
 )
 multipart_sources=(

@@ -69,4 +69,26 @@ import Testing
         #expect(parsed["caf\u{E9}"] == "\u{1F600}")
         #expect(parsed["n"] == "\u{65}\u{301}")
     }
+    /// A field of up to six pairs is indexed once; more pairs, or a second field, are walked on
+    /// each look-up. Every way finds the same values, the first of a repeated name winning.
+    @Test func findsTheSameValuesIndexedOrWalked() {
+        let names = (1...9).map { "c\($0)" }
+        for count in [1, 5, 6, 7, 9] {
+            let field = names.prefix(count).map { "\($0)=v\($0)" }.joined(separator: "; ")
+            let alone = cookies(field)
+            let repeated = cookies(field + "; c1=later")
+            let twoFields = cookies(field, "c1=later")
+            for name in names {
+                let expected = names.prefix(count).contains(name) ? "v\(name)" : nil
+                for parsed in [alone, repeated, twoFields] {
+                    #expect(parsed[name] == expected, "\(count) pairs, \(name)")
+                    #expect(parsed.contains(name) == (expected != nil))
+                }
+            }
+            #expect(repeated == twoFields)
+            #expect(alone != repeated)
+        }
+        let spaced = cookies(" ; a=\"q\" ; ;b=")
+        #expect(spaced["a"] == "q" && spaced["b"] == "" && spaced["c"] == nil)
+    }
 }
