@@ -50,7 +50,7 @@ import Testing
         let flow = Flow()
         let clock = Clock()
 
-        init(perAccount: Int, perClient: Int) throws {
+        init(perAccount: Int, perClient: Int, storage: any SignInFailureStorage = InMemorySignInFailures(), logger: Logger = .discarding()) throws {
             var limits = WriteLimits()
             limits.perAccount = perAccount
             limits.perClient = perClient
@@ -59,7 +59,7 @@ import Testing
                 logger: .discarding())
             let clock = clock
             chain = RequestChain(
-                [WriteLimitMiddleware(limits: limits, storage: InMemorySignInFailures(), renderer: renderer, now: { clock.now.withLock { $0 } })],
+                [WriteLimitMiddleware(limits: limits, storage: storage, renderer: renderer, now: { clock.now.withLock { $0 } }, logger: logger)],
                 then: flow)
         }
 
@@ -99,6 +99,42 @@ import Testing
         #expect(await fixture.write(as: 1) == Self.written)
         #expect(await fixture.write(as: 1)?.status == 429)
         #expect(fixture.flow.calls.withLock { $0 } == 12, "the refused write never reached the flow")
+    }
+
+    /// Counts in storage that cannot take one back (the database gone as the write failed).
+    struct UnreleasingStorage: SignInFailureStorage {
+        let base = InMemorySignInFailures()
+
+        func reserveAttempt(
+            in namespace: String, for key: String, at date: Date, forgettingBefore windowStart: Date, limit: Int
+        ) async throws(StoreError) -> AttemptReservation {
+            base.reserveAttempt(in: namespace, for: key, at: date, forgettingBefore: windowStart, limit: limit)
+        }
+        func releaseAttempt(in namespace: String, for key: String, at date: Date) async throws(StoreError) {
+            throw .accountStorageClosed(operation: "releaseAttempt")
+        }
+        func lock(in namespace: String, _ key: String, until date: Date) async throws(StoreError) {
+            base.lock(in: namespace, key, until: date)
+        }
+        func clearAttempts(in namespace: String, for key: String) async throws(StoreError) {
+            base.clearAttempts(in: namespace, for: key)
+        }
+    }
+
+    /// A give-back the storage refuses is reported, and the write still counts until the window
+    /// passes it.
+    @Test func aGiveBackThatFailsIsReportedAndStillCounts() async throws {
+        let log = InMemoryLogSink()
+        let fixture = try Fixture(perAccount: 1, perClient: 10, storage: UnreleasingStorage(), logger: Logger(label: "app", sink: log))
+        fixture.flow.failure.withLock { $0 = .answering }
+        #expect(await fixture.write(as: 1)?.status == 503)
+        #expect(log.entries.map(\.level) == [.warning])
+        #expect(log.entries.first?.message.contains("still counts against its account or address") == true)
+        fixture.flow.failure.withLock { $0 = .none }
+        #expect(await fixture.write(as: 1)?.status == 429)
+        fixture.advance(by: WriteLimits().window)
+        #expect(await fixture.write(as: 1) == Self.written)
+        #expect(log.entries.count == 1)
     }
 
     @Test func theWindowLetsWritesInAgainAndRetryAfterShrinks() async throws {

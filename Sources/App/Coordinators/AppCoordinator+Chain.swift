@@ -22,7 +22,8 @@ extension AppCoordinator {
                 CSRFMiddleware(csrf: csrf, cookies: cookies, renderer: renderer),
                 AccessMiddleware(renderer: renderer),
                 WriteLimitMiddleware(
-                    limits: dependencies.writeLimits, storage: dependencies.signInFailures, renderer: renderer, now: dependencies.now),
+                    limits: dependencies.writeLimits, storage: dependencies.signInFailures, renderer: renderer, now: dependencies.now,
+                    logger: logger),
                 NoticeMiddleware(cookies: cookies),
                 PageTagMiddleware(bootID: SecureRandom.bytes(16), tagsPages: !dependencies.isDevelopment),
             ], then: flows)

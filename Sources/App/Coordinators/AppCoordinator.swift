@@ -34,7 +34,9 @@ package final class AppCoordinator: HTTPResponder {
     /// Builds the tree: the root creates its children and injects what each needs.
     package init(dependencies: Dependencies) {
         let store = dependencies.store
-        let sessions = SessionKeeper(storage: dependencies.sessionStorage, sessionsPerAccount: dependencies.accountLimits.sessionsPerAccount)
+        let sessions = SessionKeeper(
+            storage: dependencies.sessionStorage, sessionsPerAccount: dependencies.accountLimits.sessionsPerAccount,
+            logger: dependencies.logger.labeled("sessions"))
         let profileCache = ProfileCache()
         store.observe { _ in profileCache.invalidateAll() }
         let photos = PhotoKeeper(

@@ -1,5 +1,6 @@
 import Basics
 package import Foundation
+package import Logging
 package import Store
 import Synchronization
 
@@ -34,9 +35,15 @@ package final class SessionKeeper: Sendable {
     /// Sessions one account may have at once; a sign-in past it ends the least recently used
     /// (``AccountLimits/sessionsPerAccount``).
     package let sessionsPerAccount: Int
+    /// Where a trim that failed is reported.
+    private let logger: Logger
 
-    package init(storage: any SessionStorage, cacheLimit: Int = 10_000, sessionsPerAccount: Int = AccountLimits().sessionsPerAccount) {
+    package init(
+        storage: any SessionStorage, cacheLimit: Int = 10_000, sessionsPerAccount: Int = AccountLimits().sessionsPerAccount,
+        logger: Logger = .discarding()
+    ) {
         self.storage = storage
+        self.logger = logger
         self.sessionsPerAccount = max(1, sessionsPerAccount)
         tokenIDs = SessionTokenIDs(limit: cacheLimit)
         let cache = SessionCache(limit: max(1, cacheLimit))
@@ -114,7 +121,11 @@ package final class SessionKeeper: Sendable {
         if let key = SessionTokenIDs.Token(token) { tokenIDs.remember(record.id, for: key) }
         // A bound, not a promise: a trim that fails (the database gone for a moment) leaves the
         // account over the limit until a later sign-in's trim succeeds, and never fails this one.
-        try? await endLeastRecentlyUsed(of: user)
+        do {
+            try await endLeastRecentlyUsed(of: user)
+        } catch {
+            logger.warning("could not end account \(user)'s sessions past \(sessionsPerAccount); a later sign-in tries again: \(error)")
+        }
         return IssuedSession(token: token, record: record)
     }
 

@@ -179,6 +179,8 @@ actor CountingSessionStorage: SessionStorage {
     var touches = 0
     /// Runs inside every read, before the base answers: a notification arriving meanwhile.
     var duringRead: (@Sendable () -> Void)?
+    /// Listing an account's sessions fails, as when the database is out of reach.
+    var failsListing = false
     private nonisolated let observers = Mutex<[@Sendable (SessionStorageEvent) -> Void]>([])
 
     init(_ base: any SessionStorage = AccountStorageDouble()) {
@@ -186,6 +188,7 @@ actor CountingSessionStorage: SessionStorage {
     }
 
     func setDuringRead(_ action: (@Sendable () -> Void)?) { duringRead = action }
+    func setFailsListing(_ fails: Bool) { failsListing = fails }
 
     func insert(_ session: SessionRecord, ifPasswordIs hash: PasswordHash?) async throws(StoreError) -> Bool {
         try await base.insert(session, ifPasswordIs: hash)
@@ -205,7 +208,10 @@ actor CountingSessionStorage: SessionStorage {
     func secret(named name: String, orCreate make: @Sendable () -> [UInt8]) async throws(StoreError) -> [UInt8] {
         try await base.secret(named: name, orCreate: make)
     }
-    func sessions(of user: UserID) async throws(StoreError) -> [SessionRecord] { try await base.sessions(of: user) }
+    func sessions(of user: UserID) async throws(StoreError) -> [SessionRecord] {
+        if failsListing { throw .accountStorageClosed(operation: "sessions(of:)") }
+        return try await base.sessions(of: user)
+    }
     func deleteSessions(of user: UserID, except kept: [UInt8]?) async throws(StoreError) -> [[UInt8]] {
         try await base.deleteSessions(of: user, except: kept)
     }

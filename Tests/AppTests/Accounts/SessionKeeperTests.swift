@@ -1,5 +1,6 @@
 import App
 import Foundation
+import Logging
 import Store
 import StoreBackend
 import TestSupport
@@ -123,6 +124,24 @@ import Testing
             #expect(try await storage.sessions(of: UserID(1)).count == 5)
             #expect(try await keeper.session(forToken: newest.token, now: now.addingTimeInterval(1)) != nil)
         }
+    }
+
+    /// A trim that fails never fails the sign-in; it is reported, and the next sign-in's trim
+    /// brings the account back to its limit.
+    @Test func aTrimThatFailsIsReportedAndTheNextOneCatchesUp() async throws {
+        let storage = CountingSessionStorage()
+        let log = InMemoryLogSink()
+        let keeper = SessionKeeper(storage: storage, sessionsPerAccount: 2, logger: Logger(label: "sessions", sink: log))
+        await storage.setFailsListing(true)
+        for _ in 0..<3 { _ = try await keeper.startWithoutPassword(for: UserID(1), now: clock.now) }
+        await storage.setFailsListing(false)
+        #expect(try await storage.sessions(of: UserID(1)).count == 3)
+        let warnings = log.entries.filter { $0.level == .warning }
+        #expect(warnings.count == 3)
+        #expect(warnings.allSatisfy { $0.message.contains("could not end account 1's sessions past 2") })
+        _ = try await keeper.startWithoutPassword(for: UserID(1), now: clock.now)
+        #expect(try await storage.sessions(of: UserID(1)).count == 2)
+        #expect(log.entries.count == 3)
     }
 
     /// Runs `body` with counting storage on a fresh database of `backend`, a keeper on it and a

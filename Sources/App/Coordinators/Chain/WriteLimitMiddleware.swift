@@ -1,6 +1,7 @@
 import Basics
 import Foundation
 import HTTPServer
+import Logging
 import Store
 
 /// At most ``WriteLimits`` writes (``AppRoute/isMemberWrite``) per account and per
@@ -21,8 +22,14 @@ final class WriteLimitMiddleware: RequestMiddleware {
     let perClient: AttemptLimit
     let renderer: PageRenderer
     let now: @Sendable () -> Date
+    /// Where a give-back that failed is reported.
+    let logger: Logger
 
-    init(limits: WriteLimits, storage: any SignInFailureStorage, renderer: PageRenderer, now: @escaping @Sendable () -> Date) {
+    init(
+        limits: WriteLimits, storage: any SignInFailureStorage, renderer: PageRenderer, now: @escaping @Sendable () -> Date,
+        logger: Logger = .discarding()
+    ) {
+        self.logger = logger
         perAccount = AttemptLimit(namespace: Self.accountNamespace, limit: limits.perAccount, window: limits.window, storage: storage)
         perClient = AttemptLimit(namespace: Self.clientNamespace, limit: limits.perClient, window: limits.window, storage: storage)
         self.renderer = renderer
@@ -64,10 +71,17 @@ final class WriteLimitMiddleware: RequestMiddleware {
         }
     }
 
-    /// Takes the attempts back, as far as the storage lets (it may be what failed).
+    /// Takes the attempts back, as far as the storage lets (it may be what failed): one not
+    /// given back counts until the window passes it, and is reported.
     private func giveBack(_ account: AttemptLimit.Attempt, _ client: AttemptLimit.Attempt?) async {
-        try? await perAccount.release(account)
-        if let client { try? await perClient.release(client) }
+        var failure: (any Error)?
+        do { try await perAccount.release(account) } catch { failure = error }
+        if let client {
+            do { try await perClient.release(client) } catch { failure = error }
+        }
+        if let failure {
+            logger.warning("a write that failed still counts against its account or address until the window passes it: \(failure)")
+        }
     }
 
     private func refusal(retryAfter seconds: Int, _ context: RequestContext) -> HTTPResponse {
