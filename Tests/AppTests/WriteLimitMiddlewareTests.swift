@@ -66,14 +66,22 @@ import Testing
         /// A signed-in POST /quotes by user `id` from `address`: its status and `Retry-After`, or
         /// nil when it threw.
         func write(as id: Int, from address: String = "192.0.2.1") async -> Answer? {
-            var request = HTTPRequest(method: .post, target: "/quotes", headers: ["Host": "test"])
+            guard let response = await response(as: id, from: address) else { return nil }
+            return Answer(status: response.status.code, retryAfter: response.headers["Retry-After"])
+        }
+
+        /// The response to a signed-in POST /quotes carrying `form` (URL-encoded), or nil when it threw.
+        func response(as id: Int, from address: String = "192.0.2.1", form: String = "") async -> HTTPResponse? {
+            var request = HTTPRequest(
+                method: .post, target: "/quotes", headers: ["Host": "test", "Content-Type": "application/x-www-form-urlencoded"],
+                body: Array(form.utf8))
             request.client = IPAddress(address)
             let context = RequestContext(request)
             context.visitor = Visitor(
                 user: User(id: UserID(id), username: Username("user\(id)")!, displayName: "User \(id)", joinedAt: WriteLimitMiddlewareTests.start),
                 csrfToken: "token")
-            guard let response = try? await chain.handle(context).value() else { return nil }
-            return Answer(status: response.status.code, retryAfter: response.headers["Retry-After"])
+            if let submitted = SubmittedForm(request) { context.form = submitted }
+            return try? await chain.handle(context).value()
         }
 
         func advance(by seconds: TimeInterval) {
@@ -135,6 +143,26 @@ import Testing
         fixture.advance(by: WriteLimits().window)
         #expect(await fixture.write(as: 1) == Self.written)
         #expect(log.entries.count == 1)
+    }
+
+    /// The refused form's text comes back on the 429 page, escaped, in boxes to copy from, so
+    /// nothing the person wrote is lost; a form with nothing typed shows no such section.
+    @Test func theRefusalShowsBackWhatThePersonWrote() async throws {
+        let fixture = try Fixture(perAccount: 1, perClient: 10)
+        #expect(await fixture.write(as: 1) == Self.written)
+        let form = "text=Line+one%0D%0A%3Cscript%3Ealert(1)%3C%2Fscript%3E+%26+more&author=Ada+%22A.%22+Lovelace&version=3&csrf_token=token"
+        let refused = try #require(await fixture.response(as: 1, form: form))
+        #expect(refused.status.code == 429)
+        let page = String(decoding: refused.body, as: UTF8.self)
+        #expect(page.contains("What you wrote"))
+        #expect(page.contains(#"<textarea id="typed-text" rows="2" readonly>Line one"#))
+        #expect(page.contains("&lt;script&gt;alert(1)&lt;/script&gt; &amp; more</textarea>"))
+        #expect(!page.contains("<script>alert(1)"))
+        #expect(page.contains(#"<textarea id="typed-author" rows="1" readonly>Ada &quot;A.&quot; Lovelace</textarea>"#))
+        #expect(!page.contains("typed-display-name") && !page.contains(">3</textarea>"), "only typed text is shown")
+        let untyped = try #require(await fixture.response(as: 1, form: "text=+%0A+&csrf_token=token"))
+        #expect(untyped.status.code == 429)
+        #expect(!String(decoding: untyped.body, as: UTF8.self).contains("What you wrote"), "blank text is not shown back")
     }
 
     @Test func theWindowLetsWritesInAgainAndRetryAfterShrinks() async throws {

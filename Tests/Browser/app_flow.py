@@ -863,6 +863,8 @@ def flow(executable, root, data, files, drivers, servers):
     submit(known, form_with(known, "#text"))
     expect_page(known, "/quotes", 429, what="a quote past the account's writes")
     check("Too many changes" in text_of(known, "main h1"), "the refused write's page does not say why")
+    check(value(known, "typed-text") == "One quote too many." and value(known, "typed-author") == "Grace Hopper",
+          "the refused write's page does not show back what Grace wrote")
     screenshot(known, "write-429")
     visit(known, url + "/quotes?q=too+many")
     check("One quote too many" not in text_of(known, "main"), "the refused quote was added")

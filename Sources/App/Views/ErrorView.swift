@@ -17,8 +17,9 @@ package enum ErrorView {
         /// Too busy to do it now (the password-hashing queue is full); try again shortly.
         case busy
         /// The person or their network made more changes lately than ``WriteLimits`` allows; the
-        /// next could count in `retryAfter` seconds.
-        case tooManyWrites(retryAfter: Int)
+        /// next could count in `retryAfter` seconds. `typed`: what the refused form carried,
+        /// shown back so nothing the person wrote is lost.
+        case tooManyWrites(retryAfter: Int, typed: UnsavedText = UnsavedText())
         /// The database cannot be reached just now (restarting, connection lost); try again in
         /// a second. `details` reach the page only in development.
         case databaseUnavailable(details: String)
@@ -26,17 +27,50 @@ package enum ErrorView {
         case serverFault(details: String)
     }
 
+    /// What a person typed into a form that was refused before anything was saved: the page
+    /// shows it back, to copy and send again later.
+    package struct UnsavedText: Sendable, Equatable {
+        package var quoteText: String?
+        package var author: String?
+        package var displayName: String?
+
+        package init(quoteText: String? = nil, author: String? = nil, displayName: String? = nil) {
+            self.quoteText = quoteText
+            self.author = author
+            self.displayName = displayName
+        }
+
+        /// Each non-blank text with its label, in the form's order; a text of one line gets a
+        /// box of one line.
+        var shown: [TemplateValue] {
+            let labelled: [(id: String, label: String, text: String?)] = [
+                ("typed-text", "Quote", quoteText), ("typed-author", "Author", author), ("typed-display-name", "Display name", displayName),
+            ]
+            return labelled.compactMap { id, label, text in
+                guard let text, text.contains(where: { !$0.isWhitespace }) else { return nil }
+                let lines = text.reduce(into: 1) { count, character in if character.isNewline { count += 1 } }
+                let rows = min(max(lines, text.count > 60 ? 4 : 1), 12)
+                let values: [String: TemplateValue] = ["id": .string(id), "label": .string(label), "text": .string(text), "rows": .int(rows)]
+                return .object(values)
+            }
+        }
+    }
+
     struct Context: Sendable, TemplateValueConvertible {
         let status: Int
         let heading: String
         let message: String
         let details: String?
+        var typed = UnsavedText()
 
         var templateValue: TemplateValue {
-            .object([
+            let shown = typed.shown
+            let values: [String: TemplateValue] = [
                 "status": .int(status), "heading": .string(heading), "message": .string(message),
                 "details": details.map(TemplateValue.string) ?? .null, "homeURL": .string(QuotesRoute.home.path),
-            ])
+                "hasTyped": .bool(!shown.isEmpty), "typed": .list(shown),
+            ]
+            return .object(values)
         }
     }
 
@@ -70,12 +104,12 @@ package enum ErrorView {
                 .serviceUnavailable, "Too busy right now", "Please try again in a few seconds.",
                 headers: ["Retry-After": "5"]
             )
-        case .tooManyWrites(let seconds):
+        case .tooManyWrites(let seconds, let typed):
             page(
                 .tooManyRequests, "Too many changes",
                 "So many changes have come from your account or your network lately that nothing was changed this time. "
                     + "Please try again in \(WaitText.phrase(seconds: seconds)).",
-                headers: ["Retry-After": String(seconds)]
+                headers: ["Retry-After": String(seconds)], typed: typed
             )
         case .databaseUnavailable(let details):
             page(
@@ -97,11 +131,12 @@ package enum ErrorView {
     }
 
     private static func page(
-        _ status: HTTPStatus, _ heading: String, _ message: String, headers: HTTPHeaders = [:], details: String? = nil
+        _ status: HTTPStatus, _ heading: String, _ message: String, headers: HTTPHeaders = [:], details: String? = nil,
+        typed: UnsavedText = UnsavedText()
     ) -> Page {
         Page(
             template: .error, status: status, headers: headers,
-            context: Context(status: status.code, heading: heading, message: message, details: details)
+            context: Context(status: status.code, heading: heading, message: message, details: details, typed: typed)
         )
     }
 }

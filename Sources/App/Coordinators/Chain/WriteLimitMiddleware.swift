@@ -84,7 +84,12 @@ final class WriteLimitMiddleware: RequestMiddleware {
         }
     }
 
+    /// The 429 page, showing back what the refused form carried (a quote's text and author, a
+    /// display name), so a person refused because of their network loses nothing they wrote.
     private func refusal(retryAfter seconds: Int, _ context: RequestContext) -> HTTPResponse {
-        renderer.response(for: ErrorView.page(for: .tooManyWrites(retryAfter: seconds)), visitor: context.visitor)
+        let form = context.form
+        let typed = ErrorView.UnsavedText(
+            quoteText: form[QuoteFormField.text], author: form[QuoteFormField.author], displayName: form[ProfileField.displayName])
+        return renderer.response(for: ErrorView.page(for: .tooManyWrites(retryAfter: seconds, typed: typed)), visitor: context.visitor)
     }
 }
