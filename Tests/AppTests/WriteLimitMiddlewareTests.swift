@@ -165,6 +165,49 @@ import Testing
         #expect(!String(decoding: untyped.body, as: UTF8.self).contains("What you wrote"), "blank text is not shown back")
     }
 
+    /// A form's weight: one for each 4 KiB of text it could keep, begun, at least one; past a
+    /// field's most nothing is kept, so it weighs no more than that most.
+    @Test func aWriteWeighsTheTextItCouldKeep() throws {
+        func weight(_ fields: [(String, String)]) throws -> Int {
+            let body = fields.map { "\($0)=\(try! #require($1.addingPercentEncoding(withAllowedCharacters: .alphanumerics)))" }
+                .joined(separator: "&")
+            let request = HTTPRequest(
+                method: .post, target: "/quotes", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Array(body.utf8))
+            return WriteLimitMiddleware.weight(of: try #require(SubmittedForm(request)))
+        }
+        let heavy = String(repeating: "e" + String(repeating: "\u{301}", count: 19), count: 1_000)  // 39 bytes a character
+        #expect(try weight([]) == 1, "a favourite or a deletion")
+        #expect(try weight([("text", String(repeating: "a", count: 1_000)), ("author", "Ada")]) == 1)
+        #expect(try weight([("text", String(repeating: "\u{1F600}", count: 1_000)), ("author", "Ada")]) == 1, "4,000 bytes")
+        #expect(try weight([("text", String(repeating: "a", count: 4_096))]) == 1)
+        #expect(try weight([("text", String(repeating: "a", count: 4_097))]) == 2)
+        #expect(try weight([("text", heavy), ("author", "Ada")]) == 10, "39,003 bytes")
+        #expect(try weight([("text", String(repeating: "a", count: 900_000)), ("author", String(repeating: "b", count: 90_000))]) == 11,
+            "capped at 40,000 and 4,000 bytes")
+        #expect(try weight([("display_name", String(repeating: "a", count: 5_000))]) == 1, "capped at 2,000 bytes")
+    }
+
+    /// A heavy write takes its whole weight from the allowance, or nothing: refused, the part
+    /// it had taken is given back, and lighter writes still fit.
+    @Test func aHeavyWriteCountsItsWeightOrNothing() async throws {
+        let fixture = try Fixture(perAccount: 14, perClient: 100)
+        let heavy = "text=" + String(repeating: "a", count: 3 * 4_096 + 100) + "&author=Ada&csrf_token=token"  // 4 writes
+        let light = "text=Short&author=Ada&csrf_token=token"
+        for _ in 0..<2 { #expect(await fixture.response(as: 1, form: heavy)?.status.code == 303) }
+        #expect(await fixture.response(as: 1, form: light)?.status.code == 303)  // 9 of 14
+        #expect(await fixture.response(as: 1, form: heavy)?.status.code == 303)  // 13
+        #expect(await fixture.response(as: 1, form: heavy)?.status.code == 429, "4 more do not fit in 1")
+        #expect(await fixture.response(as: 1, form: light)?.status.code == 303, "the refused write's part was given back")
+        #expect(await fixture.response(as: 1, form: light)?.status.code == 429)
+        #expect(fixture.flow.calls.withLock { $0 } == 5)
+        // The address's allowance weighs the same way.
+        let byAddress = try Fixture(perAccount: 100, perClient: 5)
+        #expect(await byAddress.response(as: 1, form: heavy)?.status.code == 303)
+        #expect(await byAddress.response(as: 2, form: heavy)?.status.code == 429, "another account, the same address")
+        #expect(await byAddress.response(as: 2, form: light)?.status.code == 303)
+        #expect(await byAddress.response(as: 3, form: light)?.status.code == 429)
+    }
+
     @Test func theWindowLetsWritesInAgainAndRetryAfterShrinks() async throws {
         let fixture = try Fixture(perAccount: 2, perClient: 100)
         #expect(await fixture.write(as: 1) == Self.written)

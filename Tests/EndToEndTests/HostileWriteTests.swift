@@ -136,4 +136,31 @@ import Testing
         #expect(Self.quoteCount(app) == before + 14)
         await live.stop()
     }
+    /// Writes of many bytes count once for each 4 KiB they could keep: 40 quotes at once of
+    /// 1,000 characters of 13 bytes each (4 writes apiece), against an allowance of 20, keep at
+    /// most 5, and the book holds exactly those answered 303.
+    @Test func heavyWritesAtOnceKeepNoMoreThanTheirWeight() async throws {
+        let app = try await TestApp(writeLimits: Self.limits(perAccount: 20, perClient: 1_000))
+        let live = try AddressLimitTests.serve(app)
+        var vandal = try await Self.signedUp(live, "heavy", from: Self.vandal)
+        let token = try await vandal.csrfToken(from: "/quotes/new")
+        let before = Self.quoteCount(app)
+        let character = "e" + String(repeating: "\u{301}", count: 6)
+        let burst = (1...40).map { index in
+            vandal.extraHeaders = [("X-Forwarded-For", "198.51.100.\(100 + index)")]
+            let text = String(repeating: character, count: 996) + String(format: "%04d", index)
+            return vandal.preparedPost("/quotes", [("text", text), ("author", "V")], token: token)
+        }
+        let statuses = try await SocketClient.statusesAtOnce(port: live.port, burst)
+        let kept = statuses.filter { $0 == 303 }.count
+        #expect((1...5).contains(kept), "\(kept) heavy writes kept")
+        #expect(statuses.filter { $0 == 429 }.count == 40 - kept)
+        #expect(Self.quoteCount(app) == before + kept)
+        // What the refused ones took was given back: light writes fill the rest exactly.
+        var light: [[UInt8]] = []
+        for index in 1...30 { light.append(vandal.preparedPost("/quotes", [("text", "Light \(index)"), ("author", "V")], token: token)) }
+        let after = try await SocketClient.statusesAtOnce(port: live.port, light)
+        #expect(after.filter { $0 == 303 }.count == 20 - 4 * kept)
+        await live.stop()
+    }
 }

@@ -185,7 +185,7 @@ package struct AppOptions: Sendable, Equatable {
                                           ends the least recently used (default 100)
 
         Writes (adding, editing, restoring or deleting a quote, a favourite, a name, removing
-        a photo); past one, 429 with Retry-After:
+        a photo; one for each 4 KiB of text begun); past one, 429 with Retry-After:
           --writes-per-account N          writes of one account per window (default 300)
           --writes-per-client N           writes from one client address per window (default 600)
           --write-limit-window SECONDS    the window of both (default 600)
