@@ -13,49 +13,52 @@ package struct HTTPCookies: Sendable, Equatable {
     /// allocations a request for the two cookies a signed-in browser sends.)
     private var first: String?
     private var others: [String] = []
-    /// Where the first field's pairs are, found in one pass when the cookies are made: a request
-    /// looks up four or five cookies on its way through the chain (the seen write, the page
-    /// cache's session test, the notice, the session), and each look-up walked the whole field
-    /// byte by byte again, the absent ones to its end (1.5 % of a signed-in list page's CPU,
-    /// `perf`). Held inline, so it costs no allocation; nil when the field has more pairs than
-    /// it holds or another field follows, and then look-ups walk the fields as before.
-    private var index: PairIndex?
+    /// Where the first field's pairs start, found in one pass when the cookies are made: a
+    /// request looks up four or five cookies on its way through the chain (the seen write, the
+    /// page cache's session test, the notice, the session), and each look-up walked the whole
+    /// field byte by byte again, the absent ones to its end (1.5 % of a signed-in list page's
+    /// CPU, `perf`). One word, so the cookies stay small enough to be passed and read without
+    /// copies (an inline table of ranges made them large, and every look-up copied them,
+    /// retaining their strings: 7 more reference-count calls a request, counted).
+    private var starts = PairStarts.none
 
     package init(_ headers: HTTPHeaders) {
         headers.forEachValue(for: "Cookie") { value in
             if first == nil { first = value } else { others.append(value) }
             return true
         }
-        guard let first, others.isEmpty, first.utf8.count <= Int(Int32.max) else { return }
-        var index = PairIndex()
-        let complete = first.withUTF8InPlace { bytes in
-            Self.forEachPair(in: bytes) { _, name, value in index.append(name: name, value: value) }
-        }
-        if complete { self.index = index }
+        if others.isEmpty, let first { starts = first.withUTF8InPlace(PairStarts.init(of:)) }
     }
 
-    /// Up to ``capacity`` pairs of one field, as offsets into its bytes.
-    private struct PairIndex: Sendable {
-        static let capacity = 6
-        private var bounds = InlineArray<24, Int32>(repeating: 0)
-        private(set) var count = 0
+    /// Up to four starts of the pairs of one field, 14 bits each, and their count (plus one, so
+    /// zero is "not indexed") in the top byte; not indexed when the field has more pairs or
+    /// a pair starts past 16 KiB.
+    private struct PairStarts: Sendable {
+        private static let capacity = 4
+        private static let bits = 14
+        private static let mask: UInt64 = (1 << 14) - 1
+        private var word: UInt64
 
-        /// False when full: the field has more pairs than an index holds.
-        mutating func append(name: Range<Int>, value: Range<Int>) -> Bool {
-            guard count < Self.capacity else { return false }
-            let base = count * 4
-            bounds[base] = Int32(truncatingIfNeeded: name.lowerBound)
-            bounds[base + 1] = Int32(truncatingIfNeeded: name.upperBound)
-            bounds[base + 2] = Int32(truncatingIfNeeded: value.lowerBound)
-            bounds[base + 3] = Int32(truncatingIfNeeded: value.upperBound)
-            count += 1
-            return true
+        static let none = PairStarts(word: 0)
+
+        private init(word: UInt64) { self.word = word }
+
+        init(of bytes: UnsafeBufferPointer<UInt8>) {
+            var word: UInt64 = 0
+            var count = 0
+            let complete = HTTPCookies.forEachPair(in: bytes) { _, name, _ in
+                guard count < Self.capacity, UInt64(name.lowerBound) <= Self.mask else { return false }
+                word |= UInt64(name.lowerBound) << UInt64(count * Self.bits)
+                count += 1
+                return true
+            }
+            self.word = complete ? word | UInt64(count + 1) << 56 : 0
         }
 
-        func name(_ pair: Int) -> Range<Int> { Int(bounds[pair * 4])..<Int(bounds[pair * 4 + 1]) }
-        func value(_ pair: Int) -> Range<Int> { Int(bounds[pair * 4 + 2])..<Int(bounds[pair * 4 + 3]) }
+        var isIndexed: Bool { word != 0 }
+        var count: Int { Int(word >> 56) - 1 }
+        subscript(pair: Int) -> Int { Int((word >> UInt64(pair * Self.bits)) & Self.mask) }
     }
-
     /// The first value of the cookie called `name` (compared byte for byte, as RFC 6265 compares
     /// names), or nil.
     package subscript(name: String) -> String? {
@@ -75,6 +78,13 @@ package struct HTTPCookies: Sendable, Equatable {
     /// Calls `body` with the first pair called `name`: its field's bytes and its value's range.
     private func forEachPair(named name: String, _ body: (UnsafeBufferPointer<UInt8>, Range<Int>) -> Void) {
         name.withUTF8InPlace { wanted in
+            if starts.isIndexed, let first, Self.isPlainName(wanted) {
+                first.withUTF8InPlace { bytes in
+                    guard let value = value(named: wanted, in: bytes) else { return }
+                    body(bytes, value)
+                }
+                return
+            }
             forEachPair { bytes, name, value in
                 // The lengths first, then one `memcmp`: most names differ in length, and a generic
                 // `elementsEqual` stepped an iterator through each byte.
@@ -85,6 +95,36 @@ package struct HTTPCookies: Sendable, Equatable {
                 return false
             }
         }
+    }
+
+    /// A name an indexed look-up can find: not empty, with no `=` or `;` (a cookie's name is a
+    /// token, which has neither); any other is looked for by walking, and found by no pair.
+    private static func isPlainName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        !name.isEmpty && !name.contains(UInt8(ascii: "=")) && !name.contains(ASCII.semicolon)
+    }
+
+    /// The value's range of the first indexed pair whose name is `wanted`: a pair's name runs
+    /// from its start to its first `=`, so it is `wanted` exactly when its bytes begin with
+    /// `wanted` and `=` follows (`wanted` holding no `=` or `;`). The value runs to the pair's
+    /// `;` or the field's end, trimmed and unquoted as the walk does.
+    private func value(named wanted: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        for pair in 0..<starts.count {
+            let start = starts[pair]
+            let equals = start + wanted.count
+            guard equals < bytes.count, bytes[equals] == UInt8(ascii: "="),
+                memcmp(bytes.baseAddress! + start, wanted.baseAddress!, wanted.count) == 0
+            else { continue }
+            var valueStart = equals + 1
+            var valueEnd = valueStart
+            while valueEnd < bytes.count, bytes[valueEnd] != ASCII.semicolon { valueEnd += 1 }
+            while valueEnd > valueStart, ASCII.isOptionalWhitespace(bytes[valueEnd - 1]) { valueEnd -= 1 }
+            if valueEnd - valueStart >= 2, bytes[valueStart] == UInt8(ascii: "\""), bytes[valueEnd - 1] == UInt8(ascii: "\"") {
+                valueStart += 1
+                valueEnd -= 1
+            }
+            return valueStart..<valueEnd
+        }
+        return nil
     }
 
     /// Every pair, in order (names and values as strings).
@@ -107,14 +147,7 @@ package struct HTTPCookies: Sendable, Equatable {
     /// Calls `body` with each pair's field bytes and the ranges of its name and value, field by
     /// field, until it returns false.
     private func forEachPair(_ body: (UnsafeBufferPointer<UInt8>, Range<Int>, Range<Int>) -> Bool) {
-        guard let first else { return }
-        if let index {
-            first.withUTF8InPlace { bytes in
-                for pair in 0..<index.count where !body(bytes, index.name(pair), index.value(pair)) { return }
-            }
-            return
-        }
-        guard first.withUTF8InPlace({ Self.forEachPair(in: $0, body) }) else { return }
+        guard let first, first.withUTF8InPlace({ Self.forEachPair(in: $0, body) }) else { return }
         for field in others {
             guard field.withUTF8InPlace({ Self.forEachPair(in: $0, body) }) else { return }
         }

@@ -69,11 +69,13 @@ import Testing
         #expect(parsed["caf\u{E9}"] == "\u{1F600}")
         #expect(parsed["n"] == "\u{65}\u{301}")
     }
-    /// A field of up to six pairs is indexed once; more pairs, or a second field, are walked on
-    /// each look-up. Every way finds the same values, the first of a repeated name winning.
+    /// A field of up to four pairs, each starting in its first 16 KiB, is indexed once; more
+    /// pairs, a longer field or a second field are walked on each look-up. Every way finds the
+    /// same values, the first of a repeated name winning, and names a pair's name only begins
+    /// with, or that no pair could have, find nothing.
     @Test func findsTheSameValuesIndexedOrWalked() {
         let names = (1...9).map { "c\($0)" }
-        for count in [1, 5, 6, 7, 9] {
+        for count in [1, 3, 4, 5, 7, 9] {
             let field = names.prefix(count).map { "\($0)=v\($0)" }.joined(separator: "; ")
             let alone = cookies(field)
             let repeated = cookies(field + "; c1=later")
@@ -88,7 +90,13 @@ import Testing
             #expect(repeated == twoFields)
             #expect(alone != repeated)
         }
-        let spaced = cookies(" ; a=\"q\" ; ;b=")
-        #expect(spaced["a"] == "q" && spaced["b"] == "" && spaced["c"] == nil)
+        let spaced = cookies(" ; a=\"q\" ; ;b= \t;c=\"")
+        #expect(spaced["a"] == "q" && spaced["b"] == "" && spaced["c"] == "\"" && spaced["d"] == nil)
+        let tricky = cookies("ab=1; a b=2; a=b=3")
+        #expect(tricky["a"] == "b=3" && tricky["ab"] == "1" && tricky["a b"] == "2")
+        #expect(tricky["a=b"] == nil && tricky["ab=1; a"] == nil && tricky[""] == nil && tricky["b"] == nil)
+        let padding = String(repeating: "x", count: 16_400)
+        let long = cookies("pad=\(padding); far=away")
+        #expect(long["far"] == "away" && long["pad"]?.count == 16_400)
     }
 }
