@@ -8,31 +8,38 @@ import Synchronization
 /// so attempts made at once on two instances are counted one after the other, each seeing the
 /// others: five spread over two instances are five in the row, and a sixth is refused.
 extension PostgresAccountStorage: SignInFailureStorage {
-    /// One statement: the `attempt` CTE inserts or updates the row only when the attempt counts
-    /// (the `DO UPDATE … WHERE` re-checks the row as it is once locked, in READ COMMITTED); it
-    /// returns nothing when refused. The `before` CTE reads the row as the statement's snapshot
-    /// saw it, which says why it was refused (a lock, or the oldest attempt) for `Retry-After`.
-    package func reserveAttempt(
-        in namespace: String, for key: String, at date: Date, forgettingBefore windowStart: Date, limit: Int
+    /// One statement: the `attempt` CTE inserts or updates the row only when the attempts count
+    /// (the `DO UPDATE … WHERE` re-checks the row as it is once locked, in READ COMMITTED), all
+    /// `count` of them or none; it returns nothing when refused. The `before` CTE reads the row
+    /// as the statement's snapshot saw it, which says why it was refused (a lock, or the attempt
+    /// whose leaving the window makes room) for `Retry-After`.
+    package func reserveAttempts(
+        _ count: Int, in namespace: String, for key: String, at date: Date, forgettingBefore windowStart: Date, limit: Int
     ) async throws(StoreError) -> AttemptReservation {
+        let limit = max(1, limit)
+        let count = min(max(1, count), limit)
         try await purgeAttempts(in: namespace, at: date, forgettingBefore: windowStart)
         let rows = try await query(
             "reserve attempt", on: sessions,
             """
             WITH attempt AS (
-                INSERT INTO \(tables.signInFailure) AS stored (username, failures) VALUES ($1, ARRAY[$2::double precision])
+                INSERT INTO \(tables.signInFailure) AS stored (username, failures)
+                VALUES ($1, array_fill($2::double precision, ARRAY[$5::int]))
                 ON CONFLICT (username) DO UPDATE SET failures =
                     ARRAY(SELECT failure FROM unnest(stored.failures) AS failure WHERE failure > $3::double precision)
-                    || $2::double precision
+                    || array_fill($2::double precision, ARRAY[$5::int])
                 WHERE (stored.locked_until IS NULL OR stored.locked_until <= $2::double precision)
-                    AND (SELECT count(*) FROM unnest(stored.failures) AS failure WHERE failure > $3::double precision) < $4::bigint
+                    AND (SELECT count(*) FROM unnest(stored.failures) AS failure WHERE failure > $3::double precision)
+                        + $5::int <= $4::bigint
                 RETURNING cardinality(failures)
             ), before AS (
-                SELECT locked_until, failures FROM \(tables.signInFailure) WHERE username = $1
+                SELECT locked_until,
+                    ARRAY(SELECT failure FROM unnest(failures) AS failure WHERE failure > $3::double precision ORDER BY failure) AS live
+                FROM \(tables.signInFailure) WHERE username = $1
             )
             SELECT (SELECT * FROM attempt), (SELECT locked_until FROM before),
-                (SELECT min(failure) FROM before, unnest(before.failures) AS failure WHERE failure > $3::double precision)
-            """, [Self.key(namespace, key), Self.seconds(date), Self.seconds(windowStart), String(max(1, limit))]
+                (SELECT live[greatest(cardinality(live) + $5::int - $4::bigint, 1)::int] FROM before)
+            """, [Self.key(namespace, key), Self.seconds(date), Self.seconds(windowStart), String(limit), String(count)]
         ).rows
         guard let row = rows.first else { throw Self.missing("attempt count") }
         if let count = try row.int64(at: 0) { return .counted(Int(count)) }
@@ -46,16 +53,17 @@ extension PostgresAccountStorage: SignInFailureStorage {
         return .full(oldest: date)
     }
 
-    /// Removes the first attempt made at `date` (several may share a time).
-    package func releaseAttempt(in namespace: String, for key: String, at date: Date) async throws(StoreError) {
+    /// Removes `count` of the attempts made at `date` (several may share a time, and they are
+    /// alike): all of them go, and as many as were over `count` come back at the end.
+    package func releaseAttempts(_ count: Int, in namespace: String, for key: String, at date: Date) async throws(StoreError) {
         try await query(
-            "release attempt", on: sessions,
+            "release attempts", on: sessions,
             """
             UPDATE \(tables.signInFailure)
-            SET failures = failures[:array_position(failures, $2::double precision) - 1]
-                || failures[array_position(failures, $2::double precision) + 1:]
-            WHERE username = $1 AND array_position(failures, $2::double precision) IS NOT NULL
-            """, [Self.key(namespace, key), Self.seconds(date)])
+            SET failures = array_remove(failures, $2::double precision) || array_fill($2::double precision,
+                ARRAY[greatest(cardinality(failures) - cardinality(array_remove(failures, $2::double precision)) - $3::int, 0)])
+            WHERE username = $1 AND $2::double precision = ANY(failures)
+            """, [Self.key(namespace, key), Self.seconds(date), String(max(0, count))])
     }
 
     package func lock(in namespace: String, _ key: String, until date: Date) async throws(StoreError) {

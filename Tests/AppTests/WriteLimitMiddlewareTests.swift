@@ -113,13 +113,13 @@ import Testing
     struct UnreleasingStorage: SignInFailureStorage {
         let base = InMemorySignInFailures()
 
-        func reserveAttempt(
-            in namespace: String, for key: String, at date: Date, forgettingBefore windowStart: Date, limit: Int
+        func reserveAttempts(
+            _ count: Int, in namespace: String, for key: String, at date: Date, forgettingBefore windowStart: Date, limit: Int
         ) async throws(StoreError) -> AttemptReservation {
-            base.reserveAttempt(in: namespace, for: key, at: date, forgettingBefore: windowStart, limit: limit)
+            base.reserveAttempts(count, in: namespace, for: key, at: date, forgettingBefore: windowStart, limit: limit)
         }
-        func releaseAttempt(in namespace: String, for key: String, at date: Date) async throws(StoreError) {
-            throw .accountStorageClosed(operation: "releaseAttempt")
+        func releaseAttempts(_ count: Int, in namespace: String, for key: String, at date: Date) async throws(StoreError) {
+            throw .accountStorageClosed(operation: "releaseAttempts")
         }
         func lock(in namespace: String, _ key: String, until date: Date) async throws(StoreError) {
             base.lock(in: namespace, key, until: date)
@@ -173,7 +173,7 @@ import Testing
                 .joined(separator: "&")
             let request = HTTPRequest(
                 method: .post, target: "/quotes", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Array(body.utf8))
-            return WriteLimitMiddleware.weight(of: try #require(SubmittedForm(request)))
+            return WriteLimitMiddleware.weight(of: .quotes(.create), form: try #require(SubmittedForm(request)))
         }
         let heavy = String(repeating: "e" + String(repeating: "\u{301}", count: 19), count: 1_000)  // 39 bytes a character
         #expect(try weight([]) == 1, "a favourite or a deletion")
@@ -185,14 +185,15 @@ import Testing
         #expect(try weight([("text", String(repeating: "a", count: 900_000)), ("author", String(repeating: "b", count: 90_000))]) == 11,
             "capped at 40,000 and 4,000 bytes")
         #expect(try weight([("display_name", String(repeating: "a", count: 5_000))]) == 1, "capped at 2,000 bytes")
+        #expect(WriteLimitMiddleware.weight(of: .quotes(.restore(QuoteID(1))), form: SubmittedForm()) == 11, "a version's text, unseen")
     }
 
-    /// A heavy write takes its whole weight from the allowance, or nothing: refused, the part
-    /// it had taken is given back, and lighter writes still fit.
+    /// A heavy write takes its whole weight from the allowance, or nothing: refused, it takes
+    /// none of it, and lighter writes still fit.
     @Test func aHeavyWriteCountsItsWeightOrNothing() async throws {
         let fixture = try Fixture(perAccount: 14, perClient: 100)
-        let heavy = "text=" + String(repeating: "a", count: 3 * 4_096 + 100) + "&author=Ada&csrf_token=token"  // 4 writes
-        let light = "text=Short&author=Ada&csrf_token=token"
+        let heavy = Self.heavy
+        let light = Self.light
         for _ in 0..<2 { #expect(await fixture.response(as: 1, form: heavy)?.status.code == 303) }
         #expect(await fixture.response(as: 1, form: light)?.status.code == 303)  // 9 of 14
         #expect(await fixture.response(as: 1, form: heavy)?.status.code == 303)  // 13
@@ -206,6 +207,61 @@ import Testing
         #expect(await byAddress.response(as: 2, form: heavy)?.status.code == 429, "another account, the same address")
         #expect(await byAddress.response(as: 2, form: light)?.status.code == 303)
         #expect(await byAddress.response(as: 3, form: light)?.status.code == 429)
+    }
+
+    static let heavy = "text=" + String(repeating: "a", count: 3 * 4_096 + 100) + "&author=Ada&csrf_token=token"  // 4 writes
+    static let light = "text=Short&author=Ada&csrf_token=token"
+
+    /// A failure of ours gives a heavy write's whole weight back, as does the address's refusal
+    /// to the account.
+    @Test func aHeavyWriteThatFailsOrIsRefusedGivesAllItsCountsBack() async throws {
+        let fixture = try Fixture(perAccount: 4, perClient: 100)
+        fixture.flow.failure.withLock { $0 = .answering }
+        for _ in 0..<3 { #expect(await fixture.response(as: 1, form: Self.heavy)?.status.code == 503) }
+        fixture.flow.failure.withLock { $0 = .throwing }
+        for _ in 0..<3 { #expect(await fixture.response(as: 1, form: Self.heavy) == nil) }
+        fixture.flow.failure.withLock { $0 = .none }
+        #expect(await fixture.response(as: 1, form: Self.heavy)?.status.code == 303)
+        #expect(await fixture.response(as: 1, form: Self.light)?.status.code == 429)
+
+        let shared = try Fixture(perAccount: 8, perClient: 4)
+        #expect(await shared.response(as: 1, from: "192.0.2.1", form: Self.heavy)?.status.code == 303)
+        #expect(await shared.response(as: 1, from: "192.0.2.1", form: Self.heavy)?.status.code == 429, "the address is full")
+        #expect(await shared.response(as: 1, from: "192.0.2.2", form: Self.heavy)?.status.code == 303, "the account got its 4 back")
+        #expect(await shared.response(as: 1, from: "192.0.2.3", form: Self.light)?.status.code == 429, "and has used its 8")
+    }
+
+    /// `Retry-After` for a heavy write is when enough counts leave the window for all of it; a
+    /// write heavier than the whole allowance counts as the whole allowance, so it can go ahead.
+    @Test func aHeavyWriteWaitsForRoomForAllOfItAndNeverForever() async throws {
+        let fixture = try Fixture(perAccount: 5, perClient: 100)
+        for step in 0..<3 {
+            #expect(await fixture.response(as: 1, form: Self.light)?.status.code == 303)
+            if step < 2 { fixture.advance(by: 100) }
+        }
+        fixture.advance(by: 100)  // t = 300: 3 held, 4 wanted, 5 allowed: the write of t = 100 must leave
+        let refused = try #require(await fixture.response(as: 1, form: Self.heavy))
+        #expect(refused.status.code == 429 && refused.headers["Retry-After"] == "400")
+        fixture.advance(by: 400)
+        #expect(await fixture.response(as: 1, form: Self.heavy)?.status.code == 303)
+
+        let small = try Fixture(perAccount: 3, perClient: 100)
+        #expect(await small.response(as: 1, form: Self.heavy)?.status.code == 303, "4 counted as the whole 3")
+        #expect(await small.response(as: 1, form: Self.light)?.status.code == 429)
+        small.advance(by: WriteLimits().window)
+        #expect(await small.response(as: 1, form: Self.heavy)?.status.code == 303)
+    }
+
+    /// A field past its most is not shown back: it could not have been kept, and escaped it
+    /// could make a page several times the request.
+    @Test func theRefusalShowsNoFieldPastItsMost() async throws {
+        let fixture = try Fixture(perAccount: 1, perClient: 10)
+        #expect(await fixture.write(as: 1) == Self.written)
+        let tooLong = String(repeating: "%22", count: QuoteDraft.maximumTextBytes + 1)
+        let refused = try #require(await fixture.response(as: 1, form: "text=\(tooLong)&author=Ada&csrf_token=token"))
+        let page = String(decoding: refused.body, as: UTF8.self)
+        #expect(refused.status.code == 429 && refused.body.count < 20_000)
+        #expect(!page.contains("typed-text") && page.contains(#"readonly>Ada</textarea>"#))
     }
 
     @Test func theWindowLetsWritesInAgainAndRetryAfterShrinks() async throws {

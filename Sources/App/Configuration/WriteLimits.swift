@@ -12,9 +12,9 @@ package import Foundation
 /// is paced by its hashes and never held back by a neighbour's writes; signing out, sessions,
 /// deleting an account and what moderators do are never counted here.
 ///
-/// A write counts once for each 4 KiB of text it could keep (``WriteLimitMiddleware/weight(of:)``):
+/// A write counts once for each 4 KiB of text it could keep (``WriteLimitMiddleware/weight(of:form:)``):
 /// any quote of ordinary characters is one, one of 1,000 characters built of many combining
-/// marks up to eleven, so the limits bound the bytes added as well as the writes.
+/// marks up to eleven, and so is a restore, so the limits bound the bytes added as well as the writes.
 ///
 /// The per-address limit counts writes that went through, as the sign-up limit counts accounts
 /// made: it is what bounds one address's accounts together (each new account would bring a new

@@ -10,12 +10,14 @@ package import Store
 /// The rule lives here; the counts live in `storage`, under ``namespace``, apart from every
 /// other limit's.
 package struct AttemptLimit: Sendable {
-    /// One counted attempt: what it takes to release it or to lock its key.
+    /// One counted attempt, of one or more counts: what it takes to release it or to lock its key.
     package struct Attempt: Sendable, Equatable {
         package let key: String
         package let date: Date
-        /// How many attempts its key held in the window with this one (1 is the first).
+        /// How many counts its key held in the window with this one's (1 is the first).
         package let number: Int
+        /// How many counts it took (``reserve(_:weight:now:)``).
+        package var weight = 1
     }
 
     /// Whether an attempt may go ahead.
@@ -39,21 +41,23 @@ package struct AttemptLimit: Sendable {
         self.storage = storage
     }
 
-    /// Counts an attempt for `key` at `now`, unless the key is locked or already holds ``limit``
-    /// attempts within the window.
-    package func reserve(_ key: String, now: Date) async throws(StoreError) -> Decision {
-        let reservation = try await storage.reserveAttempt(
-            in: namespace, for: key, at: now, forgettingBefore: now.addingTimeInterval(-window), limit: limit)
+    /// Counts an attempt for `key` at `now` as `weight` attempts, all or none, unless the key is
+    /// locked or they would take it past ``limit`` within the window. An attempt heavier than the
+    /// whole limit counts as the whole limit (else it could never go ahead).
+    package func reserve(_ key: String, weight: Int = 1, now: Date) async throws(StoreError) -> Decision {
+        let weight = min(max(1, weight), limit)
+        let reservation = try await storage.reserveAttempts(
+            weight, in: namespace, for: key, at: now, forgettingBefore: now.addingTimeInterval(-window), limit: limit)
         switch reservation {
-        case .counted(let number): return .allowed(Attempt(key: key, date: now, number: number))
+        case .counted(let number): return .allowed(Attempt(key: key, date: now, number: number, weight: weight))
         case .locked(let end): return .refused(retryAfter: Self.seconds(from: now, to: end))
         case .full(let oldest): return .refused(retryAfter: Self.seconds(from: now, to: oldest.addingTimeInterval(window)))
         }
     }
 
-    /// Takes `attempt` back: it no longer counts towards the limit.
+    /// Takes `attempt` back, all its weight: it no longer counts towards the limit.
     package func release(_ attempt: Attempt) async throws(StoreError) {
-        try await storage.releaseAttempt(in: namespace, for: attempt.key, at: attempt.date)
+        try await storage.releaseAttempts(attempt.weight, in: namespace, for: attempt.key, at: attempt.date)
     }
 
     /// Refuses every attempt for `key` until `date`, and forgets its attempts.

@@ -55,10 +55,12 @@ package final class InMemorySignInFailures: SignInFailureStorage {
         namespaces.withLock { $0[namespace]?.locks.count ?? 0 }
     }
 
-    package func reserveAttempt(
-        in namespace: String, for key: String, at date: Date, forgettingBefore windowStart: Date, limit: Int
+    package func reserveAttempts(
+        _ count: Int, in namespace: String, for key: String, at date: Date, forgettingBefore windowStart: Date, limit: Int
     ) -> AttemptReservation {
-        namespaces.withLock { all in
+        let limit = max(1, limit)
+        let count = min(max(1, count), limit)
+        return namespaces.withLock { all in
             var space = all.removeValue(forKey: namespace) ?? Namespace()
             defer { all[namespace] = space }
             space.dropLocks(endedBy: date)
@@ -67,20 +69,38 @@ package final class InMemorySignInFailures: SignInFailureStorage {
             if known == nil, space.attempts.count >= capacity { space.attempts.removeOldest() }
             var attempts = known ?? []
             attempts.removeAll { $0 <= windowStart }
-            if attempts.count >= max(1, limit), let oldest = attempts.min() {
+            if attempts.count + count > limit {
                 space.attempts.set(attempts, for: key)
-                return .full(oldest: oldest)
+                // Room for `count` comes when all but `limit - count` have left: the
+                // (held + count - limit)th oldest is the last that must go.
+                return .full(oldest: attempts.sorted()[attempts.count + count - limit - 1])
             }
-            attempts.append(date)
+            attempts.append(contentsOf: repeatElement(date, count: count))
             space.attempts.set(attempts, for: key)
             return .counted(attempts.count)
         }
     }
 
+    /// One attempt, at once (``SignInFailureStorage/reserveAttempt(in:for:at:forgettingBefore:limit:)``).
+    package func reserveAttempt(
+        in namespace: String, for key: String, at date: Date, forgettingBefore windowStart: Date, limit: Int
+    ) -> AttemptReservation {
+        reserveAttempts(1, in: namespace, for: key, at: date, forgettingBefore: windowStart, limit: limit)
+    }
+
+    /// One attempt back, at once.
     package func releaseAttempt(in namespace: String, for key: String, at date: Date) {
+        releaseAttempts(1, in: namespace, for: key, at: date)
+    }
+
+    package func releaseAttempts(_ count: Int, in namespace: String, for key: String, at date: Date) {
         namespaces.withLock { all in
-            guard var attempts = all[namespace]?.attempts.peek(key), let index = attempts.firstIndex(of: date) else { return }
-            attempts.remove(at: index)
+            guard var attempts = all[namespace]?.attempts.peek(key) else { return }
+            var left = count
+            while left > 0, let index = attempts.firstIndex(of: date) {
+                attempts.remove(at: index)
+                left -= 1
+            }
             all[namespace]?.attempts.set(attempts, for: key)
         }
     }

@@ -12,26 +12,44 @@ package import Foundation
 /// window at once.
 package protocol SignInFailureStorage: Sendable {
     /// Atomically forgets the attempts of `key` from `windowStart` or earlier and, unless `key`
-    /// is locked at `date` or still holds `limit` attempts, counts one more at `date`.
-    /// Concurrent calls (from any instance) each see the others' attempts.
-    func reserveAttempt(
-        in namespace: String, for key: String, at date: Date, forgettingBefore windowStart: Date, limit: Int
+    /// is locked at `date` or `count` more would take it past `limit` attempts, counts `count`
+    /// more at `date`, all or none (a heavy write counts several: ``AttemptLimit``). `count` is
+    /// at least 1 and at most `limit`. Concurrent calls (from any instance) each see the
+    /// others' attempts.
+    func reserveAttempts(
+        _ count: Int, in namespace: String, for key: String, at date: Date, forgettingBefore windowStart: Date, limit: Int
     ) async throws(StoreError) -> AttemptReservation
-    /// Takes back one attempt of `key` made at `date` (the work it stood for never ran, or
-    /// does not count); nothing when there is none.
-    func releaseAttempt(in namespace: String, for key: String, at date: Date) async throws(StoreError)
+    /// Takes back `count` attempts of `key` made at `date` (the work they stood for never ran,
+    /// or does not count); as many as there are, when there are fewer.
+    func releaseAttempts(_ count: Int, in namespace: String, for key: String, at date: Date) async throws(StoreError)
     /// Refuses `key` until `date` and forgets its attempts.
     func lock(in namespace: String, _ key: String, until date: Date) async throws(StoreError)
     /// Forgets the attempts and any lock of `key` (after a successful sign-in).
     func clearAttempts(in namespace: String, for key: String) async throws(StoreError)
 }
 
-/// What ``SignInFailureStorage/reserveAttempt(in:for:at:forgettingBefore:limit:)`` did.
+extension SignInFailureStorage {
+    /// Counts one attempt (``reserveAttempts(_:in:for:at:forgettingBefore:limit:)``).
+    package func reserveAttempt(
+        in namespace: String, for key: String, at date: Date, forgettingBefore windowStart: Date, limit: Int
+    ) async throws(StoreError) -> AttemptReservation {
+        try await reserveAttempts(1, in: namespace, for: key, at: date, forgettingBefore: windowStart, limit: limit)
+    }
+
+    /// Takes back one attempt made at `date` (``releaseAttempts(_:in:for:at:)``).
+    package func releaseAttempt(in namespace: String, for key: String, at date: Date) async throws(StoreError) {
+        try await releaseAttempts(1, in: namespace, for: key, at: date)
+    }
+}
+
+/// What ``SignInFailureStorage/reserveAttempts(_:in:for:at:forgettingBefore:limit:)`` did.
 package enum AttemptReservation: Sendable, Equatable {
     /// Counted: the key now holds this many attempts in the window, this one included.
     case counted(Int)
     /// Not counted: the key is locked until then.
     case locked(until: Date)
-    /// Not counted: the key already holds `limit` attempts in the window, the oldest made then.
+    /// Not counted: the key holds too many attempts in the window for these to fit; they would
+    /// once the attempt made at `oldest` leaves it (for one attempt, the oldest; for `count`,
+    /// the one whose leaving makes room for all of them).
     case full(oldest: Date)
 }
