@@ -129,6 +129,41 @@ import Testing
         }
     }
 
+    /// Counts in storage that cannot reach the address's counts (the database gone between the
+    /// two reservations).
+    struct AddressFailingStorage: SignInFailureStorage {
+        let base = InMemorySignInFailures()
+
+        func reserveAttempts(
+            _ count: Int, in namespace: String, for key: String, at date: Date, forgettingBefore windowStart: Date, limit: Int
+        ) async throws(StoreError) -> AttemptReservation {
+            if namespace == WriteLimitMiddleware.clientNamespace { throw .accountStorageClosed(operation: "reserveAttempts") }
+            return base.reserveAttempts(count, in: namespace, for: key, at: date, forgettingBefore: windowStart, limit: limit)
+        }
+        func releaseAttempts(_ count: Int, in namespace: String, for key: String, at date: Date) async throws(StoreError) {
+            base.releaseAttempts(count, in: namespace, for: key, at: date)
+        }
+        func lock(in namespace: String, _ key: String, until date: Date) async throws(StoreError) {
+            base.lock(in: namespace, key, until: date)
+        }
+        func clearAttempts(in namespace: String, for key: String) async throws(StoreError) {
+            base.clearAttempts(in: namespace, for: key)
+        }
+    }
+
+    /// When the address's counts cannot be reached, the write fails and the account's counts,
+    /// all its weight, are given back.
+    @Test func anAddressReservationThatFailsGivesTheAccountsCountsBack() async throws {
+        let storage = AddressFailingStorage()
+        let fixture = try Fixture(perAccount: 4, perClient: 100, storage: storage)
+        for _ in 0..<3 { #expect(await fixture.response(as: 1, form: Self.heavy) == nil, "the storage's failure goes up the chain") }
+        #expect(fixture.flow.calls.withLock { $0 } == 0, "nothing was written")
+        let held = storage.base.reserveAttempts(
+            4, in: WriteLimitMiddleware.accountNamespace, for: "1", at: WriteLimitMiddlewareTests.start,
+            forgettingBefore: WriteLimitMiddlewareTests.start.addingTimeInterval(-600), limit: 4)
+        #expect(held == .counted(4), "the account's whole allowance is free")
+    }
+
     /// A give-back the storage refuses is reported, and the write still counts until the window
     /// passes it.
     @Test func aGiveBackThatFailsIsReportedAndStillCounts() async throws {

@@ -37,6 +37,18 @@ import Testing
         #expect(reserve(store, "k2", at: 5) == .counted(1), "k2, tried longest ago, was the one forgotten")
     }
 
+    /// Giving back an attempt the key never made leaves it where it was in the order: it was not
+    /// tried just now.
+    @Test func aReleaseOfNothingDoesNotMakeAKeyRecent() {
+        let store = InMemorySignInFailures(capacity: 2)
+        _ = reserve(store, "k1")
+        _ = reserve(store, "k2", at: 1)
+        store.releaseAttempt(in: "username", for: "k1", at: start.addingTimeInterval(99))
+        #expect(reserve(store, "k3", at: 2) == .counted(1))
+        #expect(reserve(store, "k2", at: 3) == .counted(2), "k2 kept its count")
+        #expect(reserve(store, "k1", at: 4) == .counted(1), "k1, tried longest ago, was the one forgotten")
+    }
+
     @Test func aLiveLockOutlastsAFloodOfNewKeys() {
         let store = InMemorySignInFailures(capacity: 10)
         store.lock(in: "username", "ada", until: start.addingTimeInterval(60))

@@ -95,7 +95,8 @@ package final class InMemorySignInFailures: SignInFailureStorage {
 
     package func releaseAttempts(_ count: Int, in namespace: String, for key: String, at date: Date) {
         namespaces.withLock { all in
-            guard var attempts = all[namespace]?.attempts.peek(key) else { return }
+            // Nothing made then: the key is left as it was, not marked as tried just now.
+            guard var attempts = all[namespace]?.attempts.peek(key), attempts.contains(date) else { return }
             var left = count
             while left > 0, let index = attempts.firstIndex(of: date) {
                 attempts.remove(at: index)
