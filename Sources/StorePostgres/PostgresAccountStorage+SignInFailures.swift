@@ -12,7 +12,8 @@ extension PostgresAccountStorage: SignInFailureStorage {
     /// (the `DO UPDATE … WHERE` re-checks the row as it is once locked, in READ COMMITTED), all
     /// `count` of them or none; it returns nothing when refused. The `before` CTE reads the row
     /// as the statement's snapshot saw it, which says why it was refused (a lock, or the attempt
-    /// whose leaving the window makes room) for `Retry-After`.
+    /// whose leaving the window makes room) for `Retry-After`, unless that snapshot had room:
+    /// then another instance filled the row meanwhile, and a second statement reads it as it is.
     package func reserveAttempts(
         _ count: Int, in namespace: String, for key: String, at date: Date, forgettingBefore windowStart: Date, limit: Int
     ) async throws(StoreError) -> AttemptReservation {
@@ -38,7 +39,8 @@ extension PostgresAccountStorage: SignInFailureStorage {
                 FROM \(tables.signInFailure) WHERE username = $1
             )
             SELECT (SELECT * FROM attempt), (SELECT locked_until FROM before),
-                (SELECT live[greatest(cardinality(live) + $5::int - $4::bigint, 1)::int] FROM before)
+                (SELECT live[greatest(cardinality(live) + $5::int - $4::bigint, 1)::int] FROM before),
+                (SELECT cardinality(live) FROM before)
             """, [Self.key(namespace, key), Self.seconds(date), Self.seconds(windowStart), String(limit), String(count)]
         ).rows
         guard let row = rows.first else { throw Self.missing("attempt count") }
@@ -47,10 +49,31 @@ extension PostgresAccountStorage: SignInFailureStorage {
             let lockEnd = try Self.date(row, at: 1)
             if lockEnd > date { return .locked(until: lockEnd) }
         }
-        if row.string(at: 2) != nil { return .full(oldest: try Self.date(row, at: 2)) }
-        // Refused on a row this statement's snapshot did not see yet (another instance made it
-        // just now): its attempts are as recent as this one.
-        return .full(oldest: date)
+        if row.string(at: 2) != nil, let held = try row.int64(at: 3), Int(held) + count > limit {
+            return .full(oldest: try Self.date(row, at: 2))
+        }
+        // Refused on attempts the statement's snapshot did not see (another instance added them
+        // while this waited for the row): which must leave is read from the row as it is now.
+        return try await attemptMakingRoom(for: count, in: namespace, key, forgettingBefore: windowStart, limit: limit) ?? .full(oldest: date)
+    }
+
+    /// ``AttemptReservation/full(oldest:)`` from the row as committed now: the attempt whose
+    /// leaving the window makes room for `count`, or nil when there is room (a release came
+    /// in between; the caller says to try again at once).
+    private func attemptMakingRoom(
+        for count: Int, in namespace: String, _ key: String, forgettingBefore windowStart: Date, limit: Int
+    ) async throws(StoreError) -> AttemptReservation? {
+        let rows = try await query(
+            "read attempts", on: sessions,
+            """
+            SELECT live[(cardinality(live) + $3::int - $2::bigint)::int], cardinality(live) FROM (
+                SELECT ARRAY(SELECT failure FROM unnest(failures) AS failure WHERE failure > $4::double precision ORDER BY failure) AS live
+                FROM \(tables.signInFailure) WHERE username = $1
+            ) AS row
+            """, [Self.key(namespace, key), String(limit), String(count), Self.seconds(windowStart)]
+        ).rows
+        guard let row = rows.first, let held = try row.int64(at: 1), Int(held) + count > limit, row.string(at: 0) != nil else { return nil }
+        return .full(oldest: try Self.date(row, at: 0))
     }
 
     /// Removes `count` of the attempts made at `date` (several may share a time, and they are

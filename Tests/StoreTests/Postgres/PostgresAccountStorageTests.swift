@@ -82,6 +82,47 @@ struct PostgresAccountStorageTests {
         }
     }
 
+    /// Attempts another instance adds while a reservation waits for the row are not in that
+    /// reservation's snapshot: refused, it reads the row again for the attempt whose leaving
+    /// makes room (here the third oldest), not the snapshot's oldest.
+    @Test func aReservationThatLostARaceWaitsForTheRightAttempt() async throws {
+        try await AccountBackend.postgres.withDatabase { database in
+            let storage = try await database.makeInstance().signInFailures
+            let start = Date(timeIntervalSince1970: 1_000_000)
+            let at = { (seconds: TimeInterval) in start.addingTimeInterval(seconds) }
+            func reserve(_ count: Int, at seconds: TimeInterval) async throws -> AttemptReservation {
+                try await storage.reserveAttempts(
+                    count, in: "writes", for: "k", at: at(seconds), forgettingBefore: at(seconds - 600), limit: 6)
+            }
+            for seconds in [10.0, 20, 30] { #expect(try await reserve(1, at: seconds) == .counted(seconds == 10 ? 1 : seconds == 20 ? 2 : 3)) }
+            let (url, schema) = try Self.postgresLocation(of: database)
+            let other = PostgresClient(url: url)
+            try await other.query("BEGIN")
+            try await other.query(
+                "UPDATE \(schema).sign_in_failure SET failures = failures || array_fill($1::double precision, ARRAY[3]) WHERE username = 'writes:k'",
+                [String(at(40).timeIntervalSince1970)])
+            let (raceDate, raceWindow) = (at(40), at(40 - 600))
+            let racing = Task { [storage] in
+                try await storage.reserveAttempts(3, in: "writes", for: "k", at: raceDate, forgettingBefore: raceWindow, limit: 6)
+            }
+            // Commit only once the reservation waits for the row, so its snapshot is the old one.
+            let watcher = PostgresClient(url: url)
+            var waited = false
+            for _ in 0..<100 where !waited {
+                let waiting = try await watcher.query(
+                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%\(schema)%sign_in_failure%'")
+                waited = try waiting.rows.first?.int64(at: 0) ?? 0 > 0
+                if !waited { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(waited, "the reservation waited for the other instance's row")
+            try await other.query("COMMIT")
+            // Six held (10, 20, 30 and three at 40), three wanted, six allowed: 30 must leave.
+            #expect(try await racing.value == .full(oldest: at(30)))
+            await other.close()
+            await watcher.close()
+        }
+    }
+
     /// Photos stored before claims were counted get a use row each, so a claim and a deletion of
     /// them meet on its lock like any other's, and nothing keeps them once released.
     @Test func migratingGivesEveryPhotoStoredBeforeItAUseRow() async throws {
