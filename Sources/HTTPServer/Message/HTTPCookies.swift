@@ -8,8 +8,8 @@ import Glibc
 /// send the most specific path first).
 package struct HTTPCookies: Sendable, Equatable {
     /// The `Cookie` fields' values as they came, the first apart (a request rarely has more than
-    /// one field): nothing is parsed or copied until a cookie is asked for, and a look-up makes
-    /// one `String`, the value it finds. (Parsing every pair into strings up front cost six
+    /// one field): nothing is copied out of them until a cookie is asked for (the first is walked
+    /// once for ``starts``), and a look-up makes one `String`, the value it finds. (Parsing every pair into strings up front cost six
     /// allocations a request for the two cookies a signed-in browser sends.)
     private var first: String?
     private var others: [String] = []
@@ -114,17 +114,24 @@ package struct HTTPCookies: Sendable, Equatable {
             guard equals < bytes.count, bytes[equals] == UInt8(ascii: "="),
                 memcmp(bytes.baseAddress! + start, wanted.baseAddress!, wanted.count) == 0
             else { continue }
-            var valueStart = equals + 1
-            var valueEnd = valueStart
-            while valueEnd < bytes.count, bytes[valueEnd] != ASCII.semicolon { valueEnd += 1 }
-            while valueEnd > valueStart, ASCII.isOptionalWhitespace(bytes[valueEnd - 1]) { valueEnd -= 1 }
-            if valueEnd - valueStart >= 2, bytes[valueStart] == UInt8(ascii: "\""), bytes[valueEnd - 1] == UInt8(ascii: "\"") {
-                valueStart += 1
-                valueEnd -= 1
-            }
-            return valueStart..<valueEnd
+            var pieceEnd = equals + 1
+            while pieceEnd < bytes.count, bytes[pieceEnd] != ASCII.semicolon { pieceEnd += 1 }
+            return Self.value(in: bytes, after: equals, end: pieceEnd)
         }
         return nil
+    }
+
+    /// A pair's value: from after its `=` to `end`, trailing spaces and tabs trimmed, and the
+    /// double quotes around it removed.
+    private static func value(in bytes: UnsafeBufferPointer<UInt8>, after equals: Int, end: Int) -> Range<Int> {
+        var valueStart = equals + 1
+        var valueEnd = end
+        while valueEnd > valueStart, ASCII.isOptionalWhitespace(bytes[valueEnd - 1]) { valueEnd -= 1 }
+        if valueEnd - valueStart >= 2, bytes[valueStart] == UInt8(ascii: "\""), bytes[valueEnd - 1] == UInt8(ascii: "\"") {
+            valueStart += 1
+            valueEnd -= 1
+        }
+        return valueStart..<valueEnd
     }
 
     /// Every pair, in order (names and values as strings).
@@ -170,13 +177,7 @@ package struct HTTPCookies: Sendable, Equatable {
             var equals = start
             while equals < end, bytes[equals] != UInt8(ascii: "=") { equals += 1 }
             guard equals < end, equals != start else { continue }
-            var valueStart = equals + 1
-            var valueEnd = end
-            if valueEnd - valueStart >= 2, bytes[valueStart] == UInt8(ascii: "\""), bytes[valueEnd - 1] == UInt8(ascii: "\"") {
-                valueStart += 1
-                valueEnd -= 1
-            }
-            guard body(bytes, start..<equals, valueStart..<valueEnd) else { return false }
+            guard body(bytes, start..<equals, value(in: bytes, after: equals, end: end)) else { return false }
         }
         return true
     }

@@ -124,6 +124,8 @@ package struct User: Codable, Sendable, Equatable, Identifiable {
 
     /// Longest display name in characters, after trimming.
     package static let maximumDisplayNameLength = 50
+    /// Largest display name in UTF-8 bytes (``FieldProblem/bytesPerCharacter``).
+    package static let maximumDisplayNameBytes = FieldProblem.bytesPerCharacter * maximumDisplayNameLength
 
     /// What is wrong with a display name as typed, nil when it may be stored (after trimming).
     package static func problem(withDisplayName name: String) -> FieldProblem? {

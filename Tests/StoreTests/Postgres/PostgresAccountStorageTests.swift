@@ -94,7 +94,7 @@ struct PostgresAccountStorageTests {
                 try await storage.reserveAttempts(
                     count, in: "writes", for: "k", at: at(seconds), forgettingBefore: at(seconds - 600), limit: 6)
             }
-            for seconds in [10.0, 20, 30] { #expect(try await reserve(1, at: seconds) == .counted(seconds == 10 ? 1 : seconds == 20 ? 2 : 3)) }
+            for (index, seconds) in [10.0, 20, 30].enumerated() { #expect(try await reserve(1, at: seconds) == .counted(index + 1)) }
             let (url, schema) = try Self.postgresLocation(of: database)
             let other = PostgresClient(url: url)
             try await other.query("BEGIN")

@@ -90,10 +90,8 @@ final class WriteLimitMiddleware: RequestMiddleware {
         return writes(
             ofBytes: bytes(form[QuoteFormField.text], most: QuoteDraft.maximumTextBytes)
                 + bytes(form[QuoteFormField.author], most: QuoteDraft.maximumAuthorBytes)
-                + bytes(form[ProfileField.displayName], most: maximumDisplayNameBytes))
+                + bytes(form[ProfileField.displayName], most: User.maximumDisplayNameBytes))
     }
-
-    private static let maximumDisplayNameBytes = FieldProblem.bytesPerCharacter * User.maximumDisplayNameLength
 
     private static func writes(ofBytes bytes: Int) -> Int {
         max(1, (bytes + bytesPerWrite - 1) / bytesPerWrite)
@@ -121,7 +119,7 @@ final class WriteLimitMiddleware: RequestMiddleware {
         let typed = ErrorView.UnsavedText(
             quoteText: kept(QuoteFormField.text, most: QuoteDraft.maximumTextBytes),
             author: kept(QuoteFormField.author, most: QuoteDraft.maximumAuthorBytes),
-            displayName: kept(ProfileField.displayName, most: Self.maximumDisplayNameBytes))
+            displayName: kept(ProfileField.displayName, most: User.maximumDisplayNameBytes))
         return renderer.response(for: ErrorView.page(for: .tooManyWrites(retryAfter: seconds, typed: typed)), visitor: context.visitor)
     }
 }
